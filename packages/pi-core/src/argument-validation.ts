@@ -1,0 +1,30 @@
+import { Ajv, type ValidateFunction } from "ajv";
+
+// One validator compiled per schema object: tools keep their schema for life.
+const ajv = new Ajv({ allErrors: true, strict: false });
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** Returns undefined when `args` satisfy the JSON Schema, else a one-line reason. */
+export function argumentProblem(schema: object, args: unknown): string | undefined {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    try {
+      validate = ajv.compile(schema);
+    } catch (error) {
+      return `the tool's parameters are not a valid JSON Schema (${errorMessageOf(error)})`;
+    }
+    compiled.set(schema, validate);
+  }
+  if (validate(args)) return undefined;
+  return ajv.errorsText(validate.errors, { dataVar: "arguments" });
+}
+
+/** The message of an Error, or String(value) for anything else; never a stack. */
+export function errorMessageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  try {
+    return String(error);
+  } catch {
+    return Object.prototype.toString.call(error);
+  }
+}

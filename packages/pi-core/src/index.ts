@@ -1,0 +1,27 @@
+export { errorMessageOf } from "./argument-validation.js";
+export { executeToolCall, toolErrorResult } from "./execute-tool-call.js";
+export {
+  type AssistantMessage,
+  assistantMessage,
+  type Message,
+  type StopReason,
+  type TextContent,
+  type ToolCall,
+  type ToolResultMessage,
+  text,
+  toolCallsOf,
+  type UserMessage,
+  userMessage,
+} from "./messages.js";
+export type {
+  Context,
+  Model,
+  ModelEvent,
+  ModelRequest,
+  ModelStream,
+  ModelStreamOptions,
+  ToolDefinition,
+} from "./model.js";
+export { PushModelStream } from "./model-stream.js";
+export { ScriptedModel } from "./scripted-model.js";
+export { type Tool, type ToolExecutionContext, type ToolOutput, ToolRegistry } from "./tools.js";
