@@ -13,6 +13,8 @@ type Waiter = {
  */
 export class PushModelStream implements ModelStream {
   private readonly buffered: ModelEvent[] = [];
+  /** Index of the next unread event in `buffered`: `shift()` is O(n) on large arrays. */
+  private readIndex = 0;
   private readonly waiters: Waiter[] = [];
   private closed = false;
   private failure: { error: unknown } | undefined;
@@ -61,8 +63,16 @@ export class PushModelStream implements ModelStream {
   }
 
   private next(): Promise<IteratorResult<ModelEvent>> {
-    const event = this.buffered.shift();
-    if (event !== undefined) return Promise.resolve({ value: event, done: false });
+    if (this.readIndex < this.buffered.length) {
+      const event = this.buffered[this.readIndex] as ModelEvent;
+      this.readIndex += 1;
+      // Drop read events once they are the larger part, so a long stream's memory stays bounded.
+      if (this.readIndex >= 1024 && this.readIndex * 2 >= this.buffered.length) {
+        this.buffered.splice(0, this.readIndex);
+        this.readIndex = 0;
+      }
+      return Promise.resolve({ value: event, done: false });
+    }
     if (this.failure) return Promise.reject(this.failure.error);
     if (this.closed) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));

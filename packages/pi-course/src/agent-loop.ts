@@ -66,10 +66,13 @@ const SKIPPED_TEXT: Record<SkipReason, string> = {
  * - Invalid input rejects before any event: `maxSteps` that is not a whole
  *   number ≥ 1 (RangeError), or context messages `structuredClone` cannot copy
  *   (TypeError).
- * - A model failure (`stream()` throws, its iteration throws, or `result()`
- *   rejects) does not reject the run: it becomes an assistant with no content,
- *   `stopReason: "error"` (or `"aborted"` when the signal is aborted) and the
- *   failure's message as `errorMessage`, and the run ends with that reason.
+ * - A model reports its own failures inside the protocol: an `error` event and
+ *   an assistant with `stopReason` "error" or "aborted", which the chapter's
+ *   table of terminal states handles. A model that breaks the protocol instead (`stream()` throws, its
+ *   iteration throws, or `result()` rejects) rejects the run with that error and
+ *   no `turn_end`, as does a request past a ScriptedModel's script. The caller's
+ *   context is untouched, and every call already in the transcript was paired
+ *   before that request began.
  * - A tool failure never ends the run: an executor that rejects or throws gets
  *   a paired `isError` result with the message only, never the stack.
  * - Progress a tool reports after its result is in is dropped.
@@ -91,9 +94,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunR
     // Request `steps` has not started; steps - 1 requests are complete.
     if (options.signal?.aborted) return finish("aborted", steps - 1);
 
-    const assistant = await collectModelTurn(options, messages, emit).catch((error: unknown) =>
-      failedModelTurn(error, options.signal),
-    );
+    const assistant = await collectModelTurn(options, messages, emit);
     messages.push(assistant);
     emit({ type: "assistant_message", message: assistant });
     const calls = assistant.content.filter((block): block is ToolCall => block.type === "toolCall");
@@ -183,16 +184,6 @@ function failedExecution(call: ToolCall, error: unknown): ToolResultMessage {
     content: [text(`Tool execution failed: ${errorMessageOf(error)}`)],
     isError: true,
     timestamp: Date.now(),
-  };
-}
-
-function failedModelTurn(error: unknown, signal: AbortSignal | undefined): AssistantMessage {
-  return {
-    role: "assistant",
-    content: [],
-    stopReason: signal?.aborted ? "aborted" : "error",
-    timestamp: Date.now(),
-    errorMessage: errorMessageOf(error),
   };
 }
 

@@ -23,6 +23,9 @@ import { type LoopEvent, runAgentLoop, type ToolExecutor } from "../src/agent-lo
 
 const question = userMessage("请读取 README.md，并告诉我项目名。", 1);
 
+/** A second turn a correct loop never requests: with it, a wrong loop fails on what it did, not on the script. */
+const unreachableTurn = assistantMessage([text("不该出现的第二轮")], "stop", 9);
+
 function probeCall(id: string, note: string): ToolCall {
   return { type: "toolCall", id, name: "probe", arguments: { note } };
 }
@@ -146,7 +149,7 @@ test("纯文本 stop：一次请求带上 systemPrompt、局部 messages 与 Reg
   const context: Context = { systemPrompt: "你是 tiny-pi。", messages: [question], tools: [staleDefinition] };
   const before = structuredClone(context);
   const answer = assistantMessage([text("你好，我是 tiny-pi。")], "stop", 2);
-  const model = new ScriptedModel([answer]);
+  const model = new ScriptedModel([answer, unreachableTurn]);
   const { tools } = probeTool();
   const controller = new AbortController();
   const { events, onEvent } = recordEvents();
@@ -243,7 +246,7 @@ test("单工具往返：call-1 执行一次，配对结果进入第二次请求�
 test("非执行终态：length 截断的两个调用都不执行，各得一条 skipped 结果", async () => {
   const calls = [probeCall("call-1", "README.md"), probeCall("call-2", "package.json")];
   const truncated = assistantMessage([text("我先读取"), ...calls], "length", 2);
-  const model = new ScriptedModel([truncated]);
+  const model = new ScriptedModel([truncated, unreachableTurn]);
   const executor = countingExecutor();
   const { events, onEvent } = recordEvents();
 
@@ -299,7 +302,7 @@ test("非执行终态：表中每一行都不启动 executor，已有调用全�
 
   for (const row of rows) {
     const label = `${row.answer.stopReason} + ${row.answer.content.length} 块`;
-    const model = new ScriptedModel([row.answer]);
+    const model = new ScriptedModel([row.answer, unreachableTurn]);
     const executor = countingExecutor();
     const { events, onEvent } = recordEvents();
 
@@ -440,7 +443,7 @@ test("并发工具：injected executor 的 rejection 变成配对错误结果，
 test("取消与上限：预取消不请求模型，返回 aborted 与 steps 0，保留输入 user message", async () => {
   const controller = new AbortController();
   controller.abort();
-  const model = new ScriptedModel([assistantMessage([text("不该出现")], "stop", 2)]);
+  const model = new ScriptedModel([unreachableTurn]);
   const context: Context = { messages: [question] };
   const { events, onEvent } = recordEvents();
 
@@ -458,10 +461,7 @@ test("取消与上限：工具执行中取消，等待工具返回并保留结�
     const controller = new AbortController();
     const probe = probeTool(() => controller.abort());
     const readCall = probeCall("call-1", "README.md");
-    const model = new ScriptedModel([
-      assistantMessage([readCall], "toolUse", 2),
-      assistantMessage([text("不该出现")], "stop", 4),
-    ]);
+    const model = new ScriptedModel([assistantMessage([readCall], "toolUse", 2), unreachableTurn]);
     const { events, onEvent } = recordEvents();
 
     const result = await runAgentLoop({

@@ -1,0 +1,272 @@
+// Hostile doubles: models and tools that break their side of the protocol. Each test states
+// what the loop does about it; together they are the failure semantics of runAgentLoop's doc
+// comment. The rule they all keep: every call in the transcript has exactly one paired result,
+// there is one turn_end, and the caller's context is untouched.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  type AssistantMessage,
+  assistantMessage,
+  type Context,
+  type Model,
+  type ModelEvent,
+  type ModelStream,
+  PushModelStream,
+  ScriptedModel,
+  type ToolCall,
+  ToolRegistry,
+  type ToolResultMessage,
+  text,
+  userMessage,
+} from "@pi/core";
+import { type AgentLoopOptions, type LoopEvent, runAgentLoop, type ToolExecutor } from "../src/agent-loop.js";
+
+const question = userMessage("请读取 README.md，并告诉我项目名。", 1);
+const call = (id: string): ToolCall => ({ type: "toolCall", id, name: "probe", arguments: { note: id } });
+
+function okResult(toolCall: ToolCall): ToolResultMessage {
+  return {
+    role: "toolResult",
+    toolCallId: toolCall.id,
+    toolName: toolCall.name,
+    content: [text(`ok ${toolCall.id}`)],
+    isError: false,
+    timestamp: 3,
+  };
+}
+
+/** Runs the loop with a fresh context and records everything a test observes. */
+async function observe(options: Omit<AgentLoopOptions, "context" | "tools" | "onEvent">) {
+  const context: Context = { systemPrompt: "你是 tiny-pi。", messages: [question] };
+  const before = structuredClone(context);
+  const events: LoopEvent[] = [];
+  const result = await runAgentLoop({ ...options, context, tools: new ToolRegistry(), onEvent: (e) => events.push(e) });
+  assert.deepEqual(context, before, "the caller's context changed");
+  assert.deepEqual(
+    events.filter((event) => event.type === "turn_end"),
+    [{ type: "turn_end", reason: result.reason, steps: result.steps }],
+  );
+  assert.equal(events.at(-1)?.type, "turn_end", "turn_end is not the last event");
+  return { result, events, types: events.map((event) => event.type) };
+}
+
+/** A model that answers each request with whatever `answer` builds for it. */
+function modelOf(answer: (request: number) => ModelStream): Model & { requests: number } {
+  const model = {
+    requests: 0,
+    stream: () => {
+      model.requests += 1;
+      return answer(model.requests);
+    },
+  };
+  return model;
+}
+
+/** A stream that emits `events`, then ends with `final` (or fails with `failure`). */
+function streamOf(events: ModelEvent[], final: AssistantMessage | { failure: unknown }): ModelStream {
+  const stream = new PushModelStream();
+  for (const event of events) stream.push(event);
+  if ("failure" in final) stream.fail(final.failure);
+  else stream.end(final);
+  return stream;
+}
+
+const lastAssistant = (messages: readonly unknown[]) => messages.at(-1) as AssistantMessage;
+
+test("恶意替身：executor 同步抛出，仍得到配对的 isError 结果与 tool_end，同批其他结果保留，运行继续", async () => {
+  const executor: ToolExecutor = (toolCall) => {
+    if (toolCall.id === "bad") throw new Error("sync explosion");
+    return Promise.resolve(okResult(toolCall));
+  };
+  const model = new ScriptedModel([
+    assistantMessage([call("bad"), call("good")], "toolUse", 2),
+    assistantMessage([text("完成")], "stop", 4),
+  ]);
+  const { result, events } = await observe({ model, executeToolCall: executor });
+
+  assert.equal(result.reason, "stop");
+  assert.equal(result.steps, 2);
+  const [bad, good] = result.messages.slice(2, 4) as ToolResultMessage[];
+  assert.equal(bad?.toolCallId, "bad");
+  assert.equal(bad?.isError, true);
+  assert.equal(bad?.content[0]?.text, "Tool execution failed: sync explosion");
+  assert.deepEqual(good, okResult(call("good")));
+  assert.equal(events.filter((event) => event.type === "tool_end").length, 2);
+});
+
+test("恶意替身：stream() 直接抛出，运行以 error 结束，assistant 带 errorMessage，不发 model_event", async () => {
+  const model = modelOf(() => {
+    throw new Error("provider unreachable");
+  });
+  const { result, types } = await observe({ model });
+
+  assert.deepEqual({ reason: result.reason, steps: result.steps }, { reason: "error", steps: 1 });
+  const failed = lastAssistant(result.messages);
+  assert.deepEqual(
+    { content: failed.content, stopReason: failed.stopReason, errorMessage: failed.errorMessage },
+    { content: [], stopReason: "error", errorMessage: "provider unreachable" },
+  );
+  assert.deepEqual(types, ["assistant_message", "turn_end"]);
+});
+
+test("恶意替身：流在迭代中途抛出，已收到的事件照常转发，半截的调用不进入 transcript，运行以 error 结束", async () => {
+  const partial = call("half-call");
+  const model = modelOf(() => ({
+    async *[Symbol.asyncIterator]() {
+      yield { type: "start" } as const;
+      yield { type: "toolcall_end", toolCall: partial } as const;
+      throw new Error("connection reset");
+    },
+    result: () => Promise.resolve(assistantMessage([partial], "toolUse", 2)),
+  }));
+  let executions = 0;
+  const { result, types } = await observe({
+    model,
+    executeToolCall: async (toolCall) => {
+      executions += 1;
+      return okResult(toolCall);
+    },
+  });
+
+  assert.equal(result.reason, "error");
+  assert.equal(executions, 0);
+  assert.deepEqual(lastAssistant(result.messages).content, [], "the half-streamed call left the transcript unpaired");
+  assert.equal(lastAssistant(result.messages).errorMessage, "connection reset");
+  assert.deepEqual(types, ["model_event", "model_event", "assistant_message", "turn_end"]);
+});
+
+test("恶意替身：result() reject，运行以 error 结束；signal 已取消时以 aborted 结束", async () => {
+  const failing = () => streamOf([{ type: "start" }], { failure: "no final message" });
+  const plain = await observe({ model: modelOf(failing) });
+  assert.deepEqual({ reason: plain.result.reason, steps: plain.result.steps }, { reason: "error", steps: 1 });
+  assert.equal(lastAssistant(plain.result.messages).errorMessage, "no final message");
+
+  // A provider that honours the signal: it aborts mid-turn and its stream fails.
+  const controller = new AbortController();
+  const honouring = modelOf(() => {
+    controller.abort();
+    return streamOf([{ type: "start" }], { failure: new Error("request aborted by the caller") });
+  });
+  const aborted = await observe({ model: honouring, signal: controller.signal });
+  assert.deepEqual({ reason: aborted.result.reason, steps: aborted.result.steps }, { reason: "aborted", steps: 1 });
+  assert.equal(lastAssistant(aborted.result.messages).stopReason, "aborted");
+  assert.equal(honouring.requests, 1);
+});
+
+test("恶意替身：事件与最终 assistant 不一致时以 result() 为准，内容与 stopReason 不符时按章节表结束", async () => {
+  // The events announce a tool call and toolUse; result() is a plain stop: nothing is executed.
+  const claimed = call("claimed");
+  const liar = modelOf(() =>
+    streamOf(
+      [{ type: "start" }, { type: "toolcall_end", toolCall: claimed }, { type: "done", reason: "toolUse" }],
+      assistantMessage([text("其实没有调用")], "stop", 2),
+    ),
+  );
+  let executions = 0;
+  const executor: ToolExecutor = async (toolCall) => {
+    executions += 1;
+    return okResult(toolCall);
+  };
+  const trusted = await observe({ model: liar, executeToolCall: executor });
+  assert.deepEqual({ reason: trusted.result.reason, executions }, { reason: "stop", executions: 0 });
+
+  const rows: { answer: AssistantMessage; reason: string; skipped: string[] }[] = [
+    { answer: assistantMessage([text("要用工具")], "toolUse", 2), reason: "error", skipped: [] },
+    { answer: assistantMessage([call("a"), call("b")], "stop", 2), reason: "error", skipped: ["a", "b"] },
+    { answer: assistantMessage([call("a")], "error", 2), reason: "error", skipped: ["a"] },
+  ];
+  for (const row of rows) {
+    const { result, events } = await observe({ model: new ScriptedModel([row.answer]), executeToolCall: executor });
+    assert.equal(result.reason, row.reason);
+    const skipped = events.flatMap((event) => (event.type === "tool_skipped" ? [event.result.toolCallId] : []));
+    assert.deepEqual(skipped, row.skipped);
+  }
+  assert.equal(executions, 0, "a call of a non-toolUse answer reached the executor");
+});
+
+test("恶意替身：工具在返回结果之后才报告进度，进度被丢弃，不会出现在 tool_end 或 turn_end 之后", async () => {
+  const late: (() => void)[] = [];
+  const executor: ToolExecutor = async (toolCall, context) => {
+    context.reportProgress?.([text("working")]);
+    late.push(() => context.reportProgress?.([text("too late")]));
+    return okResult(toolCall);
+  };
+  const model = new ScriptedModel([
+    assistantMessage([call("call-1")], "toolUse", 2),
+    assistantMessage([text("完成")], "stop", 4),
+  ]);
+  const { result, events } = await observe({ model, executeToolCall: executor });
+  const count = events.length;
+  for (const report of late) report();
+
+  assert.equal(result.reason, "stop");
+  assert.equal(events.length, count, "progress reported after the run was emitted");
+  const types = events.map((event) => event.type);
+  assert.ok(types.indexOf("tool_progress") < types.indexOf("tool_end"));
+  assert.deepEqual(
+    events.filter((event) => event.type === "tool_progress"),
+    [{ type: "tool_progress", callId: "call-1", content: [text("working")] }],
+  );
+});
+
+test("恶意替身：structuredClone 无法复制的 context 在任何事件之前以 TypeError 拒绝，context 不被修改", async () => {
+  const hostile = { ...question, content: [text("hi")], extra: () => "a function" };
+  const messages = [hostile as unknown as Context["messages"][number]];
+  const context: Context = { messages };
+  const events: LoopEvent[] = [];
+  const model = new ScriptedModel([assistantMessage([text("不应请求")], "stop", 2)]);
+
+  await assert.rejects(
+    runAgentLoop({ model, context, tools: new ToolRegistry(), onEvent: (event) => events.push(event) }),
+    (error: unknown) =>
+      error instanceof TypeError &&
+      /context\.messages must be plain data that structuredClone can copy/.test(error.message),
+  );
+  assert.deepEqual(events, []);
+  assert.equal(model.requests.length, 0);
+  assert.equal(context.messages, messages);
+  assert.deepEqual(Object.keys(context), ["messages"]);
+  assert.equal(messages.length, 1);
+  assert.equal(messages[0], hostile);
+  assert.deepEqual(hostile.content, [text("hi")]);
+});
+
+test("恶意替身：请求超出 ScriptedModel 的脚本时，运行以 error 结束，errorMessage 指出第几次请求", async () => {
+  const model = new ScriptedModel([assistantMessage([call("call-1")], "toolUse", 2)]);
+  const { result } = await observe({ model, executeToolCall: async (toolCall) => okResult(toolCall) });
+
+  assert.deepEqual({ reason: result.reason, steps: result.steps }, { reason: "error", steps: 2 });
+  assert.match(lastAssistant(result.messages).errorMessage ?? "", /request 2 has no scripted turn/);
+});
+
+test("无效输入：maxSteps 不是 ≥ 1 的整数时，在任何事件与模型请求之前以 RangeError 拒绝", async () => {
+  for (const maxSteps of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+    const events: LoopEvent[] = [];
+    const model = new ScriptedModel([assistantMessage([text("不应请求")], "stop", 2)]);
+    const context: Context = { messages: [question] };
+    await assert.rejects(
+      runAgentLoop({ model, context, tools: new ToolRegistry(), maxSteps, onEvent: (event) => events.push(event) }),
+      (error: unknown) => error instanceof RangeError && error.message.includes(`got ${String(maxSteps)}`),
+    );
+    assert.deepEqual({ events, requests: model.requests.length }, { events: [], requests: 0 });
+    assert.deepEqual(context, { messages: [question] });
+  }
+});
+
+test("恶意替身：onEvent 监听器抛出时运行以该错误拒绝，context 不被修改", async () => {
+  const context: Context = { messages: [question] };
+  const model = new ScriptedModel([assistantMessage([text("你好")], "stop", 2)]);
+  const listenerError = new Error("listener broke");
+  await assert.rejects(
+    runAgentLoop({
+      model,
+      context,
+      tools: new ToolRegistry(),
+      onEvent: (event) => {
+        if (event.type === "assistant_message") throw listenerError;
+      },
+    }),
+    listenerError,
+  );
+  assert.deepEqual(context, { messages: [question] });
+});

@@ -1,0 +1,52 @@
+// The targets of issue 6, checked against measured figures (never in a test: see docs/benchmarks.md).
+import type { InnerLoopReport } from "./inner-loop.js";
+import type { LoopOverheadReport } from "./loop-overhead.js";
+import type { PracticeSetupReport } from "./practice-setup.js";
+
+export interface Goal {
+  name: string;
+  value: number;
+  limit: number;
+  unit: string;
+  met: boolean;
+}
+
+function goal(name: string, value: number, limit: number, unit: string): Goal {
+  return { name, value, limit, unit, met: value <= limit };
+}
+
+export const LOOP_RATIO_LIMIT = 2;
+export const LATE_OVER_EARLY_LIMIT = 1.3;
+export const INNER_LOOP_LIMIT_MS = 1500;
+export const SETUP_LIMIT_MS = 1000;
+export const SETUP_LIMIT_BYTES = 1024 * 1024;
+
+export function loopGoals(report: LoopOverheadReport): Goal[] {
+  const largest = Math.max(...report.plan.steps);
+  return report.rows
+    .filter((row) => row.calls === 4)
+    .flatMap((row) => [
+      goal(`loop ÷ bare per step, K=4, S=${row.steps}`, row.ratio.loop, LOOP_RATIO_LIMIT, "×"),
+      ...(row.steps === largest
+        ? [
+            goal(
+              `loop late ÷ early 10% median step, K=4, S=${row.steps}`,
+              row.lateOverEarly.loop,
+              LATE_OVER_EARLY_LIMIT,
+              "×",
+            ),
+          ]
+        : []),
+    ]);
+}
+
+export function innerLoopGoals(report: InnerLoopReport): Goal[] {
+  return [goal("build after an edit + focused tests", report.totalMs, INNER_LOOP_LIMIT_MS, "ms")];
+}
+
+export function setupGoals(report: PracticeSetupReport): Goal[] {
+  return [
+    goal("practice set-up time", report.ms.median, SETUP_LIMIT_MS, "ms"),
+    goal("practice directory size", report.size.bytes, SETUP_LIMIT_BYTES, "bytes"),
+  ];
+}

@@ -1,0 +1,127 @@
+// `npm run bench`: the loop's overhead against the bare stream, the learner's edit→result time, and
+// practice set-up, one table each (or one JSON document with --json). A program, not a test.
+import { parseArgs } from "node:util";
+import { runCli, UsageError } from "../lib/usage-error.js";
+import { type Goal, innerLoopGoals, loopGoals, setupGoals } from "./goals.js";
+import { type InnerLoopReport, measureInnerLoop } from "./inner-loop.js";
+import { type LoopOverheadPlan, type LoopOverheadReport, measureLoopOverhead } from "./loop-overhead.js";
+import { describeMachine, machineLine } from "./machine.js";
+import { measurePracticeSetup, type PracticeSetupReport } from "./practice-setup.js";
+import { renderTable } from "./table.js";
+import { innerLoopTable, loopOverheadTable, practiceSetupTable } from "./tables.js";
+
+const PARTS = ["loop", "inner", "setup"] as const;
+type Part = (typeof PARTS)[number];
+
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup]
+
+  loop   runAgentLoop against a bare for-await over the same model streams, µs per step
+  inner  npm run build -w @pi/course + the nine focused tests in a practice directory
+  setup  npm run practice -w @pi/course -- 07 <dir>: wall time and size
+
+  --quick  fewer rounds and runs (a smoke run; the figures are noisier)
+  --json   print one JSON document instead of the tables
+  --only   run only the named parts, comma-separated
+  --help   print this help`;
+
+interface Plan {
+  loop: LoopOverheadPlan;
+  innerRuns: number;
+  setupRuns: number;
+}
+
+const FULL: Plan = {
+  loop: { steps: [100, 1000, 5000], calls: [1, 4], rounds: 21, warmupRuns: 3, stepsPerSample: 10_000 },
+  innerRuns: 7,
+  setupRuns: 5,
+};
+const QUICK: Plan = {
+  loop: { ...FULL.loop, rounds: 3, warmupRuns: 1, stepsPerSample: 2_000 },
+  innerRuns: 2,
+  setupRuns: 2,
+};
+
+function parseParts(value: string | undefined): Part[] {
+  if (value === undefined) return [...PARTS];
+  const names = value.split(",").map((name) => name.trim());
+  for (const name of names) {
+    if (!(PARTS as readonly string[]).includes(name)) {
+      throw new UsageError(`bench: unknown part "${name}"; use --only with ${PARTS.join(", ")}`);
+    }
+  }
+  return names as Part[];
+}
+
+const OPTIONS = {
+  json: { type: "boolean" },
+  quick: { type: "boolean" },
+  only: { type: "string" },
+  help: { type: "boolean" },
+} as const;
+
+function readOptions(): { json: boolean; plan: Plan; parts: Part[] } | undefined {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>;
+  try {
+    parsed = parseArgs({ options: OPTIONS, allowPositionals: false });
+  } catch (error) {
+    throw new UsageError(`bench: ${(error as Error).message.split("\n")[0]}; see npm run bench -- --help`);
+  }
+  if (parsed.values.help) {
+    console.log(USAGE);
+    return undefined;
+  }
+  return {
+    json: parsed.values.json ?? false,
+    plan: parsed.values.quick ? QUICK : FULL,
+    parts: parseParts(parsed.values.only),
+  };
+}
+
+function progress(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  if (options === undefined) return;
+  const { plan, parts } = options;
+  const machine = describeMachine();
+  const started = performance.now();
+
+  let loopOverhead: LoopOverheadReport | undefined;
+  let innerLoop: InnerLoopReport | undefined;
+  let practiceSetup: PracticeSetupReport | undefined;
+  if (parts.includes("loop")) {
+    progress("loop overhead…");
+    loopOverhead = await measureLoopOverhead(plan.loop);
+  }
+  if (parts.includes("inner")) {
+    progress("learner inner loop…");
+    innerLoop = await measureInnerLoop(plan.innerRuns);
+  }
+  if (parts.includes("setup")) {
+    progress("practice set-up…");
+    practiceSetup = await measurePracticeSetup(plan.setupRuns);
+  }
+  const seconds = (performance.now() - started) / 1000;
+
+  const goals: Goal[] = [
+    ...(loopOverhead ? loopGoals(loopOverhead) : []),
+    ...(innerLoop ? innerLoopGoals(innerLoop) : []),
+    ...(practiceSetup ? setupGoals(practiceSetup) : []),
+  ];
+  if (options.json) {
+    console.log(JSON.stringify({ machine, seconds, loopOverhead, innerLoop, practiceSetup, goals }, null, 2));
+    return;
+  }
+  const tables = [
+    loopOverhead && loopOverheadTable(loopOverhead),
+    innerLoop && innerLoopTable(innerLoop),
+    practiceSetup && practiceSetupTable(practiceSetup),
+  ].filter((table) => table !== undefined);
+  console.log(machineLine(machine));
+  for (const table of tables) console.log(`\n${renderTable(table)}`);
+  console.log(`\n${goals.filter((entry) => entry.met).length}/${goals.length} goals met in ${seconds.toFixed(1)} s`);
+}
+
+await runCli(main);

@@ -1,0 +1,100 @@
+// The three parts' reports as terminal tables.
+
+import type { Variant } from "./bench-runs.js";
+import { type Goal, innerLoopGoals, loopGoals, setupGoals } from "./goals.js";
+import type { InnerLoopReport } from "./inner-loop.js";
+import type { LoopOverheadReport, LoopOverheadRow } from "./loop-overhead.js";
+import type { PracticeSetupReport } from "./practice-setup.js";
+import type { Summary } from "./stats.js";
+import { fixed, goalText, type Table } from "./table.js";
+
+/** Median with the interquartile range, e.g. `6.21 (5.90–6.80)`. */
+function spread(summary: Summary, digits = 2): string {
+  return `${fixed(summary.median, digits)} (${fixed(summary.p25, digits)}–${fixed(summary.p75, digits)})`;
+}
+
+function goalNotes(goals: Goal[]): string[] {
+  return goals.map((entry) =>
+    goalText(
+      entry.name,
+      `${fixed(entry.value, entry.unit === "bytes" ? 0 : 2)} ${entry.unit}`,
+      `${entry.limit} ${entry.unit}`,
+      entry.met,
+    ),
+  );
+}
+
+export function loopOverheadTable(report: LoopOverheadReport): Table {
+  const largest = Math.max(...report.plan.steps);
+  const smallest = Math.min(...report.plan.steps);
+  const window = (row: LoopOverheadRow, variant: Variant, pick: "median" | "mean") => {
+    if (row.steps !== largest) return "";
+    const ratio = pick === "median" ? row.lateOverEarly[variant] : row.lateOverEarlyMean[variant];
+    return `${fixed(row.early[variant][pick])}→${fixed(row.late[variant][pick])} (${fixed(ratio)})`;
+  };
+  return {
+    title: `Loop overhead: µs per step, median (IQR) of ${report.plan.rounds} interleaved rounds`,
+    headers: [
+      "K",
+      "S",
+      "bare",
+      "loop",
+      "loop÷bare",
+      "injected÷bare",
+      `loop S÷S=${smallest}`,
+      `bare S÷S=${smallest}`,
+      "loop early→late step",
+      "loop early→late mean",
+      "bare early→late step",
+    ],
+    rows: report.rows.map((row) => [
+      String(row.calls),
+      String(row.steps),
+      spread(row.perStep.bare),
+      spread(row.perStep.loop),
+      fixed(row.ratio.loop),
+      fixed(row.ratio.injected),
+      fixed(row.scaling.loop),
+      fixed(row.scaling.bare),
+      window(row, "loop", "median"),
+      window(row, "loop", "mean"),
+      window(row, "bare", "median"),
+    ]),
+    notes: [
+      "bare: for await over the same streams, appending the assistant and K ready-made results",
+      "loop: runAgentLoop, no-op tool run by chapter 06's executeToolCall; injected: same loop, executeToolCall injected",
+      `÷bare: ratio to bare in the same round (median); S÷S=${smallest}: per-step cost at S ÷ at S=${smallest}`,
+      `early→late (S=${largest}): first vs last 10% of steps, µs (late÷early); step = median step, mean = incl. GC pauses`,
+      ...goalNotes(loopGoals(report)),
+    ],
+  };
+}
+
+export function innerLoopTable(report: InnerLoopReport): Table {
+  return {
+    title: `Learner inner loop in a practice directory with the target dropped in: ms, median (IQR) of ${report.runs} runs`,
+    headers: ["command", "ms"],
+    rows: [
+      ["npm run build -w @pi/course (first build, cold)", fixed(report.coldBuildMs, 0)],
+      ["npm run build -w @pi/course (after touching agent-loop.ts)", spread(report.touchBuildMs, 0)],
+      ["npm run build -w @pi/course (after editing agent-loop.ts)", spread(report.buildMs, 0)],
+      ["  the same without npm (node …/typescript/bin/tsc -b in packages/pi-course)", spread(report.tscOnlyMs, 0)],
+      [`node --test packages/pi-course/dist/test/07-*.test.js (${report.passed} pass)`, spread(report.testMs, 0)],
+      ["build after an edit + focused tests", fixed(report.totalMs, 0)],
+    ],
+    notes: goalNotes(innerLoopGoals(report)),
+  };
+}
+
+export function practiceSetupTable(report: PracticeSetupReport): Table {
+  return {
+    title: `Practice set-up: median (IQR) of ${report.runs} runs`,
+    headers: ["measure", "value"],
+    rows: [
+      ["npm run practice -w @pi/course -- 07 <dir>, ms", spread(report.ms, 0)],
+      ["directory size, bytes (links not counted)", String(report.size.bytes)],
+      ["files / links", `${report.size.files} / ${report.size.links}`],
+    ],
+    notes: goalNotes(setupGoals(report)),
+  };
+}

@@ -1,0 +1,8 @@
+// CLI: npm run checkpoint -w @pi/course -- [id] [--diff | --write parent|target <dir> | --diagnostic]
+// (also `npm run checkpoint -- …` at the root). See `--help`.
+import { checkpoint } from "./lib/checkpoint-command.js";
+import { runCli } from "./lib/usage-error.js";
+
+await runCli(async () => {
+  process.stdout.write(`${await checkpoint(process.argv.slice(2))}\n`);
+});

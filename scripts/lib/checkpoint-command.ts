@@ -1,0 +1,99 @@
+// `npm run checkpoint -w @pi/course -- [id] [--diff | --write parent|target <dir> | --diagnostic]`
+import { parseArgs } from "node:util";
+import { checkpointCard, checkpointList } from "./checkpoint-card.js";
+import { diagnosticReport, runDiagnostic } from "./diagnostic.js";
+import { formatLabChanges } from "./lab-regions.js";
+import { type Checkpoint, findCheckpoint, loadManifest } from "./manifest.js";
+import { teachingDiffs } from "./teaching-diff.js";
+import { type TreeKind, treeFiles, writeCheckpointTree } from "./trees.js";
+import { UsageError } from "./usage-error.js";
+import { displayDir, invocationDir, resolveUserDir } from "./user-paths.js";
+
+export const checkpointHelp = `用法：npm run checkpoint -w @pi/course -- [编号] [选项]
+
+  （无编号）                    列出所有检查点
+  07                            打印检查点卡片：parent 与 target、教学文件、命令、每段 Lab
+  07 --diff                     教学文件从 starter 到 target 的 unified diff
+                                （parent 里没有要重建的文件，所以从练习目录拿到的 starter 开始）
+  07 --write parent <目录>      写出 parent 的完整可构建树（第 06 章完成后的起点）
+  07 --write target <目录>      写出 target 的完整可构建树（9 项聚焦测试通过的终点）
+  07 --diagnostic               运行章节的诊断实验（也可用 npm run diagnostic）
+  07 --lab 7.N                  starter → target 中属于 Lab 7.N 的改动（卡住时再看）
+  --help                        显示本说明
+
+<目录> 必须不存在或为空，其上级目录必须存在；相对路径从你运行 npm 的目录算起。
+Usage: npm run checkpoint -w @pi/course -- [id] [--diff | --write parent|target <dir> | --diagnostic]`;
+
+/** Runs the command and returns what to print on stdout. */
+export async function checkpoint(argv: string[], from: string = invocationDir()): Promise<string> {
+  const { positionals, values } = parseCliArgs(argv);
+  if (values.help) return checkpointHelp;
+  const [id, dirArgument, ...rest] = positionals;
+  if (id === undefined) {
+    if (values.diff || values.write !== undefined || values.diagnostic || values.lab !== undefined) {
+      throw new UsageError("缺少检查点编号：例如 npm run checkpoint -w @pi/course -- 07 --diff。");
+    }
+    return checkpointList(loadManifest());
+  }
+  const modes = [values.diff, values.write !== undefined, values.diagnostic, values.lab !== undefined].filter(
+    Boolean,
+  ).length;
+  if (modes > 1) throw new UsageError("--diff、--write、--diagnostic 与 --lab 一次只能用一个（--help 查看用法）。");
+  const extra = values.write === undefined ? [dirArgument, ...rest] : rest;
+  if (extra.some((value) => value !== undefined)) {
+    throw new UsageError(`多余的参数 ${extra.join(" ")}：--help 查看用法。`);
+  }
+  const found = findCheckpoint(id);
+  if (values.diff)
+    return teachingDiffs(found)
+      .map((diff) => diff.patch)
+      .join("\n");
+  if (values.diagnostic) return diagnosticReport(found, await runDiagnostic(found));
+  if (values.lab !== undefined) return formatLabChanges(found, values.lab);
+  if (values.write !== undefined) return writeTree(found, values.write, dirArgument, from);
+  return checkpointCard(found);
+}
+
+async function writeTree(found: Checkpoint, kind: string, dirArgument: string | undefined, from: string) {
+  if (kind !== "parent" && kind !== "target") {
+    throw new UsageError(`--write 只接受 parent 或 target，收到 "${kind}"：例如 --write target ../target-07。`);
+  }
+  if (dirArgument === undefined)
+    throw new UsageError(`--write ${kind} 需要一个新目录：例如 --write ${kind} ../${kind}-07。`);
+  const dir = resolveUserDir(dirArgument, from);
+  await writeCheckpointTree(found, kind as TreeKind, dir);
+  const build = kind === "parent" ? "npm run build" : found.build;
+  const tests = kind === "parent" ? await compiledTests(found) : [found.focusedRun];
+  return [
+    `已写出 Checkpoint ${found.id} 的 ${kind}：${displayDir(dir, from)}`,
+    "运行：",
+    `  cd ${displayDir(dir, from)}`,
+    `  ${build}`,
+    tests.length === 0 ? "  （parent 没有测试文件）" : `  node --test ${tests.join(" ")}`,
+  ].join("\n");
+}
+
+/** The compiled test files of a parent tree (`packages/x/test/y.test.ts` → `packages/x/dist/test/y.test.js`). */
+async function compiledTests(found: Checkpoint): Promise<string[]> {
+  return [...(await treeFiles(found, "parent")).keys()]
+    .filter((file) => /^packages\/[^/]+\/test\/.*\.test\.ts$/.test(file))
+    .map((file) => file.replace(/^(packages\/[^/]+)\/test\//, "$1/dist/test/").replace(/\.ts$/, ".js"));
+}
+
+function parseCliArgs(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        help: { type: "boolean", short: "h" },
+        diff: { type: "boolean" },
+        diagnostic: { type: "boolean" },
+        write: { type: "string" },
+        lab: { type: "string" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}：请运行 --help 查看用法。`);
+  }
+}

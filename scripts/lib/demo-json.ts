@@ -1,0 +1,32 @@
+// The same DemoRun as JSON lines for tools: the scenario, each request as it starts, every
+// LoopEvent in order, the transcript messages and the result, one object per line.
+import type { DemoRun } from "./demo-scenarios.js";
+
+export function jsonLines(run: DemoRun): string[] {
+  const lines: unknown[] = [{ kind: "scenario", name: run.name, title: run.title, question: run.question }];
+  let announced = 0;
+  for (const item of run.events) {
+    // A request is announced just before its first event, so the lines read in time order.
+    for (; announced < item.request; announced += 1) lines.push(requestLine(run, announced + 1));
+    lines.push({ kind: "event", ...item });
+  }
+  for (; announced < run.requests.length; announced += 1) lines.push(requestLine(run, announced + 1));
+  run.result.messages.forEach((message, index) => {
+    lines.push({ kind: "message", index, message });
+  });
+  lines.push({
+    kind: "result",
+    reason: run.result.reason,
+    steps: run.result.steps,
+    modelRequests: run.requests.length,
+    toolExecutions: run.toolExecutions,
+    completionOrder: run.completionOrder,
+    transcriptOrder: run.transcriptOrder,
+  });
+  return lines.map((line) => JSON.stringify(line));
+}
+
+function requestLine(run: DemoRun, request: number) {
+  const messages = run.requests[request - 1]?.messages ?? [];
+  return { kind: "request", request, roles: messages.map((message) => message.role) };
+}

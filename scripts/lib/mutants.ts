@@ -1,0 +1,51 @@
+// Source mutations by exact find/replace, for the chapter's diagnostic and the mutation check.
+// A `find` that no longer occurs exactly once is an error, so a check built on it cannot pass
+// silently after the source changed.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { buildTree, type FocusedResult, runFocused } from "./focused-run.js";
+import { type Checkpoint, repoRoot } from "./manifest.js";
+import { withTempTree } from "./temp-tree.js";
+
+export interface Mutation {
+  /** Repository-relative file to mutate, e.g. `packages/pi-course/src/agent-loop.ts`. */
+  file: string;
+  find: string;
+  replace: string;
+}
+
+/** `source` with `mutation.find` replaced; throws unless `find` occurs exactly once. */
+export function mutateSource(source: string, mutation: Mutation): string {
+  const first = source.indexOf(mutation.find);
+  if (first === -1) throw new Error(`mutation: "${mutation.find}" no longer occurs in ${mutation.file}`);
+  if (source.indexOf(mutation.find, first + 1) !== -1) {
+    throw new Error(`mutation: "${mutation.find}" occurs more than once in ${mutation.file}`);
+  }
+  return source.slice(0, first) + mutation.replace + source.slice(first + mutation.find.length);
+}
+
+/** The repository files the mutations touch, with every mutation applied in order. */
+export function mutatedFiles(mutations: Mutation[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const mutation of mutations) {
+    const source = files[mutation.file] ?? readFileSync(path.join(repoRoot, mutation.file), "utf8");
+    files[mutation.file] = mutateSource(source, mutation);
+  }
+  return files;
+}
+
+/**
+ * Builds the target tree with `files` replaced in a temp folder and runs its focused tests
+ * (all, or those matching `pattern`). A build failure is an error: a mutant must compile.
+ */
+export async function runTargetWith(
+  checkpoint: Checkpoint,
+  files: Record<string, string>,
+  pattern?: string,
+): Promise<FocusedResult> {
+  return withTempTree(checkpoint, "target", files, async (dir) => {
+    const build = await buildTree(dir, checkpoint);
+    if (!build.ok) throw new Error(`mutant does not build: ${build.firstError ?? build.output}`);
+    return runFocused(dir, checkpoint, pattern);
+  });
+}

@@ -1,0 +1,85 @@
+// `npm run practice -w @pi/course -- <id> [dir]`: a new isolated practice directory with the
+// parent, the starter and the focused tests, and the commands to run next.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { focusedCommand, verifyCommand } from "./commands.js";
+import { type Checkpoint, findCheckpoint, focusedTestCount } from "./manifest.js";
+import { writeCheckpointTree } from "./trees.js";
+import { UsageError } from "./usage-error.js";
+import { displayDir, invocationDir, nextPracticeDir, resolveUserDir } from "./user-paths.js";
+
+export const practiceHelp = `用法：npm run practice -w @pi/course -- <编号> [目录]
+
+从检查点的 parent 创建新的隔离练习目录：parent + starter（教学文件换成学习脚手架）+ 聚焦测试，
+有自己的 workspace 根，链接主仓库的 typescript 与 @types/node，无需 npm install。
+
+  <编号>   检查点编号，两位数字，例如 07（npm run checkpoint -w @pi/course 列出全部）
+  [目录]   新目录（不存在或为空）；相对路径从你运行 npm 的目录算起。
+           默认 practice/07，已存在则 practice/07-2、practice/07-3……
+  --help   显示本说明
+
+Usage: npm run practice -w @pi/course -- <id> [dir]   (dir defaults to practice/<id>, practice/<id>-2, …)`;
+
+export interface PracticeOutcome {
+  dir: string;
+  /** What to print: where the directory is and the commands to run next. */
+  message: string;
+}
+
+/** Parses the arguments, writes the practice directory, and says what to run next. */
+export async function practice(argv: string[], from: string = invocationDir()): Promise<PracticeOutcome | "help"> {
+  const { positionals, values } = parseCliArgs(argv);
+  if (values.help) return "help";
+  const [id, dirArgument, ...rest] = positionals;
+  if (id === undefined) {
+    throw new UsageError("缺少检查点编号：请运行 npm run practice -w @pi/course -- 07（--help 查看用法）。");
+  }
+  if (rest.length > 0) throw new UsageError(`多余的参数 ${rest.join(" ")}：只需要 <编号> [目录]（--help 查看用法）。`);
+  const checkpoint = findCheckpoint(id);
+  const dir = dirArgument === undefined ? nextPracticeDir(checkpoint.id) : resolveUserDir(dirArgument, from);
+  await writeCheckpointTree(checkpoint, "practice", dir);
+  return { dir, message: nextSteps(checkpoint, dir, from) };
+}
+
+function parseCliArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: { help: { type: "boolean", short: "h" } } });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}：请运行 --help 查看用法。`);
+  }
+}
+
+export function nextSteps(checkpoint: Checkpoint, dir: string, from: string): string {
+  const total = focusedTestCount(checkpoint);
+  const labs = checkpoint.labs.map(
+    (lab) => `  ${lab.id}  ${focusedCommand(checkpoint, lab.pattern)}   → ${lab.expected}/${lab.expected}`,
+  );
+  const teaching = checkpoint.teachingFiles.join("、");
+  return [
+    `已创建练习目录：${displayDir(dir, from)}`,
+    `  Checkpoint ${checkpoint.id} · ${checkpoint.title}（${checkpoint.mode}）`,
+    `  ${teaching} 是学习脚手架：公共表面已声明，五段 Lab 的分支仍抛出“尚未实现”。`,
+    "",
+    "下一步：",
+    `  cd ${displayDir(dir, from)}`,
+    `  ${checkpoint.build}`,
+    `  ${focusedCommand(checkpoint)}`,
+    `第一次红灯：${checkpoint.firstRed}（${total} 项测试全部失败）`,
+    "",
+    `按顺序完成 ${teaching} 中的 Lab，每段之后重新构建，只运行这一段的测试：`,
+    ...labs,
+    `全部完成：${focusedCommand(checkpoint)}   → ${total}/${total}`,
+    "",
+    `随时查看五段 Lab 的进度、第一条失败和提示（在这里运行，不必 cd）：`,
+    `  ${verifyCommand(checkpoint, displayDir(dir, from))}   （加 --watch 在保存后自动重跑）`,
+    "",
+    `Node 20：--test-name-pattern 未选中的测试也计入 tests，显示为 skipped（例如 tests ${total}、pass 1、skipped ${total - 1}）。`,
+    `Windows cmd 不展开 *：请把文件名写全，例如 ${compiledFocusedTest(checkpoint)}。`,
+  ].join("\n");
+}
+
+/** The compiled focused test file, e.g. `packages/pi-course/dist/test/07-agent-loop.test.js`. */
+function compiledFocusedTest(checkpoint: Checkpoint): string {
+  const name = path.posix.basename(checkpoint.focusedTest).replace(/\.ts$/, ".js");
+  return path.posix.join(path.posix.dirname(checkpoint.focusedRun), name);
+}

@@ -1,0 +1,44 @@
+// Where a learner means: relative paths are resolved from the folder they ran npm in
+// (INIT_CWD), not from the workspace folder npm switches to for `-w @pi/course`.
+import { lstatSync } from "node:fs";
+import path from "node:path";
+import { repoRoot } from "./manifest.js";
+import { UsageError } from "./usage-error.js";
+
+/** The folder the learner ran the command in. */
+export function invocationDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.INIT_CWD ?? process.cwd();
+}
+
+/** A directory argument resolved against the invocation folder; an empty argument is a UsageError. */
+export function resolveUserDir(input: string, from: string = invocationDir()): string {
+  if (input.trim() === "") throw new UsageError("目录参数为空：请给出一个新目录，例如 practice/my-07。");
+  return path.resolve(from, input);
+}
+
+/** `dir` as the learner should type it after `cd`: relative when below `from`, quoted when it has spaces. */
+export function displayDir(dir: string, from: string = invocationDir()): string {
+  const relative = path.relative(from, dir);
+  const shown = relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : dir;
+  return /\s/.test(shown) ? `"${shown}"` : shown;
+}
+
+/** The folder that holds learners' practice directories (git-ignored apart from its README). */
+export const practiceRoot = path.join(repoRoot, "practice");
+
+/** The first free name among `<root>/07`, `<root>/07-2`, `<root>/07-3`, … */
+export function nextPracticeDir(id: string, root: string = practiceRoot): string {
+  for (let n = 1; ; n += 1) {
+    const candidate = path.join(root, n === 1 ? id : `${id}-${n}`);
+    if (!exists(candidate)) return candidate;
+  }
+}
+
+function exists(candidate: string): boolean {
+  try {
+    lstatSync(candidate);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,66 @@
+// Which practice directory `verify` looks at: the one the learner named, or else the newest
+// practice directory of the checkpoint under the top-level practice/.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { practiceCommand } from "./commands.js";
+import type { Checkpoint } from "./manifest.js";
+import { treePackageName } from "./trees.js";
+import { UsageError } from "./usage-error.js";
+import { practiceRoot, resolveUserDir } from "./user-paths.js";
+
+export function isPracticeTree(dir: string, checkpoint: Checkpoint): boolean {
+  try {
+    const json = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: unknown };
+    return json.name === treePackageName(checkpoint, "practice");
+  } catch {
+    return false;
+  }
+}
+
+/** When a tree was made: its folder's birth time where the file system keeps one, else its package.json's. */
+function createdAt(dir: string): number {
+  const born = statSync(dir).birthtimeMs;
+  return born > 0 ? born : statSync(path.join(dir, "package.json")).mtimeMs;
+}
+
+/** The practice trees of `checkpoint` directly under `root`, newest first. */
+export function practiceDirs(checkpoint: Checkpoint, root: string = practiceRoot): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(root);
+  } catch {
+    return [];
+  }
+  return entries
+    .map((entry) => path.join(root, entry))
+    .filter((dir) => isPracticeTree(dir, checkpoint))
+    .map((dir) => ({ dir, created: createdAt(dir) }))
+    .sort((a, b) => b.created - a.created || b.dir.localeCompare(a.dir))
+    .map(({ dir }) => dir);
+}
+
+/**
+ * The practice directory to verify: `given` resolved against `from` (where the learner ran npm),
+ * or the newest one under `root`. A folder that is not a practice tree of the checkpoint is a
+ * UsageError naming the command that makes one.
+ */
+export function resolvePracticeDir(
+  checkpoint: Checkpoint,
+  given: string | undefined,
+  from: string,
+  root: string = practiceRoot,
+): string {
+  const make = practiceCommand(checkpoint);
+  if (given === undefined) {
+    const newest = practiceDirs(checkpoint, root)[0];
+    if (newest === undefined)
+      throw new UsageError(`${root} 下还没有检查点 ${checkpoint.id} 的练习目录：先运行 ${make}。`);
+    return newest;
+  }
+  const dir = resolveUserDir(given, from);
+  if (!existsSync(dir)) throw new UsageError(`目录不存在：${dir}。请检查路径，或用 ${make} 创建练习目录。`);
+  if (!isPracticeTree(dir, checkpoint)) {
+    throw new UsageError(`${dir} 不是检查点 ${checkpoint.id} 的练习目录：请给出 ${make} 创建的目录。`);
+  }
+  return dir;
+}

@@ -1,0 +1,46 @@
+// Where a learner stands in a checkpoint: builds the practice tree once, then runs each lab's
+// test-name pattern exactly as the chapter's focused command does and counts what passed.
+import { type BuildResult, buildTree, type FocusedFailure, runFocused } from "./focused-run.js";
+import type { Checkpoint, Lab } from "./manifest.js";
+
+export interface LabProgress {
+  lab: Lab;
+  /** Tests of the lab's pattern that passed. */
+  passed: number;
+  /** Tests the pattern selected (the manifest expects `lab.expected`). */
+  selected: number;
+  done: boolean;
+  firstFailure?: FocusedFailure;
+}
+
+export type Verification = { built: false; build: BuildResult } | { built: true; labs: LabProgress[] };
+
+export async function verifyTree(dir: string, checkpoint: Checkpoint): Promise<Verification> {
+  const build = await buildTree(dir, checkpoint);
+  if (!build.ok) return { built: false, build };
+  // The lab runs are independent processes over the same build: run them side by side.
+  const labs = await Promise.all(checkpoint.labs.map((lab) => labProgress(dir, checkpoint, lab)));
+  return { built: true, labs };
+}
+
+async function labProgress(dir: string, checkpoint: Checkpoint, lab: Lab): Promise<LabProgress> {
+  const run = await runFocused(dir, checkpoint, lab.pattern);
+  const progress: LabProgress = {
+    lab,
+    passed: run.pass,
+    selected: run.selected,
+    done: run.fail === 0 && run.pass === lab.expected && run.selected === lab.expected,
+  };
+  if (run.firstFailure !== undefined) progress.firstFailure = run.firstFailure;
+  return progress;
+}
+
+/** The lab a learner should work on next: the first one not done. */
+export function nextLab(labs: LabProgress[]): LabProgress | undefined {
+  return labs.find((progress) => !progress.done);
+}
+
+/** True only when the tree built and every lab passed: verify's exit code 0. */
+export function isComplete(verification: Verification): boolean {
+  return verification.built && verification.labs.every((progress) => progress.done);
+}

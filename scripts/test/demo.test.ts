@@ -1,0 +1,218 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Message, ToolResultMessage } from "@pi/core";
+import type { LoopEvent } from "@pi/course";
+import { runNode } from "../lib/child-process.js";
+import { jsonLines } from "../lib/demo-json.js";
+import { runScenario, type ScenarioName, scenarioNames } from "../lib/demo-scenarios.js";
+import { formatRun } from "../lib/demo-text.js";
+import { repoRoot } from "../lib/manifest.js";
+import { colourStyle, plainStyle, styleFor } from "../lib/terminal-style.js";
+
+interface Line {
+  kind: string;
+  [key: string]: unknown;
+}
+
+interface DemoJson {
+  requests: string[][];
+  events: LoopEvent[];
+  messages: Message[];
+  result: {
+    reason: string;
+    steps: number;
+    modelRequests: number;
+    toolExecutions: number;
+    completionOrder: string[];
+    transcriptOrder: string[];
+  };
+}
+
+function parseJsonLines(output: string): DemoJson {
+  const lines = output
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Line);
+  const result = lines.find((line) => line.kind === "result");
+  assert.ok(result, "输出以 result 行结束");
+  return {
+    requests: lines.filter((line) => line.kind === "request").map((line) => line.roles as string[]),
+    events: lines.filter((line) => line.kind === "event").map((line) => line.event as LoopEvent),
+    messages: lines.filter((line) => line.kind === "message").map((line) => line.message as Message),
+    result: result as unknown as DemoJson["result"],
+  };
+}
+
+async function scenarioJson(name: ScenarioName): Promise<DemoJson> {
+  return parseJsonLines(jsonLines(await runScenario(name)).join("\n"));
+}
+
+/** Each event in the chapter's notation, e.g. `model_event(done: toolUse)`. */
+function chapterTimeline(events: LoopEvent[]): string[] {
+  return events.map(chapterLine);
+}
+
+function chapterLine(event: LoopEvent): string {
+  switch (event.type) {
+    case "model_event":
+      return event.event.type === "done"
+        ? `model_event(done: ${event.event.reason})`
+        : `model_event(${event.event.type})`;
+    case "assistant_message":
+      return `assistant_message(${event.message.stopReason})`;
+    case "tool_start":
+      return `tool_start(${event.call.id})`;
+    case "tool_progress":
+      return `tool_progress(${event.callId})`;
+    case "tool_end":
+    case "tool_skipped":
+      return `${event.type}(${event.result.toolCallId})`;
+    case "turn_end":
+      return `turn_end(${event.reason})`;
+  }
+}
+
+function roles(messages: Message[]): string {
+  return messages.map((message) => message.role).join(" → ");
+}
+
+function toolResults(messages: Message[]): ToolResultMessage[] {
+  return messages.filter((message): message is ToolResultMessage => message.role === "toolResult");
+}
+
+test("demo --json：README 往返按章节顺序发出 13 个 LoopEvent，transcript 为四条消息", async () => {
+  const { code, output } = await runNode(["--import", "tsx", "scripts/demo.ts", "--json"], repoRoot);
+  assert.equal(code, 0, output);
+  const run = parseJsonLines(output);
+
+  assert.deepEqual(chapterTimeline(run.events), [
+    "model_event(start)",
+    "model_event(text_delta)",
+    "model_event(toolcall_delta)",
+    "model_event(toolcall_end)",
+    "model_event(done: toolUse)",
+    "assistant_message(toolUse)",
+    "tool_start(call-1)",
+    "tool_end(call-1)",
+    "model_event(start)",
+    "model_event(text_delta)",
+    "model_event(done: stop)",
+    "assistant_message(stop)",
+    "turn_end(stop)",
+  ]);
+  assert.equal(roles(run.messages), "user → assistant → toolResult → assistant");
+  assert.deepEqual(toolResults(run.messages)[0]?.content, [
+    { type: "text", text: "# tiny-pi\nA small agent runtime." },
+  ]);
+  assert.deepEqual(run.requests, [["user"], ["user", "assistant", "toolResult"]], "两次请求的 roles");
+  assert.deepEqual(
+    [run.result.reason, run.result.steps, run.result.modelRequests, run.result.toolExecutions],
+    ["stop", 2, 2, 1],
+  );
+});
+
+test("demo length：executor 0 次，call-1 得到 skipped(length) 结果，以 length 结束", async () => {
+  const run = await scenarioJson("length");
+  assert.deepEqual(chapterTimeline(run.events).slice(-3), [
+    "assistant_message(length)",
+    "tool_skipped(call-1)",
+    "turn_end(length)",
+  ]);
+  assert.ok(!run.events.some((event) => event.type === "tool_start" || event.type === "tool_end"));
+  const [skipped] = toolResults(run.messages);
+  assert.deepEqual(skipped?.details, { skipped: true, reason: "length" });
+  assert.deepEqual(skipped?.content, [
+    { type: "text", text: "Tool call was not executed because the model response was truncated." },
+  ]);
+  assert.deepEqual([run.result.reason, run.result.steps, run.result.toolExecutions], ["length", 1, 0]);
+});
+
+test("demo stop-with-calls：带调用的 stop 写入 unexpected-stop 结果，以 error 结束", async () => {
+  const run = await scenarioJson("stop-with-calls");
+  assert.deepEqual(toolResults(run.messages)[0]?.details, { skipped: true, reason: "unexpected-stop" });
+  assert.deepEqual(chapterTimeline(run.events).slice(-2), ["tool_skipped(call-1)", "turn_end(error)"]);
+  assert.deepEqual([run.result.reason, run.result.steps, run.result.toolExecutions], ["error", 1, 0]);
+});
+
+test("demo concurrent：tool_end 按完成顺序 fast → slow，transcript 与第二次请求按 slow → fast", async () => {
+  const run = await scenarioJson("concurrent");
+  const toolLines = chapterTimeline(run.events).filter((line) => /^tool_(start|end)/.test(line));
+  assert.deepEqual(toolLines, [
+    "tool_start(slow-call)",
+    "tool_start(fast-call)",
+    "tool_end(fast-call)",
+    "tool_end(slow-call)",
+  ]);
+  assert.deepEqual(run.result.completionOrder, ["fast-call", "slow-call"]);
+  assert.deepEqual(run.result.transcriptOrder, ["slow-call", "fast-call"]);
+  assert.deepEqual(run.requests[1], ["user", "assistant", "toolResult", "toolResult"]);
+  assert.deepEqual([run.result.reason, run.result.steps, run.result.toolExecutions], ["stop", 2, 2]);
+});
+
+test("demo executor-rejects：rejection 变成 call-2 的配对错误结果（只留 message），call-1 的结果保留", async () => {
+  const run = await scenarioJson("executor-rejects");
+  const [readme, failed] = toolResults(run.messages);
+  assert.deepEqual([readme?.toolCallId, readme?.isError], ["call-1", false]);
+  assert.deepEqual([failed?.toolCallId, failed?.toolName, failed?.isError], ["call-2", "read", true]);
+  const failedText = failed?.content[0]?.text ?? "";
+  assert.match(failedText, /disk offline/);
+  assert.doesNotMatch(failedText, /\n\s+at /, "不写入 stack");
+  assert.equal(run.events.filter((event) => event.type === "tool_end").length, 2, "被 reject 的调用也有 tool_end");
+  assert.deepEqual([run.result.reason, run.result.modelRequests, run.result.toolExecutions], ["stop", 2, 2]);
+});
+
+test("demo abort-before：不请求模型，只有 turn_end(aborted)，steps 0，保留 user message", async () => {
+  const run = await scenarioJson("abort-before");
+  assert.deepEqual(run.events, [{ type: "turn_end", reason: "aborted", steps: 0 }]);
+  assert.equal(roles(run.messages), "user");
+  assert.deepEqual([run.result.reason, run.result.steps, run.result.modelRequests], ["aborted", 0, 0]);
+});
+
+test("demo abort-after-tool：保留 read 的结果，不发起第二次请求，以 aborted 与 steps 1 结束", async () => {
+  const run = await scenarioJson("abort-after-tool");
+  assert.equal(roles(run.messages), "user → assistant → toolResult");
+  assert.deepEqual(chapterTimeline(run.events).slice(-2), ["tool_end(call-1)", "turn_end(aborted)"]);
+  assert.deepEqual(
+    [run.result.reason, run.result.steps, run.result.modelRequests, run.result.toolExecutions],
+    ["aborted", 1, 1, 1],
+  );
+});
+
+test("demo max-steps：maxSteps 1 仍执行 read，结果停在 toolResult，reason 为 maxSteps", async () => {
+  const run = await scenarioJson("max-steps");
+  assert.equal(roles(run.messages), "user → assistant → toolResult");
+  assert.deepEqual(
+    [run.result.reason, run.result.steps, run.result.modelRequests, run.result.toolExecutions],
+    ["maxSteps", 1, 1, 1],
+  );
+});
+
+test("demo 文本输出：每个场景都打印事件、transcript 与结果；README 往返显示两次请求的 roles", async () => {
+  for (const name of scenarioNames) {
+    const text = formatRun(await runScenario(name), plainStyle);
+    for (const heading of ["LoopEvent（按发出顺序）", "transcript（最终 messages）", "结果"]) {
+      assert.ok(text.includes(heading), `${name}：含 ${heading}`);
+    }
+    assert.ok(!text.includes("\u001b["), `${name}：plainStyle 不含颜色`);
+  }
+  const readme = formatRun(await runScenario("readme"), plainStyle);
+  assert.match(readme, /请求 1 · model\.stream\(\) 收到 \[user\]/);
+  assert.match(readme, /请求 2 · model\.stream\(\) 收到 \[user, assistant, toolResult\]/);
+  assert.match(readme, /user → assistant → toolResult → assistant/);
+});
+
+test("demo 颜色：只在 TTY 上使用，设置 NO_COLOR 时不用", () => {
+  assert.equal(styleFor({ isTTY: true }, {}), colourStyle);
+  assert.equal(styleFor({ isTTY: true }, { NO_COLOR: "1" }), plainStyle);
+  assert.equal(styleFor({ isTTY: false }, {}), plainStyle);
+  assert.equal(styleFor({}, {}), plainStyle);
+});
+
+test("demo --scenario 未知名称：一行说明列出可用场景，非零退出，不输出运行", async () => {
+  const { code, output } = await runNode(["--import", "tsx", "scripts/demo.ts", "--scenario", "lenght"], repoRoot);
+  assert.notEqual(code, 0);
+  const lines = output.trim().split("\n");
+  assert.equal(lines.length, 1, output);
+  assert.match(lines[0] ?? "", /"lenght"/);
+  for (const name of scenarioNames) assert.ok(lines[0]?.includes(name), `列出 ${name}`);
+});
