@@ -14,6 +14,49 @@ export interface Mutation {
   replace: string;
 }
 
+/** A named mistake planted in the source by one or more mutations, for a mutation check. */
+export interface Mutant {
+  name: string;
+  mutations: Mutation[];
+}
+
+const agentLoop = "packages/pi-course/src/agent-loop.ts";
+
+/** Mistakes in chapter 07's loop that both mutation checks plant: the focused tests' and the property suite's. */
+export const loopMutants = {
+  completionOrder: {
+    name: "结果按完成顺序而不是调用顺序追加",
+    mutations: [
+      {
+        file: agentLoop,
+        find: "  return Promise.all(calls.map((call) => executeOne(call, executeToolCall, signal, emit)));\n",
+        replace: [
+          "  const completed: ToolResultMessage[] = [];",
+          "  return Promise.all(",
+          "    calls.map((call) => executeOne(call, executeToolCall, signal, emit).then((result) => completed.push(result))),",
+          "  ).then(() => completed);\n",
+        ].join("\n"),
+      },
+    ],
+  },
+  noPostBatchAbortCheck: {
+    name: "删除工具批次之后的取消检查",
+    mutations: [
+      { file: agentLoop, find: '      if (options.signal?.aborted) return finish("aborted", steps);\n', replace: "" },
+    ],
+  },
+  secondTurnEnd: {
+    name: "finish() 发出第二个 turn_end",
+    mutations: [
+      {
+        file: agentLoop,
+        find: '    emit({ type: "turn_end", reason, steps });\n',
+        replace: '    emit({ type: "turn_end", reason, steps });\n    emit({ type: "turn_end", reason, steps });\n',
+      },
+    ],
+  },
+} satisfies Record<string, Mutant>;
+
 /** `source` with `mutation.find` replaced; throws unless `find` occurs exactly once. */
 export function mutateSource(source: string, mutation: Mutation): string {
   const first = source.indexOf(mutation.find);

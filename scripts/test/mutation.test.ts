@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { runNpm } from "../lib/child-process.js";
 import { diagnosticMutation } from "../lib/diagnostic.js";
 import { findCheckpoint, repoRoot } from "../lib/manifest.js";
-import { type Mutation, mutatedFiles, mutateSource, runTargetWith } from "../lib/mutants.js";
+import { loopMutants, type Mutant, mutatedFiles, mutateSource, runTargetWith } from "../lib/mutants.js";
 
 const checkpoint = findCheckpoint("07");
 const loop = "packages/pi-course/src/agent-loop.ts";
@@ -38,41 +38,7 @@ test("诊断可以用一条命令复现：npm run diagnostic 列出恰好 2 项�
   assert.match(output, /恢复 target 后：名称含“非执行终态”的测试 2\/2 通过，全部 9\/9/);
 });
 
-const mutants: { name: string; mutations: Mutation[] }[] = [
-  {
-    name: "结果按完成顺序而不是调用顺序追加",
-    mutations: [
-      {
-        file: loop,
-        find: '  for (const call of calls) emit({ type: "tool_start", call });\n  return Promise.all(',
-        replace:
-          '  const completed: ToolResultMessage[] = [];\n  for (const call of calls) emit({ type: "tool_start", call });\n  return Promise.all(',
-      },
-      {
-        file: loop,
-        find: '      emit({ type: "tool_end", result });\n      return result;\n    }),\n  );',
-        replace:
-          '      emit({ type: "tool_end", result });\n      completed.push(result);\n      return result;\n    }),\n  ).then(() => completed);',
-      },
-    ],
-  },
-  {
-    name: "删除工具批次之后的取消检查",
-    mutations: [
-      { file: loop, find: '      if (options.signal?.aborted) return finish("aborted", steps);\n', replace: "" },
-    ],
-  },
-  {
-    name: "finish() 发出第二个 turn_end",
-    mutations: [
-      {
-        file: loop,
-        find: '    emit({ type: "turn_end", reason, steps });\n',
-        replace: '    emit({ type: "turn_end", reason, steps });\n    emit({ type: "turn_end", reason, steps });\n',
-      },
-    ],
-  },
-];
+const mutants: Mutant[] = Object.values(loopMutants);
 
 for (const mutant of mutants) {
   const run = started(async () => runTargetWith(checkpoint, mutatedFiles(mutant.mutations)));

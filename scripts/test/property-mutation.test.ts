@@ -1,5 +1,7 @@
-// The property suite's own mutation check: each mutant breaks one rule of the chapter's loop,
-// and the same property that passes for the real loop must fail for it with a shrunk scenario.
+// The property suite's own mutation check: each mutant breaks one rule of the chapter's loop or
+// of its failure semantics, and the same property that passes for the real loop must fail for it
+// with a shrunk scenario and an error naming that rule. Mutants the focused tests' mutation check
+// also plants come from scripts/lib/mutants.ts.
 // One isolated target tree holds the mutants side by side, so one build serves them all; the
 // checks then run in this process against each mutant's compiled module.
 import assert from "node:assert/strict";
@@ -12,67 +14,96 @@ import fc from "fast-check";
 import { loopProperty, propertyParameters } from "../../packages/pi-course/test/properties/loop-property.js";
 import type { RunLoop } from "../../packages/pi-course/test/properties/run-scenario.js";
 import type { Scenario } from "../../packages/pi-course/test/properties/scenario.js";
+import { diagnosticMutation } from "../lib/diagnostic.js";
 import { buildTree } from "../lib/focused-run.js";
-import { findCheckpoint, repoRoot } from "../lib/manifest.js";
+import { findCheckpoint } from "../lib/manifest.js";
+import { loopMutants, type Mutant, mutatedFiles } from "../lib/mutants.js";
 import { writeCheckpointTree } from "../lib/trees.js";
 
 const checkpoint = findCheckpoint("07");
 const loopFile = checkpoint.teachingFiles[0] ?? "packages/pi-course/src/agent-loop.ts";
 
-interface Mutant {
-  name: string;
-  /** Each `find` must occur exactly once in the loop, so a changed loop fails this check loudly. */
-  edits: [find: string, replace: string][];
+/** A mutant and the words of the rule the property must report broken for it. */
+interface PropertyMutant extends Mutant {
+  rule: RegExp;
 }
 
-const mutants: Mutant[] = [
+/** Each `find` must occur exactly once in the loop, so a changed loop fails this check loudly. */
+const only = (find: string, replace: string) => [{ file: loopFile, find, replace }];
+
+const mutants: PropertyMutant[] = [
   {
     name: "length 的调用进入 executor（章节诊断）",
-    edits: [[checkpoint.diagnostic.find, checkpoint.diagnostic.replace]],
+    mutations: [diagnosticMutation(checkpoint)],
+    rule: /^the call t\d+c\d+ of a length turn was executed/,
   },
   {
-    name: "结果按完成顺序写入 transcript",
-    edits: [
-      ["  return Promise.all(\n", "  const completed: ToolResultMessage[] = [];\n  return Promise.all(\n"],
-      [
-        '      emit({ type: "tool_end", result });\n      return result;\n',
-        '      emit({ type: "tool_end", result });\n      completed.push(result);\n      return result;\n',
-      ],
-      ["    }),\n  );\n}", "    }),\n  ).then(() => completed);\n}"],
-    ],
+    ...loopMutants.completionOrder,
+    rule: /^result \d+ after assistant \d+ is t\d+c\d+'s, .*: results follow call order/,
   },
-  {
-    name: "缺少工具批次之后的取消检查",
-    edits: [
-      ['      if (options.signal?.aborted) return finish("aborted", steps);\n      continue;', "      continue;"],
-    ],
-  },
+  { ...loopMutants.noPostBatchAbortCheck, rule: /prescribe that it resolves aborted after/ },
+  { ...loopMutants.secondTurnEnd, rule: /^events follow turn_end: turn_end$/ },
   {
     name: "预取消检查返回 steps 而不是 steps - 1",
-    edits: [['return finish("aborted", steps - 1);', 'return finish("aborted", steps);']],
+    mutations: only('return finish("aborted", steps - 1);', 'return finish("aborted", steps);'),
+    rule: /^the run resolves aborted after \d+ step\(s\); .* prescribe that it resolves aborted after/,
   },
   {
     name: "直接使用调用者的 context.messages",
-    edits: [["const messages = copyMessages(options.context.messages);", "const messages = options.context.messages;"]],
+    mutations: only(
+      "const messages = copyMessages(options.context.messages);",
+      "const messages = options.context.messages;",
+    ),
+    // A run that appends nothing shows it as the caller's own messages in the transcript.
+    rule: /^(the caller's context changed|a transcript message is the caller's)/,
   },
   {
     name: "结果之后的进度没有丢弃",
-    edits: [['if (!settled) emit({ type: "tool_progress"', 'if (settled || !settled) emit({ type: "tool_progress"']],
+    mutations: only(
+      'if (!settled) emit({ type: "tool_progress"',
+      'if (settled || !settled) emit({ type: "tool_progress"',
+    ),
+    rule: /tool_progress/,
   },
   {
     name: "executor 的 rejection 没有转换成配对结果",
-    edits: [
-      ["  } catch (error) {\n    return failedExecution(call, error);\n", "  } catch (error) {\n    throw error;\n"],
-    ],
+    mutations: only("    result = failedExecution(call, error);\n", "    throw error;\n"),
+    rule: /^the run rejects with an error the model did not raise/,
+  },
+  {
+    name: "模型违反协议时以 error assistant 结束而不是拒绝",
+    mutations: only(
+      "const assistant = await collectModelTurn(options, messages, emit);",
+      'const assistant = await collectModelTurn(options, messages, emit).catch((error: unknown): AssistantMessage => ({ role: "assistant", content: [], stopReason: "error", timestamp: Date.now(), errorMessage: errorMessageOf(error) }));',
+    ),
+    rule: /^the run resolves error after \d+ step\(s\); .* prescribe that it rejects with the model's failure on request/,
+  },
+  {
+    name: "模型违反协议时先发出 turn_end 再拒绝",
+    mutations: only(
+      "const assistant = await collectModelTurn(options, messages, emit);",
+      'const assistant = await collectModelTurn(options, messages, emit).catch((error: unknown) => { emit({ type: "turn_end", reason: "error", steps }); throw error; });',
+    ),
+    rule: /^a rejected run emitted turn_end/,
+  },
+  {
+    name: "模型违反协议时拒绝的不是模型自己的错误",
+    mutations: only(
+      "const assistant = await collectModelTurn(options, messages, emit);",
+      "const assistant = await collectModelTurn(options, messages, emit).catch((error: unknown) => { throw new Error(errorMessageOf(error)); });",
+    ),
+    rule: /^the run rejects with an error the model did not raise: .* prescribe that it rejects with the model's failure/,
   },
 ];
 
-function mutate(source: string, mutant: Mutant): string {
-  return mutant.edits.reduce((text, [find, replace]) => {
-    const count = text.split(find).length - 1;
-    assert.equal(count, 1, `mutant "${mutant.name}": expected one occurrence in ${loopFile} of:\n${find}`);
-    return text.replace(find, () => replace);
-  }, source);
+/** The loop's source with the mutant's edits; every edit must be on the loop. */
+function mutate(mutant: Mutant): string {
+  for (const { file } of mutant.mutations) {
+    assert.equal(file, loopFile, `mutant "${mutant.name}" edits ${file}, not the loop ${loopFile}`);
+  }
+  const mutated = mutatedFiles(mutant.mutations)[loopFile];
+  assert.ok(mutated !== undefined, `mutant "${mutant.name}" has no edit`);
+  return mutated;
 }
 
 const mutantFile = (index: number) => path.posix.join(path.posix.dirname(loopFile), `property-mutant-${index}.ts`);
@@ -81,8 +112,7 @@ let workDir = "";
 let treeDir = "";
 
 before(async () => {
-  const source = await fs.readFile(path.join(repoRoot, loopFile), "utf8");
-  const files = Object.fromEntries(mutants.map((mutant, index) => [mutantFile(index), mutate(source, mutant)]));
+  const files = Object.fromEntries(mutants.map((mutant, index) => [mutantFile(index), mutate(mutant)]));
   workDir = await fs.mkdtemp(path.join(os.tmpdir(), "pi-property-mutants-"));
   treeDir = path.join(workDir, "target");
   await writeCheckpointTree(checkpoint, "target", treeDir, { files });
@@ -109,7 +139,7 @@ test("性质变异检查：树中未改动的 loop 通过同一组性质", async
 });
 
 mutants.forEach((mutant, index) => {
-  test(`性质变异检查：${mutant.name} 让性质失败，并给出缩小后的反例`, async (t) => {
+  test(`性质变异检查：${mutant.name} 让性质失败，给出缩小后的反例并指出被破坏的规则`, async (t) => {
     const parameters = propertyParameters();
     const { seed } = parameters;
     const details = await fc.check(loopProperty(await loopFrom(mutantFile(index))), parameters);
@@ -125,6 +155,8 @@ mutants.forEach((mutant, index) => {
     assert.ok(counterexample.turns.length <= 3, `the shrunk scenario is not small:${String(counterexample)}`);
     assert.match(report, /maxSteps \d+, /, "the counterexample is not printed as a readable scenario");
     assert.ok(details.errorInstance instanceof Error, "the failure carries no error naming the broken rule");
-    t.diagnostic(`broken rule: ${details.errorInstance.message.split("\n")[0]}`);
+    const brokenRule = details.errorInstance.message.split("\n")[0] ?? "";
+    t.diagnostic(`broken rule: ${brokenRule}`);
+    assert.match(brokenRule, mutant.rule, `the property reported another rule than the one "${mutant.name}" breaks`);
   });
 });

@@ -78,3 +78,28 @@ test("PushModelStream：没有人读取 result() 的失败不是未处理的 rej
   }
   assert.deepEqual(unhandled, []);
 });
+
+test("PushModelStream：读取与 push 交错的长流（超过压缩阈值）每个事件按顺序只交付一次", async () => {
+  const stream = new PushModelStream();
+  const pushed: ModelEvent[] = [];
+  const seen: ModelEvent[] = [];
+  const iterator = stream[Symbol.asyncIterator]();
+  // Push in bursts larger than they are read, so read events pile up past the point where the
+  // stream drops them in bulk, then drain: order and count must survive every compaction.
+  for (let burst = 0; burst < 6; burst += 1) {
+    for (let i = 0; i < 1500; i += 1) {
+      const event: ModelEvent = { type: "text_delta", delta: `${burst}:${i}` };
+      pushed.push(event);
+      stream.push(event);
+    }
+    for (let i = 0; i < 1000; i += 1) {
+      const step = await iterator.next();
+      assert.equal(step.done, false);
+      seen.push(step.value as ModelEvent);
+    }
+  }
+  stream.end(final);
+  for (let step = await iterator.next(); !step.done; step = await iterator.next()) seen.push(step.value);
+  assert.equal(seen.length, pushed.length);
+  assert.deepEqual(seen, pushed);
+});

@@ -81,7 +81,7 @@ const SKIPPED_TEXT: Record<SkipReason, string> = {
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunResult> {
   const maxSteps = resolveMaxSteps(options.maxSteps);
   const messages = copyMessages(options.context.messages);
-  const emit: Emit = (event) => options.onEvent?.(event);
+  const emit: Emit = options.onEvent ?? (() => {});
   const executeToolCall: ToolExecutor =
     options.executeToolCall ?? ((call, context) => executeCoreToolCall(call, options.tools, context));
 
@@ -136,13 +136,7 @@ function executeBatch(
   emit: Emit,
 ): Promise<ToolResultMessage[]> {
   for (const call of calls) emit({ type: "tool_start", call });
-  return Promise.all(
-    calls.map(async (call) => {
-      const result = await executeOne(call, executeToolCall, signal, emit);
-      emit({ type: "tool_end", result });
-      return result;
-    }),
-  );
+  return Promise.all(calls.map((call) => executeOne(call, executeToolCall, signal, emit)));
 }
 
 async function executeOne(
@@ -155,13 +149,15 @@ async function executeOne(
   const reportProgress = (content: TextContent[]): void => {
     if (!settled) emit({ type: "tool_progress", callId: call.id, content });
   };
+  let result: ToolResultMessage;
   try {
-    return await executeToolCall(call, { signal, reportProgress });
+    result = await executeToolCall(call, { signal, reportProgress });
   } catch (error) {
-    return failedExecution(call, error);
-  } finally {
-    settled = true;
+    result = failedExecution(call, error);
   }
+  settled = true;
+  emit({ type: "tool_end", result });
+  return result;
 }
 
 function skippedCall(call: ToolCall, reason: SkipReason): ToolResultMessage {

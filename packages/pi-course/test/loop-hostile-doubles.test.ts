@@ -1,15 +1,18 @@
 // Hostile doubles: models and tools that break their side of the protocol. Each test states
 // what the loop does about it; together they are the failure semantics of runAgentLoop's doc
-// comment. The rule they all keep: every call in the transcript has exactly one paired result,
-// there is one turn_end, and the caller's context is untouched.
+// comment. The rules they all keep: every call in the transcript has exactly one paired result
+// and the caller's context is untouched; a run that resolves emits one turn_end, last, and a run
+// that a model's broken protocol rejects emits none, every call it started already paired.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
   type AssistantMessage,
   assistantMessage,
   type Context,
+  type Message,
   type Model,
   type ModelEvent,
+  type ModelRequest,
   type ModelStream,
   PushModelStream,
   ScriptedModel,
@@ -20,6 +23,7 @@ import {
   userMessage,
 } from "@pi/core";
 import { type AgentLoopOptions, type LoopEvent, runAgentLoop, type ToolExecutor } from "../src/agent-loop.js";
+import { checkToolEventsPaired } from "./properties/tool-event-pairing.js";
 
 const question = userMessage("请读取 README.md，并告诉我项目名。", 1);
 const call = (id: string): ToolCall => ({ type: "toolCall", id, name: "probe", arguments: { note: id } });
@@ -50,13 +54,41 @@ async function observe(options: Omit<AgentLoopOptions, "context" | "tools" | "on
   return { result, events, types: events.map((event) => event.type) };
 }
 
-/** A model that answers each request with whatever `answer` builds for it. */
-function modelOf(answer: (request: number) => ModelStream): Model & { requests: number } {
+/**
+ * Runs a loop that must reject and returns the rejection with everything emitted before it,
+ * after checking what holds for every rejected run: the caller's context is deep-equal to
+ * before, there is no turn_end, and each tool_start has its tool_end.
+ */
+async function observeRejection(options: Omit<AgentLoopOptions, "context" | "tools" | "onEvent">) {
+  const context: Context = { systemPrompt: "你是 tiny-pi。", messages: [question] };
+  const before = structuredClone(context);
+  const events: LoopEvent[] = [];
+  const error = await runAgentLoop({
+    ...options,
+    context,
+    tools: new ToolRegistry(),
+    onEvent: (e) => events.push(e),
+  }).then(
+    (result) => assert.fail(`the run resolved (${result.reason} after ${result.steps} step(s)) instead of rejecting`),
+    (rejection: unknown) => rejection,
+  );
+  assert.deepEqual(context, before, "the caller's context changed");
+  assert.deepEqual(
+    events.filter((event) => event.type === "turn_end"),
+    [],
+    "a rejected run emitted turn_end",
+  );
+  checkToolEventsPaired(events);
+  return { error, events };
+}
+
+/** A model that answers each request with whatever `answer` builds for it, and keeps each request's messages. */
+function modelOf(answer: (request: number) => ModelStream): Model & { requests: Message[][] } {
   const model = {
-    requests: 0,
-    stream: () => {
-      model.requests += 1;
-      return answer(model.requests);
+    requests: [] as Message[][],
+    stream: (request: ModelRequest) => {
+      model.requests.push(structuredClone(request.messages));
+      return answer(model.requests.length);
     },
   };
   return model;
@@ -70,8 +102,6 @@ function streamOf(events: ModelEvent[], final: AssistantMessage | { failure: unk
   else stream.end(final);
   return stream;
 }
-
-const lastAssistant = (messages: readonly unknown[]) => messages.at(-1) as AssistantMessage;
 
 test("恶意替身：executor 同步抛出，仍得到配对的 isError 结果与 tool_end，同批其他结果保留，运行继续", async () => {
   const executor: ToolExecutor = (toolCall) => {
@@ -94,63 +124,86 @@ test("恶意替身：executor 同步抛出，仍得到配对的 isError 结果�
   assert.equal(events.filter((event) => event.type === "tool_end").length, 2);
 });
 
-test("恶意替身：stream() 直接抛出，运行以 error 结束，assistant 带 errorMessage，不发 model_event", async () => {
+test("恶意替身：stream() 直接抛出，运行以同一个错误拒绝，不发任何事件，context 不修改", async () => {
+  const failure = new Error("provider unreachable");
   const model = modelOf(() => {
-    throw new Error("provider unreachable");
+    throw failure;
   });
-  const { result, types } = await observe({ model });
+  const { error, events } = await observeRejection({ model });
 
-  assert.deepEqual({ reason: result.reason, steps: result.steps }, { reason: "error", steps: 1 });
-  const failed = lastAssistant(result.messages);
-  assert.deepEqual(
-    { content: failed.content, stopReason: failed.stopReason, errorMessage: failed.errorMessage },
-    { content: [], stopReason: "error", errorMessage: "provider unreachable" },
-  );
-  assert.deepEqual(types, ["assistant_message", "turn_end"]);
+  assert.equal(error, failure, "the run did not reject with the model's own error");
+  assert.deepEqual(events, []);
+  assert.equal(model.requests.length, 1);
 });
 
-test("恶意替身：流在迭代中途抛出，已收到的事件照常转发，半截的调用不进入 transcript，运行以 error 结束", async () => {
+test("恶意替身：第 2 次请求的流在迭代中途抛出，已收到的事件照常转发后以同一个错误拒绝；没有该轮的 assistant_message 与 turn_end，此前的调用都已配对", async () => {
+  const first = assistantMessage([call("call-1"), call("call-2")], "toolUse", 2);
+  const firstEvents: ModelEvent[] = [
+    { type: "start" },
+    { type: "toolcall_end", toolCall: call("call-1") },
+    { type: "toolcall_end", toolCall: call("call-2") },
+    { type: "done", reason: "toolUse" },
+  ];
   const partial = call("half-call");
-  const model = modelOf(() => ({
-    async *[Symbol.asyncIterator]() {
-      yield { type: "start" } as const;
-      yield { type: "toolcall_end", toolCall: partial } as const;
-      throw new Error("connection reset");
-    },
-    result: () => Promise.resolve(assistantMessage([partial], "toolUse", 2)),
-  }));
-  let executions = 0;
-  const { result, types } = await observe({
+  const failure = new Error("connection reset");
+  const model = modelOf((request) =>
+    request === 1
+      ? streamOf(firstEvents, first)
+      : {
+          async *[Symbol.asyncIterator]() {
+            yield { type: "start" } as const;
+            yield { type: "toolcall_end", toolCall: partial } as const;
+            throw failure;
+          },
+          result: () => Promise.resolve(assistantMessage([partial], "toolUse", 4)),
+        },
+  );
+  const executed: string[] = [];
+  const { error, events } = await observeRejection({
     model,
     executeToolCall: async (toolCall) => {
-      executions += 1;
+      executed.push(toolCall.id);
       return okResult(toolCall);
     },
   });
 
-  assert.equal(result.reason, "error");
-  assert.equal(executions, 0);
-  assert.deepEqual(lastAssistant(result.messages).content, [], "the half-streamed call left the transcript unpaired");
-  assert.equal(lastAssistant(result.messages).errorMessage, "connection reset");
-  assert.deepEqual(types, ["model_event", "model_event", "assistant_message", "turn_end"]);
+  assert.equal(error, failure, "the run did not reject with the stream's own error");
+  assert.deepEqual(executed, ["call-1", "call-2"], "the half-streamed call reached the executor");
+  assert.deepEqual(events, [
+    ...firstEvents.map((event) => ({ type: "model_event", event })),
+    { type: "assistant_message", message: first },
+    { type: "tool_start", call: call("call-1") },
+    { type: "tool_start", call: call("call-2") },
+    { type: "tool_end", result: okResult(call("call-1")) },
+    { type: "tool_end", result: okResult(call("call-2")) },
+    { type: "model_event", event: { type: "start" } },
+    { type: "model_event", event: { type: "toolcall_end", toolCall: partial } },
+  ]);
+  assert.deepEqual(
+    model.requests[1],
+    [question, first, okResult(call("call-1")), okResult(call("call-2"))],
+    "the failed request did not see every earlier call paired",
+  );
 });
 
-test("恶意替身：result() reject，运行以 error 结束；signal 已取消时以 aborted 结束", async () => {
-  const failing = () => streamOf([{ type: "start" }], { failure: "no final message" });
-  const plain = await observe({ model: modelOf(failing) });
-  assert.deepEqual({ reason: plain.result.reason, steps: plain.result.steps }, { reason: "error", steps: 1 });
-  assert.equal(lastAssistant(plain.result.messages).errorMessage, "no final message");
+test("恶意替身：result() reject，运行以同一个值拒绝，只转发已收到的事件；signal 已取消时同样拒绝而不是以 aborted 结束", async () => {
+  const failure = "no final message";
+  const failing = () => streamOf([{ type: "start" }], { failure });
+  const plain = await observeRejection({ model: modelOf(failing) });
+  assert.equal(plain.error, failure, "the run did not reject with the value result() rejected with");
+  assert.deepEqual(plain.events, [{ type: "model_event", event: { type: "start" } }]);
 
   // A provider that honours the signal: it aborts mid-turn and its stream fails.
   const controller = new AbortController();
+  const abortFailure = new Error("request aborted by the caller");
   const honouring = modelOf(() => {
     controller.abort();
-    return streamOf([{ type: "start" }], { failure: new Error("request aborted by the caller") });
+    return streamOf([{ type: "start" }], { failure: abortFailure });
   });
-  const aborted = await observe({ model: honouring, signal: controller.signal });
-  assert.deepEqual({ reason: aborted.result.reason, steps: aborted.result.steps }, { reason: "aborted", steps: 1 });
-  assert.equal(lastAssistant(aborted.result.messages).stopReason, "aborted");
-  assert.equal(honouring.requests, 1);
+  const aborted = await observeRejection({ model: honouring, signal: controller.signal });
+  assert.equal(aborted.error, abortFailure, "an aborted signal turned the model's failure into something else");
+  assert.deepEqual(aborted.events, [{ type: "model_event", event: { type: "start" } }]);
+  assert.equal(honouring.requests.length, 1);
 });
 
 test("恶意替身：事件与最终 assistant 不一致时以 result() 为准，内容与 stopReason 不符时按章节表结束", async () => {
@@ -231,12 +284,26 @@ test("恶意替身：structuredClone 无法复制的 context 在任何事件之�
   assert.deepEqual(hostile.content, [text("hi")]);
 });
 
-test("恶意替身：请求超出 ScriptedModel 的脚本时，运行以 error 结束，errorMessage 指出第几次请求", async () => {
-  const model = new ScriptedModel([assistantMessage([call("call-1")], "toolUse", 2)]);
-  const { result } = await observe({ model, executeToolCall: async (toolCall) => okResult(toolCall) });
+test("恶意替身：请求超出 ScriptedModel 的脚本时，运行以指出第几次请求的错误拒绝，第 1 轮的调用已配对，没有 turn_end", async () => {
+  const first = assistantMessage([call("call-1")], "toolUse", 2);
+  const model = new ScriptedModel([first]);
+  const { error, events } = await observeRejection({
+    model,
+    executeToolCall: async (toolCall) => okResult(toolCall),
+  });
 
-  assert.deepEqual({ reason: result.reason, steps: result.steps }, { reason: "error", steps: 2 });
-  assert.match(lastAssistant(result.messages).errorMessage ?? "", /request 2 has no scripted turn/);
+  assert.ok(error instanceof Error, "the rejection is not an Error");
+  assert.match(error.message, /request 2 has no scripted turn \(the script has 1\)/);
+  assert.deepEqual(
+    events.filter((event) => event.type !== "model_event"),
+    [
+      { type: "assistant_message", message: first },
+      { type: "tool_start", call: call("call-1") },
+      { type: "tool_end", result: okResult(call("call-1")) },
+    ],
+  );
+  assert.equal(events.at(-1)?.type, "tool_end", "events were emitted for the request past the script");
+  assert.deepEqual(model.requests[1]?.messages, [question, first, okResult(call("call-1"))]);
 });
 
 test("无效输入：maxSteps 不是 ≥ 1 的整数时，在任何事件与模型请求之前以 RangeError 拒绝", async () => {

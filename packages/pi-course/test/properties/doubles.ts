@@ -1,5 +1,7 @@
 import {
+  type Message,
   type Model,
+  type ModelEvent,
   type ModelRequest,
   type ModelStream,
   type ModelStreamOptions,
@@ -12,15 +14,31 @@ import {
   text,
 } from "@pi/core";
 import type { ToolExecutor } from "../../src/agent-loop.js";
-import { type ExecutionOutcome, planOf, type Scenario, scriptOf } from "./scenario.js";
+import { type ExecutionOutcome, type ModelFault, planOf, type Scenario, scriptOf } from "./scenario.js";
+
+/** Why the model broke the protocol on a request: its turn's fault, or a request past the script. */
+export type ModelFailureCause = Exclude<ModelFault, "none"> | "past-the-script";
+
+export interface ModelFailure {
+  request: number;
+  cause: ModelFailureCause;
+  /** The very value the model threw or rejected with: the loop must reject the run with it. */
+  error: unknown;
+}
 
 /**
- * The scenario's model: a ScriptedModel (which also fails a request past the
- * script) whose turns can break in three ways, and which calls `onRequest`
- * with the request number before answering, so that a run can abort mid-turn.
+ * The scenario's model: a ScriptedModel (which throws for a request past the
+ * script) whose turns can break the protocol in three ways. It calls `onRequest`
+ * with the request number before answering, so that a run can abort mid-turn,
+ * and records what each request saw and was given.
  */
 export class FaultyScriptedModel implements Model {
   readonly scripted: ScriptedModel;
+  /** Per request, the messages the loop passed: the same objects, in a copy of the array taken then. */
+  readonly requestMessages: Message[][] = [];
+  /** Per request, the events this model handed out, in order. */
+  readonly handedOut: ModelEvent[][] = [];
+  readonly failures: ModelFailure[] = [];
 
   constructor(
     private readonly scenario: Scenario,
@@ -32,27 +50,36 @@ export class FaultyScriptedModel implements Model {
   stream(request: ModelRequest, options?: ModelStreamOptions): ModelStream {
     const requestNumber = this.scripted.requests.length + 1;
     this.onRequest(requestNumber);
-    const inner = this.scripted.stream(request, options);
+    this.requestMessages.push(request.messages.slice());
+    const handedOut: ModelEvent[] = [];
+    this.handedOut.push(handedOut);
+    const failure = (cause: ModelFailureCause, error: unknown): unknown => {
+      this.failures.push({ request: requestNumber, cause, error });
+      return error;
+    };
+
+    let inner: ModelStream;
+    try {
+      inner = this.scripted.stream(request, options);
+    } catch (error) {
+      throw failure("past-the-script", error);
+    }
     const fault = this.scenario.turns[requestNumber - 1]?.fault ?? "none";
-    if (fault === "stream-throws") throw new Error(`model refused request ${requestNumber}`);
-    if (fault === "iteration-throws") {
-      return {
-        async *[Symbol.asyncIterator]() {
-          for await (const event of inner) {
-            yield event;
-            throw new Error(`stream broke during request ${requestNumber}`);
-          }
-        },
-        result: () => inner.result(),
-      };
-    }
-    if (fault === "result-rejects") {
-      return {
-        [Symbol.asyncIterator]: () => inner[Symbol.asyncIterator](),
-        result: () => Promise.reject(new Error(`no final message for request ${requestNumber}`)),
-      };
-    }
-    return inner;
+    if (fault === "stream-throws") throw failure(fault, new Error(`model refused request ${requestNumber}`));
+    return {
+      async *[Symbol.asyncIterator]() {
+        for await (const event of inner) {
+          handedOut.push(event);
+          yield event;
+          if (fault === "iteration-throws")
+            throw failure(fault, new Error(`stream broke during request ${requestNumber}`));
+        }
+      },
+      result: () =>
+        fault === "result-rejects"
+          ? Promise.reject(failure(fault, new Error(`no final message for request ${requestNumber}`)))
+          : inner.result(),
+    };
   }
 }
 

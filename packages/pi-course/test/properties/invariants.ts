@@ -1,60 +1,103 @@
 import assert from "node:assert/strict";
-import { type AssistantMessage, type Message, type ToolResultMessage, toolCallsOf } from "@pi/core";
-import type { AgentRunResult, LoopEvent } from "../../src/agent-loop.js";
+import { isDeepStrictEqual } from "node:util";
+import { type AssistantMessage, type Message, type ToolResultMessage, text, toolCallsOf } from "@pi/core";
+import type { LoopEvent } from "../../src/agent-loop.js";
 import { expectedFailureText } from "./doubles.js";
-import { expectedEnding } from "./oracle.js";
+import { type Ending, expectedEnding } from "./oracle.js";
 import type { Observation } from "./run-scenario.js";
-import { planOf, type Scenario, scriptOf } from "./scenario.js";
+import { callKey, planOf, type Scenario, type ScriptedCall, scriptOf } from "./scenario.js";
+import { checkToolEventsPaired } from "./tool-event-pairing.js";
 
 /**
- * Every invariant the chapter and the contract state, checked on one observed
- * run. Each failure names the rule it saw broken; fast-check adds the seed and
- * the shrunk scenario.
+ * Every invariant the chapter, the contract and the loop's failure semantics state, checked on
+ * one observed run. A run that resolves is checked on its result and its events; a run that
+ * rejects (a model broke the protocol) on what it left behind: the messages of the failed
+ * request and the events emitted before it. Each failure names the rule it saw broken;
+ * fast-check adds the seed and the shrunk scenario.
  */
 export function checkInvariants(observation: Observation): void {
   const { scenario, outcome } = observation;
   assert.ok(!("hung" in outcome), "the loop stopped: it waits on nothing the test controls and never settled");
-  if ("error" in outcome) assert.fail(`the run rejected instead of ending with a reason: ${String(outcome.error)}`);
-  const result = outcome.result;
-
   assert.deepEqual(observation.context, observation.contextBefore, "the caller's context changed");
-  const prefix = observation.context.messages.length;
-  assert.deepEqual(result.messages.slice(0, prefix), observation.contextBefore.messages, "the context's messages lost");
-  for (let index = 0; index < prefix; index += 1) {
-    assert.notEqual(result.messages[index], observation.context.messages[index], "a returned message is the caller's");
-  }
-
-  const expected = expectedEnding(scenario);
-  const ending = (reason: string, steps: number) => `${reason} after ${steps} step(s)`;
-  assert.equal(
-    ending(result.reason, result.steps),
-    ending(expected.reason, expected.steps),
-    `the run ended ${ending(result.reason, result.steps)}; the chapter's table, abort checks and maxSteps prescribe ${ending(expected.reason, expected.steps)}`,
-  );
-  assert.ok(result.steps <= scenario.maxSteps, "steps exceed maxSteps");
-  assert.equal(observation.requests.length, result.steps, "model requests differ from steps");
-  assert.equal(
-    observation.started.length,
-    expected.executions,
-    `${observation.started.length} tool execution(s) (${observation.started.join(", ")}); the script allows ${expected.executions}`,
-  );
   for (const key of observation.started) {
     const { turn } = planOf(scenario, key);
     assert.ok(turn.stopReason === "toolUse", `the call ${key} of a ${turn.stopReason} turn was executed`);
   }
 
-  const batches = transcriptBatches(result.messages.slice(prefix));
-  assert.equal(batches.length, result.steps, "each model request appends exactly one assistant");
+  const expected = expectedEnding(scenario);
+  const observed = observedEnding(observation);
+  assert.equal(
+    observed,
+    describeEnding(expected),
+    `the run ${observed}; the chapter's table, abort checks, maxSteps and the model's failures prescribe that it ${describeEnding(expected)}`,
+  );
+  assert.ok(observation.requests.length <= scenario.maxSteps, "model requests exceed maxSteps");
+  assert.equal(
+    observation.started.length,
+    expected.executions,
+    `${observation.started.length} tool execution(s) (${observation.started.join(", ")}); the script allows ${expected.executions}`,
+  );
+  checkToolEventsPaired(observation.events);
+
+  let transcript: Message[];
+  let completedRequests: number;
+  if ("result" in outcome) {
+    const { result } = outcome;
+    assert.ok(result.steps <= scenario.maxSteps, "steps exceed maxSteps");
+    assert.equal(observation.requests.length, result.steps, "model requests differ from steps");
+    transcript = result.messages;
+    completedRequests = result.steps;
+  } else {
+    assert.ok(!observation.events.some((event) => event.type === "turn_end"), "a rejected run emitted turn_end");
+    // The transcript as the failed request received it: the loop's own messages, in a copy of its array.
+    transcript = observation.requestMessages.at(-1) ?? [];
+    completedRequests = observation.requests.length - 1;
+  }
+
+  const prefix = observation.context.messages.length;
+  assert.deepEqual(transcript.slice(0, prefix), observation.contextBefore.messages, "the context's messages lost");
+  for (let index = 0; index < prefix; index += 1) {
+    assert.notEqual(transcript[index], observation.context.messages[index], "a transcript message is the caller's");
+  }
+  const batches = transcriptBatches(transcript.slice(prefix));
+  assert.equal(batches.length, completedRequests, "each completed model request appends exactly one assistant");
   checkAssistants(scenario, batches);
-  checkRequests(observation, result, batches, prefix);
-  checkEvents(observation, result, batches);
+  checkRequests(observation, transcript, batches, prefix);
+  checkEvents(observation, batches);
+}
+
+/** `resolves stop after 2 step(s)`, or `rejects with the model's failure on request 3 (result-rejects)`. */
+function describeEnding(ending: Ending): string {
+  return ending.settles === "resolves"
+    ? `resolves ${ending.reason} after ${ending.steps} step(s)`
+    : `rejects with the model's failure on request ${ending.request} (${ending.cause})`;
+}
+
+/** The same words for what the run did; a rejection counts as the model's only when it is the very value thrown. */
+function observedEnding({ outcome, modelFailures }: Observation): string {
+  if ("result" in outcome) return `resolves ${outcome.result.reason} after ${outcome.result.steps} step(s)`;
+  if (!("error" in outcome)) return "hangs";
+  const failure = modelFailures.find((candidate) => candidate.error === outcome.error);
+  if (failure === undefined) return `rejects with an error the model did not raise: ${errorText(outcome.error)}`;
+  if (failure.cause === "past-the-script") {
+    assert.match(
+      errorText(failure.error),
+      new RegExp(`request ${failure.request} has no scripted turn`),
+      "the error for a request past the script does not name the request number",
+    );
+  }
+  return describeEnding({ settles: "rejects", request: failure.request, cause: failure.cause });
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
 }
 
 interface Batch {
   assistant: AssistantMessage;
   /** The results right after it, paired in call order. */
   results: ToolResultMessage[];
-  /** Where the assistant sits in the returned messages, counted after the context's own. */
+  /** Where the assistant sits in the transcript, counted after the context's own messages. */
   offset: number;
 }
 
@@ -83,82 +126,116 @@ function transcriptBatches(added: Message[]): Batch[] {
   return batches;
 }
 
-/** Each assistant is its scripted turn, or an empty error/aborted one for a failed request; results are right. */
+/** Each assistant is the model's final message for its request, never one made up for a failure; results are right. */
 function checkAssistants(scenario: Scenario, batches: Batch[]): void {
   const script = scriptOf(scenario);
   batches.forEach((batch, index) => {
     const turn = scenario.turns[index];
     const scripted = script[index];
-    if (turn === undefined || scripted === undefined || turn.fault !== "none") {
-      assert.deepEqual(batch.assistant.content, [], `the failed request ${index + 1} left content in the transcript`);
-      assert.ok(["error", "aborted"].includes(batch.assistant.stopReason), "a failed request is not error/aborted");
-      assert.ok(batch.assistant.errorMessage, `the failed request ${index + 1} has no errorMessage`);
-      return;
-    }
+    assert.ok(
+      turn !== undefined && scripted !== undefined && turn.fault === "none",
+      `request ${index + 1} broke the protocol, yet an assistant for it is in the transcript`,
+    );
     assert.deepEqual(batch.assistant, scripted, `assistant ${index + 1} is not the model's final message`);
     const executed = turn.stopReason === "toolUse";
+    const rules = turn.calls.map((call, position) => executedResultRule(scenario, call, callKey(index, position)));
     batch.results.forEach((result, position) => {
-      const call = turn.calls[position];
-      assert.ok(call !== undefined);
-      const key = `t${index + 1}c${position + 1}`;
+      const key = callKey(index, position);
       if (!executed) {
         const reason = turn.stopReason === "stop" ? "unexpected-stop" : turn.stopReason;
         assert.deepEqual(result.details, { skipped: true, reason }, `call ${key} should be skipped (${reason})`);
         assert.equal(result.isError, true, `skipped call ${key} is not isError`);
         return;
       }
-      const firstText = result.content[0]?.text ?? "";
-      assert.ok(!/\n\s+at /.test(firstText), `the result of ${key} carries stack text`);
-      if (scenario.executor === "default" && call.name === "ghost") {
-        assert.ok(result.isError && firstText.includes("not registered"), `unknown tool ${key} not reported`);
-      } else if (scenario.executor === "default" && !call.validArguments) {
-        assert.ok(
-          result.isError && firstText.includes("Invalid arguments"),
-          `invalid arguments of ${key} not reported`,
+      assert.ok(!/\n\s+at /.test(firstTextOf(result)), `the result of ${key} carries stack text`);
+      const own = rules[position];
+      assert.ok(own !== undefined);
+      if (own.holds(result)) return;
+      // Not this call's result, but another call's of the same batch: the results were put in another order.
+      const other = rules.findIndex((rule, candidate) => candidate !== position && rule.holds(result));
+      if (other >= 0) {
+        assert.fail(
+          `result ${position + 1} after assistant ${index + 1} is ${callKey(index, other)}'s, not ${key}'s: results follow call order`,
         );
-      } else if (call.outcome === "resolve") {
-        assert.deepEqual(
-          { isError: result.isError, content: result.content },
-          { isError: false, content: [{ type: "text", text: `output ${key}` }] },
-          `the result of ${key} is not its tool's output`,
-        );
-      } else {
-        const expectedText = expectedFailureText(call.outcome, key);
-        assert.ok(result.isError && firstText.includes(expectedText), `the failure of ${key} lost "${expectedText}"`);
       }
+      assert.fail(own.broken);
     });
   });
 }
 
-/** Request k carries the system prompt, the registry's definitions and the transcript up to assistant k. */
-function checkRequests(observation: Observation, result: AgentRunResult, batches: Batch[], prefix: number): void {
+/** What the result of an executed call must be: a test, and the words for it failing. */
+function executedResultRule(
+  scenario: Scenario,
+  call: ScriptedCall,
+  key: string,
+): { holds: (result: ToolResultMessage) => boolean; broken: string } {
+  if (scenario.executor === "default" && call.name === "ghost") {
+    return {
+      holds: (result) => result.isError && firstTextOf(result).includes("not registered"),
+      broken: `unknown tool ${key} not reported`,
+    };
+  }
+  if (scenario.executor === "default" && !call.validArguments) {
+    return {
+      holds: (result) => result.isError && firstTextOf(result).includes("Invalid arguments"),
+      broken: `invalid arguments of ${key} not reported`,
+    };
+  }
+  if (call.outcome === "resolve") {
+    return {
+      holds: (result) => !result.isError && isDeepStrictEqual(result.content, [text(`output ${key}`)]),
+      broken: `the result of ${key} is not its tool's output`,
+    };
+  }
+  const expectedText = expectedFailureText(call.outcome, key);
+  return {
+    holds: (result) => result.isError && firstTextOf(result).includes(expectedText),
+    broken: `the failure of ${key} lost "${expectedText}"`,
+  };
+}
+
+const firstTextOf = (result: ToolResultMessage): string => result.content[0]?.text ?? "";
+
+/**
+ * Request k carries the system prompt, the registry's definitions and the transcript up to
+ * assistant k; a failed last request, the whole transcript, every call in it already paired.
+ */
+function checkRequests(observation: Observation, transcript: Message[], batches: Batch[], prefix: number): void {
+  const offsets = [...batches.map((batch) => batch.offset), transcript.length - prefix];
   observation.requests.forEach((request, index) => {
-    const batch = batches[index];
-    assert.ok(batch !== undefined);
-    assert.deepEqual(
-      request.messages,
-      result.messages.slice(0, prefix + batch.offset),
-      `request ${index + 1} messages`,
-    );
+    const offset = offsets[index];
+    assert.ok(offset !== undefined, `request ${index + 1} was made after the run had its last assistant`);
+    assert.deepEqual(request.messages, transcript.slice(0, prefix + offset), `request ${index + 1} messages`);
     assert.deepEqual(request.tools, observation.definitions, `request ${index + 1} does not carry definitions()`);
     assert.equal(request.systemPrompt, observation.context.systemPrompt, `request ${index + 1} lost the system prompt`);
   });
 }
 
 /**
- * The event stream, request by request: model events, the assistant, then its
- * batch (all tool_start in call order, tool_progress only while its call runs,
- * one tool_end per call, in completion order) or its tool_skipped results,
- * and one turn_end, last, agreeing with the result. Late progress is dropped.
+ * The event stream, request by request: the model's events, each forwarded once
+ * in order, the assistant, then its batch (all tool_start in call order,
+ * tool_progress only while its call runs, one tool_end per call, in completion
+ * order) or its tool_skipped results; then one turn_end, last, agreeing with
+ * the result, or, for a run that rejects, the failed request's forwarded model
+ * events and nothing after them. Late progress is dropped.
  */
-function checkEvents(observation: Observation, result: AgentRunResult, batches: Batch[]): void {
-  const { events, scenario } = observation;
+function checkEvents(observation: Observation, batches: Batch[]): void {
+  const { events, scenario, outcome } = observation;
   let cursor = 0;
   const at = (): LoopEvent | undefined => events[cursor];
   let progressCount = 0;
+  const forwardedModelEvents = (request: number) => {
+    (observation.handedOut[request - 1] ?? []).forEach((event, index) => {
+      const forwarded = at();
+      const which = `event ${index + 1} (${event.type}) of request ${request}`;
+      assert.ok(forwarded?.type === "model_event", `event ${cursor} should forward the model's ${which}`);
+      assert.deepEqual(forwarded.event, event, `model_event ${cursor} is not the model's ${which}`);
+      cursor += 1;
+    });
+  };
 
   batches.forEach((batch, index) => {
-    while (at()?.type === "model_event") cursor += 1;
+    forwardedModelEvents(index + 1);
     const announced = at();
     assert.ok(announced?.type === "assistant_message", `event ${cursor} should announce assistant ${index + 1}`);
     assert.equal(announced.message, batch.assistant, "assistant_message is not the appended assistant");
@@ -197,7 +274,7 @@ function checkEvents(observation: Observation, result: AgentRunResult, batches: 
       }
       cursor += 1;
     }
-    const endedKeys = ended.map((position) => `t${index + 1}c${position + 1}`);
+    const endedKeys = ended.map((position) => callKey(index, position));
     const releasedHere = observation.released.filter((key) => key.startsWith(`t${index + 1}c`));
     assert.deepEqual(
       endedKeys.filter((key) => releasedHere.includes(key)),
@@ -206,10 +283,22 @@ function checkEvents(observation: Observation, result: AgentRunResult, batches: 
     );
   });
 
-  const last = at();
-  assert.ok(last?.type === "turn_end", `event ${cursor} should be the run's turn_end`);
-  assert.deepEqual({ reason: last.reason, steps: last.steps }, { reason: result.reason, steps: result.steps });
-  assert.equal(cursor, events.length - 1, "events follow turn_end, or a second turn_end was emitted");
+  if ("result" in outcome) {
+    const { result } = outcome;
+    const last = at();
+    assert.ok(last?.type === "turn_end", `event ${cursor} should be the run's turn_end`);
+    assert.deepEqual({ reason: last.reason, steps: last.steps }, { reason: result.reason, steps: result.steps });
+    const after = events.slice(cursor + 1).map((event) => event.type);
+    assert.deepEqual(after, [], `events follow turn_end: ${after.join(", ")}`);
+  } else {
+    forwardedModelEvents(batches.length + 1);
+    const after = events.slice(cursor).map((event) => event.type);
+    assert.deepEqual(
+      after,
+      [],
+      `a rejected run emitted events after the failed request's model events: ${after.join(", ")}`,
+    );
+  }
   const progressBeforeResult = observation.started.filter((key) => {
     const { progress } = planOf(scenario, key).call;
     return progress === "before" || progress === "both";

@@ -1,45 +1,54 @@
 import type { AgentRunResult } from "../../src/agent-loop.js";
+import type { ModelFailureCause } from "./doubles.js";
 import type { Scenario, ScriptedCall } from "./scenario.js";
 
-export interface ExpectedEnding {
-  reason: AgentRunResult["reason"];
-  steps: number;
+/** How a run settles: resolves with a reason, or rejects with the model's failure on one request. */
+export type Ending =
+  | { settles: "resolves"; reason: AgentRunResult["reason"]; steps: number }
+  | { settles: "rejects"; request: number; cause: ModelFailureCause };
+
+export type ExpectedEnding = Ending & {
   /** Tool executions the doubles should see: executor calls, or probe runs with the default executor. */
   executions: number;
-}
+};
 
 /**
- * What the chapter prescribes for a scenario, worked out from the script alone:
- * the five-row table, a model failure (or a request past the script) ending the
- * turn as `error` (`aborted` once the signal is aborted), the abort check before
- * each request (steps - 1) and after each tool batch (steps), then `maxSteps`.
+ * What the chapter and the loop's failure semantics prescribe for a scenario, worked out from
+ * the script alone: the abort check before each request (steps - 1); a request whose model
+ * breaks the protocol, or past the script, rejecting the run whatever the signal; the
+ * five-row table; the abort check after each tool batch (steps); then `maxSteps`.
  * Written independently of the loop so that a broken loop cannot agree with it by construction.
  */
 export function expectedEnding(scenario: Scenario): ExpectedEnding {
   const { abort } = scenario;
   let aborted = abort.at === "before-run";
   let executions = 0;
+  const resolves = (reason: AgentRunResult["reason"], steps: number): ExpectedEnding => ({
+    settles: "resolves",
+    reason,
+    steps,
+    executions,
+  });
   for (let request = 1; request <= scenario.maxSteps; request += 1) {
-    if (aborted) return { reason: "aborted", steps: request - 1, executions };
+    if (aborted) return resolves("aborted", request - 1);
     if (abort.at === "model-request" && abort.request === request) aborted = true;
 
     const turn = scenario.turns[request - 1];
-    if (turn === undefined || turn.fault !== "none") {
-      return { reason: aborted ? "aborted" : "error", steps: request, executions };
-    }
+    if (turn === undefined) return { settles: "rejects", request, cause: "past-the-script", executions };
+    if (turn.fault !== "none") return { settles: "rejects", request, cause: turn.fault, executions };
     const callCount = turn.calls.length;
     if (turn.stopReason === "toolUse" && callCount > 0) {
       const before = executions;
       executions += turn.calls.filter((call) => reachesTool(scenario, call)).length;
       if (abort.at === "tool-execution" && abort.execution > before && abort.execution <= executions) aborted = true;
-      if (aborted) return { reason: "aborted", steps: request, executions };
+      if (aborted) return resolves("aborted", request);
       continue;
     }
-    if (turn.stopReason === "toolUse") return { reason: "error", steps: request, executions };
-    if (turn.stopReason === "stop") return { reason: callCount === 0 ? "stop" : "error", steps: request, executions };
-    return { reason: turn.stopReason, steps: request, executions };
+    if (turn.stopReason === "toolUse") return resolves("error", request);
+    if (turn.stopReason === "stop") return resolves(callCount === 0 ? "stop" : "error", request);
+    return resolves(turn.stopReason, request);
   }
-  return { reason: "maxSteps", steps: scenario.maxSteps, executions };
+  return resolves("maxSteps", scenario.maxSteps);
 }
 
 /** Whether executing this call runs the double: always when injected; only a valid probe call by default. */

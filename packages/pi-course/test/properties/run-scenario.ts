@@ -1,6 +1,6 @@
-import type { Context, ModelRequest, ToolDefinition } from "@pi/core";
+import type { Context, Message, ModelEvent, ModelRequest, ToolDefinition } from "@pi/core";
 import type { AgentLoopOptions, AgentRunResult, LoopEvent } from "../../src/agent-loop.js";
-import { ControlledTools, FaultyScriptedModel } from "./doubles.js";
+import { ControlledTools, FaultyScriptedModel, type ModelFailure } from "./doubles.js";
 import { contextOf, type Scenario } from "./scenario.js";
 
 /** The loop under test: the real one in `npm test`, a mutant in the mutation check. */
@@ -12,7 +12,13 @@ export interface Observation {
   contextBefore: Context;
   outcome: { result: AgentRunResult } | { error: unknown } | { hung: true };
   events: LoopEvent[];
+  /** Deep snapshots of the model requests, the failed one included. */
   requests: ModelRequest[];
+  /** Per request, the messages the loop passed (its own objects) and the events the model handed out. */
+  requestMessages: Message[][];
+  handedOut: ModelEvent[][];
+  /** What the model threw or rejected with, and on which request. */
+  modelFailures: ModelFailure[];
   definitions: ToolDefinition[];
   /** Keys of tool executions in start order, and in the order the test completed them. */
   started: string[];
@@ -74,6 +80,9 @@ export async function runScenario(runLoop: RunLoop, scenario: Scenario): Promise
     outcome,
     events,
     requests: model.scripted.requests,
+    requestMessages: model.requestMessages,
+    handedOut: model.handedOut,
+    modelFailures: model.failures,
     definitions: tools.registry.definitions(),
     started: tools.started,
     released: tools.released,

@@ -14,7 +14,7 @@ import fc from "fast-check";
  * counterexample a reader can replay by hand.
  */
 export interface Scenario {
-  /** The model's turns, one per request; a request past the script fails like a broken provider. */
+  /** The model's turns, one per request; a request past the script breaks the protocol, like a turn's fault. */
   turns: ScriptedTurn[];
   maxSteps: number;
   abort: AbortPoint;
@@ -28,7 +28,7 @@ export interface ScriptedTurn {
   stopReason: StopReason;
   withText: boolean;
   calls: ScriptedCall[];
-  /** How the model double breaks while producing this turn. */
+  /** How the model double breaks the protocol while producing this turn: the run must reject with its error. */
   fault: ModelFault;
 }
 

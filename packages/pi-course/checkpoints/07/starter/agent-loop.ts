@@ -130,13 +130,12 @@ async function executeBatch(
   emit: Emit,
 ): Promise<ToolResultMessage[]> {
   if (calls.length > 1) {
-    // Lab 7.4 ①②④：先为整批调用发出全部 tool_start，再同时启动执行（Promise.all）；
-    // 每个调用完成时立即发出自己的 tool_end；整批结束后按 Promise.all() 的结果顺序返回。
+    // Lab 7.4 ①④：先为整批调用发出全部 tool_start，再用 Promise.all() 同时启动每个调用的
+    // executeOne()；整批结束后按 Promise.all() 的结果顺序（即调用声明顺序）返回。
     // 写好后删除这个分支：同一段代码也处理只有一个调用的批次。
     throw new Error("Lab 7.4 隔离并发完成与单项失败 尚未实现");
   }
-  // Lab 7.2 ②③：这一批只有一个调用：先发出 tool_start，用 executeOne() 执行，
-  // executor 返回后发出 tool_end，返回 [result]。
+  // Lab 7.2 ②③：这一批只有一个调用：先发出 tool_start，再用 executeOne() 执行它，返回 [result]。
   throw new Error("Lab 7.2 闭合单工具往返 尚未实现");
 }
 
@@ -146,9 +145,10 @@ async function executeOne(
   signal: AbortSignal | undefined,
   emit: Emit,
 ): Promise<ToolResultMessage> {
-  // Lab 7.2 ②：把 signal 和绑定 call.id 的 reportProgress 交给 executor；
+  // Lab 7.2 ②③：把 signal 和绑定 call.id 的 reportProgress 交给 executor；
   // reportProgress(content) 发出 { type: "tool_progress", callId: call.id, content }。
-  // Lab 7.4 ③：单独捕获 executor 的 rejection，用 failedExecution() 生成配对结果。
+  // executor 返回后立即发出这个调用自己的 tool_end，再返回结果：并发时 tool_end 因此反映完成顺序。
+  // Lab 7.4 ②③：单独捕获 executor 的 rejection，用 failedExecution() 生成配对结果（同样发出 tool_end）。
   throw new Error("Lab 7.2 闭合单工具往返 尚未实现");
 }
 

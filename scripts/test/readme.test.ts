@@ -1,0 +1,66 @@
+// The README is the learner's first instructions: its commands must be the ones the integrity
+// tests run, spelled from the manifest, and every npm script it names must exist.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import {
+  checkpointCommand,
+  diagnosticCommand,
+  focusedCommand,
+  practiceCommand,
+  verifyCommand,
+} from "../lib/commands.js";
+import { loadManifest, repoRoot } from "../lib/manifest.js";
+
+const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+
+function scriptsOf(relative: string): Record<string, string> {
+  const json = JSON.parse(readFileSync(path.join(repoRoot, relative), "utf8")) as { scripts?: Record<string, string> };
+  return json.scripts ?? {};
+}
+
+test("README：每个检查点的练习流程（practice → build → 第一次红灯 → 每段 Lab → 全部）用清单生成的命令", () => {
+  for (const checkpoint of loadManifest().checkpoints) {
+    const expected = [
+      practiceCommand(checkpoint),
+      checkpoint.build,
+      focusedCommand(checkpoint),
+      checkpoint.firstRed,
+      verifyCommand(checkpoint),
+      checkpointCommand(checkpoint),
+      checkpointCommand(checkpoint, "--diff"),
+      diagnosticCommand,
+      ...checkpoint.labs.map((lab) => focusedCommand(checkpoint, lab.pattern)),
+    ];
+    for (const command of expected) assert.ok(readme.includes(command), `README 缺少：${command}`);
+    for (const lab of checkpoint.labs) {
+      assert.ok(readme.includes(`${lab.expected}/${lab.expected}`), `README 缺少 Lab ${lab.id} 的预期`);
+    }
+  }
+});
+
+test("README：提到的 npm run 脚本在根目录或对应 workspace 中都存在", () => {
+  const root = scriptsOf("package.json");
+  const workspaces: Record<string, Record<string, string>> = {
+    "@pi/course": scriptsOf("packages/pi-course/package.json"),
+    "@pi/core": scriptsOf("packages/pi-core/package.json"),
+  };
+  const mentions = [...readme.matchAll(/npm run (?:-s )?([\w:-]+)(?: -w (@pi\/[\w-]+))?/g)];
+  assert.ok(mentions.length > 10, "README 里应有 npm run 命令");
+  for (const [, script = "", workspace] of mentions) {
+    const scripts = workspace === undefined ? root : workspaces[workspace];
+    assert.ok(scripts !== undefined, `README 提到未知的 workspace ${workspace}`);
+    assert.ok(script in scripts, `README 提到的 npm run ${script}${workspace ? ` -w ${workspace}` : ""} 不存在`);
+  }
+  assert.ok(readme.includes("npm install") && readme.includes("npm test"), "README 给出安装与测试两条命令");
+});
+
+test("README：CI 脚本 .ci/run 只做 README 告诉新用户的事：npm ci，然后 npm test", () => {
+  const ci = readFileSync(path.join(repoRoot, ".ci/run"), "utf8");
+  const commands = ci
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith("npm "));
+  assert.deepEqual(commands, ["npm ci", "npm test"]);
+});
