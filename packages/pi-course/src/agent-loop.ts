@@ -139,6 +139,7 @@ function executeBatch(
   return Promise.all(calls.map((call) => executeOne(call, executeToolCall, signal, emit)));
 }
 
+/** One call's whole life: progress bound to its id, the executor, a rejection as a paired result, its tool_end. */
 async function executeOne(
   call: ToolCall,
   executeToolCall: ToolExecutor,

@@ -1,52 +1,32 @@
 // Every name of ../shared/spec/course-api.md is exported from its package entry.
-// The type-only imports below fail the build if a type goes missing; the tests check the values.
+// The type tuple below fails the build if a type goes missing; the tests check the values.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type {
-  AssistantMessage,
-  Context,
-  Message,
-  Model,
-  ModelEvent,
-  ModelRequest,
-  ModelStream,
-  ModelStreamOptions,
-  StopReason,
-  TextContent,
-  Tool,
-  ToolCall,
-  ToolDefinition,
-  ToolExecutionContext,
-  ToolOutput,
-  ToolResultMessage,
-  UserMessage,
-} from "@pi/core";
 import * as core from "@pi/core";
-import type { AgentLoopOptions, AgentRunResult, LoopEvent, ToolExecutor } from "../src/index.js";
 import * as course from "../src/index.js";
 
 export type ContractTypes = [
-  AssistantMessage,
-  Context,
-  Message,
-  Model,
-  ModelEvent,
-  ModelRequest,
-  ModelStream,
-  ModelStreamOptions,
-  StopReason,
-  TextContent,
-  Tool,
-  ToolCall,
-  ToolDefinition,
-  ToolExecutionContext,
-  ToolOutput,
-  ToolResultMessage,
-  UserMessage,
-  AgentLoopOptions,
-  AgentRunResult,
-  LoopEvent,
-  ToolExecutor,
+  core.AssistantMessage,
+  core.Context,
+  core.Message,
+  core.Model,
+  core.ModelEvent,
+  core.ModelRequest,
+  core.ModelStream,
+  core.ModelStreamOptions,
+  core.StopReason,
+  core.TextContent,
+  core.Tool,
+  core.ToolCall,
+  core.ToolDefinition,
+  core.ToolExecutionContext,
+  core.ToolOutput,
+  core.ToolResultMessage,
+  core.UserMessage,
+  course.AgentLoopOptions,
+  course.AgentRunResult,
+  course.LoopEvent,
+  course.ToolExecutor,
 ];
 
 test("契约：@pi/core 的入口导出 text、userMessage、assistantMessage、ScriptedModel、ToolRegistry、executeToolCall", () => {
