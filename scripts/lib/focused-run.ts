@@ -82,7 +82,12 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /** Runs the focused tests of the built tree `dir`, optionally only those whose name matches `pattern`. */
-export async function runFocused(dir: string, checkpoint: Checkpoint, pattern?: string): Promise<FocusedResult> {
+export async function runFocused(
+  dir: string,
+  checkpoint: Checkpoint,
+  pattern?: string,
+  runTimeoutMs: number = RUN_TIMEOUT_MS,
+): Promise<FocusedResult> {
   const files = await focusedFiles(dir, checkpoint);
   if (files.length === 0)
     throw new Error(`no focused test file matches ${checkpoint.focusedRun} in ${dir}: build it first`);
@@ -90,10 +95,10 @@ export async function runFocused(dir: string, checkpoint: Checkpoint, pattern?: 
   // TEST_TIMEOUT_MS; a synchronous infinite loop, which no test timeout can interrupt, ends the run.
   const args = ["--test", "--test-reporter=tap", `--test-timeout=${TEST_TIMEOUT_MS}`];
   if (pattern !== undefined) args.push(`--test-name-pattern=${pattern}`);
-  const { code, output } = await runNode([...args, ...files], dir, RUN_TIMEOUT_MS);
+  const { code, output } = await runNode([...args, ...files], dir, runTimeoutMs);
   if (code === null) {
     throw new UsageError(
-      `聚焦测试 ${RUN_TIMEOUT_MS / 1000} 秒后仍未结束，已被终止：检查 agent-loop.ts 里是否有不会结束的同步循环。`,
+      `聚焦测试 ${runTimeoutMs / 1000} 秒后仍未结束，已被终止：检查 agent-loop.ts 里是否有不会结束的同步循环。`,
     );
   }
   return parseTap(output);

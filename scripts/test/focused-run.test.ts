@@ -1,0 +1,56 @@
+// What a pattern selects is read the same way from Node 20's report, which counts the tests the
+// pattern filtered out as skipped, and from Node >= 22's, which leaves them out. The fixtures are
+// real TAP reports of `node --test --test-name-pattern="取消与上限"` on the target, recorded with
+// Node 20.20 and Node 22.23 (the whole `npm test` passes on both).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { buildTree, parseTap, runFocused } from "../lib/focused-run.js";
+import { findCheckpoint, repoRoot } from "../lib/manifest.js";
+import { withTempTree } from "../lib/temp-tree.js";
+import { UsageError } from "../lib/usage-error.js";
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
+const report = (name: string) => parseTap(readFileSync(path.join(fixtures, name), "utf8"));
+
+test("聚焦运行计数：Node 20 把未选中的测试记为 skipped，selected = tests − skipped = 3", () => {
+  const result = report("focused-cancel-node20.tap");
+  assert.deepEqual([result.tests, result.skipped, result.pass, result.fail], [9, 6, 3, 0]);
+  assert.equal(result.selected, 3);
+  assert.deepEqual(
+    result.results.filter((entry) => entry.status === "pass").map((entry) => entry.name.split("：")[0]),
+    ["取消与上限", "取消与上限", "取消与上限"],
+  );
+});
+
+test("聚焦运行计数：Node ≥ 22 只报告选中的测试，selected 同样是 3", () => {
+  const result = report("focused-cancel-node22.tap");
+  assert.deepEqual([result.tests, result.skipped, result.pass, result.fail], [3, 0, 3, 0]);
+  assert.equal(result.selected, 3);
+  assert.equal(result.firstFailure, undefined);
+});
+
+test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止并给出一行说明，而不是一直挂起", {
+  timeout: 60_000,
+}, async () => {
+  const checkpoint = findCheckpoint("07");
+  const teaching = checkpoint.teachingFiles[0] ?? "";
+  const target = readFileSync(path.join(repoRoot, teaching), "utf8");
+  const marker = "  for (let steps = 1; steps <= maxSteps; steps += 1) {\n";
+  assert.ok(target.includes(marker), "the target's loop head moved: update this test");
+  const spinning = target.replace(marker, `  while (options.maxSteps !== 0) {}\n${marker}`);
+  await withTempTree(checkpoint, "target", { [teaching]: spinning }, async (dir) => {
+    const build = await buildTree(dir, checkpoint);
+    assert.ok(build.ok, build.output);
+    await assert.rejects(runFocused(dir, checkpoint, undefined, 2_000), (error: Error) => {
+      assert.ok(error instanceof UsageError);
+      assert.match(
+        error.message,
+        /^聚焦测试 2 秒后仍未结束，已被终止：检查 agent-loop\.ts 里是否有不会结束的同步循环。$/,
+      );
+      return true;
+    });
+  });
+});
