@@ -8,7 +8,8 @@ import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { buildTree, parseTap, runFocused } from "../lib/focused-run.js";
-import { findCheckpoint, repoRoot } from "../lib/manifest.js";
+import { findCheckpoint } from "../lib/manifest.js";
+import { mutatedFiles } from "../lib/mutants.js";
 import { withTempTree } from "../lib/temp-tree.js";
 import { UsageError } from "../lib/usage-error.js";
 
@@ -36,12 +37,15 @@ test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止
   timeout: 60_000,
 }, async () => {
   const checkpoint = findCheckpoint("07");
-  const teaching = checkpoint.teachingFiles[0] ?? "";
-  const target = readFileSync(path.join(repoRoot, teaching), "utf8");
-  const marker = "  for (let steps = 1; steps <= maxSteps; steps += 1) {\n";
-  assert.ok(target.includes(marker), "the target's loop head moved: update this test");
-  const spinning = target.replace(marker, `  while (options.maxSteps !== 0) {}\n${marker}`);
-  await withTempTree(checkpoint, "target", { [teaching]: spinning }, async (dir) => {
+  const loopHead = "  for (let steps = 1; steps <= maxSteps; steps += 1) {\n";
+  const spinning = mutatedFiles([
+    {
+      file: "packages/pi-course/src/agent-loop.ts",
+      find: loopHead,
+      replace: `  while (options.maxSteps !== 0) {}\n${loopHead}`,
+    },
+  ]);
+  await withTempTree(checkpoint, "target", spinning, async (dir) => {
     const build = await buildTree(dir, checkpoint);
     assert.ok(build.ok, build.output);
     await assert.rejects(runFocused(dir, checkpoint, undefined, 2_000), (error: Error) => {
