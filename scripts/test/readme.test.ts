@@ -11,7 +11,10 @@ import {
   practiceCommand,
   verifyCommand,
 } from "../lib/commands.js";
+import { runScenario } from "../lib/demo-scenarios.js";
+import { formatRun } from "../lib/demo-text.js";
 import { loadManifest, repoRoot } from "../lib/manifest.js";
+import { plainStyle } from "../lib/terminal-style.js";
 
 const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
 
@@ -63,4 +66,12 @@ test("README：CI 脚本 .ci/run 只做 README 告诉新用户的事：npm ci，
     .map((line) => line.trim())
     .filter((line) => line.startsWith("npm "));
   assert.deepEqual(commands, ["npm ci", "npm test"]);
+});
+
+test("README：展示的 npm run demo 输出与 demo 现在打印的一字不差", async () => {
+  const afterCommand = readme.indexOf("```text\n", readme.indexOf("npm run demo\n"));
+  assert.ok(afterCommand !== -1, "README 在 npm run demo 之后给出输出");
+  const shown = readme.slice(afterCommand + "```text\n".length, readme.indexOf("```", afterCommand + 8));
+  const printed = formatRun(await runScenario("readme"), plainStyle);
+  assert.equal(shown.trimEnd(), printed.trimEnd());
 });

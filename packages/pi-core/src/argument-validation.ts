@@ -1,4 +1,5 @@
 import { Ajv, type ValidateFunction } from "ajv";
+import { errorMessageOf } from "./errors.js";
 
 // One validator compiled per schema object: tools keep their schema for life.
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -17,14 +18,4 @@ export function argumentProblem(schema: object, args: unknown): string | undefin
   }
   if (validate(args)) return undefined;
   return ajv.errorsText(validate.errors, { dataVar: "arguments" });
-}
-
-/** The message of an Error, or String(value) for anything else; never a stack. */
-export function errorMessageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  try {
-    return String(error);
-  } catch {
-    return Object.prototype.toString.call(error);
-  }
 }

@@ -1,4 +1,5 @@
-import { argumentProblem, errorMessageOf } from "./argument-validation.js";
+import { argumentProblem } from "./argument-validation.js";
+import { errorMessageOf } from "./errors.js";
 import { type TextContent, type ToolCall, type ToolResultMessage, text } from "./messages.js";
 import type { ToolExecutionContext, ToolOutput, ToolRegistry } from "./tools.js";
 

@@ -1,4 +1,4 @@
-export { errorMessageOf } from "./argument-validation.js";
+export { errorMessageOf } from "./errors.js";
 export { executeToolCall, toolErrorResult } from "./execute-tool-call.js";
 export {
   type AssistantMessage,

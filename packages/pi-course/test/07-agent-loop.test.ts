@@ -146,7 +146,8 @@ function firstText(message: { content: (TextContent | ToolCall)[] | string }): s
 
 test("纯文本 stop：一次请求带上 systemPrompt、局部 messages 与 Registry 定义，context 不修改，只有一个 turn_end", async () => {
   const staleDefinition = { name: "stale", description: "from context.tools", parameters: {} };
-  const context: Context = { systemPrompt: "你是 tiny-pi。", messages: [question], tools: [staleDefinition] };
+  const greeting = userMessage([text("你好，")], 1);
+  const context: Context = { systemPrompt: "你是 tiny-pi。", messages: [greeting], tools: [staleDefinition] };
   const before = structuredClone(context);
   const answer = assistantMessage([text("你好，我是 tiny-pi。")], "stop", 2);
   const model = new ScriptedModel([answer, unreachableTurn]);
@@ -156,11 +157,11 @@ test("纯文本 stop：一次请求带上 systemPrompt、局部 messages 与 Reg
 
   const result = await runAgentLoop({ model, context, tools, signal: controller.signal, onEvent });
 
-  assert.deepEqual(result, { reason: "stop", messages: [question, answer], steps: 1 });
+  assert.deepEqual(result, { reason: "stop", messages: [greeting, answer], steps: 1 });
   assert.equal(model.requests.length, 1, "一次纯文本 stop 只请求模型一次");
   assert.deepEqual(model.requests[0], {
     systemPrompt: "你是 tiny-pi。",
-    messages: [question],
+    messages: [greeting],
     tools: tools.definitions(),
   });
   assert.equal(model.requestOptions[0]?.signal, controller.signal, "模型请求带上调用者的 signal");
@@ -175,6 +176,7 @@ test("纯文本 stop：一次请求带上 systemPrompt、局部 messages 与 Reg
   assert.equal(context.messages.length, 1, "assistant 只进入局部 messages");
   assert.notEqual(result.messages, context.messages);
   assert.notEqual(result.messages[0], context.messages[0], "局部 messages 是深拷贝");
+  assert.notEqual(result.messages[0]?.content, context.messages[0]?.content, "深拷贝：消息内的 content 也不共享");
 });
 
 // ---------------------------------------------------------------------------
@@ -293,6 +295,9 @@ test("非执行终态：表中每一行都不启动 executor，已有调用全�
     skipReason?: string;
   }[] = [
     { answer: assistantMessage([text("完毕")], "stop", 2), reason: "stop" },
+    { answer: assistantMessage([text("写到一半")], "length", 2), reason: "length" },
+    { answer: assistantMessage([text("出错了")], "error", 2), reason: "error" },
+    { answer: assistantMessage([], "aborted", 2), reason: "aborted" },
     { answer: assistantMessage([...calls], "length", 2), reason: "length", skipReason: "length" },
     { answer: assistantMessage([...calls], "error", 2), reason: "error", skipReason: "error" },
     { answer: assistantMessage([...calls], "aborted", 2), reason: "aborted", skipReason: "aborted" },
@@ -331,6 +336,15 @@ test("非执行终态：表中每一行都不启动 executor，已有调用全�
       skipped,
       `${label}：每条 skipped 结果伴随一个 tool_skipped`,
     );
+    const stopReason = row.answer.stopReason;
+    const modelEnd = stopReason === "error" || stopReason === "aborted" ? "error" : "done";
+    assert.equal(
+      timeline(events)
+        .filter((line) => line.startsWith("model_event"))
+        .at(-1),
+      `model_event(${modelEnd}: ${stopReason})`,
+      `${label}：模型的结束事件也转发给观察者`,
+    );
     assert.equal(turnEnds(events).length, 1, `${label}：唯一 turn_end`);
     assert.deepEqual(events.at(-1), { type: "turn_end", reason: row.reason, steps: 1 }, `${label}：turn_end 最后`);
   }
@@ -350,8 +364,9 @@ test("并发工具：fast 先结束，tool_end 按完成顺序，transcript 与�
   const gates = { "slow-call": gate(), "fast-call": gate() };
   const entered: string[] = [];
   const { events, onEvent } = recordEvents();
-  const execute: ToolExecutor = async (call) => {
+  const execute: ToolExecutor = async (call, context) => {
     entered.push(call.id);
+    context.reportProgress?.([text(`${call.id} running`)]);
     // Only once both are running does fast finish; slow waits for fast's tool_end.
     if (entered.length === 2) gates["fast-call"].open();
     await gates[call.id as keyof typeof gates].opened;
@@ -373,9 +388,21 @@ test("并发工具：fast 先结束，tool_end 按完成顺序，transcript 与�
   const toolTimeline = timeline(events).filter((line) => line.startsWith("tool_"));
   assert.deepEqual(
     toolTimeline,
-    ["tool_start(slow-call)", "tool_start(fast-call)", "tool_end(fast-call)", "tool_end(slow-call)"],
+    [
+      "tool_start(slow-call)",
+      "tool_start(fast-call)",
+      "tool_progress(slow-call)",
+      "tool_progress(fast-call)",
+      "tool_end(fast-call)",
+      "tool_end(slow-call)",
+    ],
     "tool_start 全部先于 tool_end；tool_end 反映完成顺序",
   );
+  for (const event of events) {
+    if (event.type === "tool_progress") {
+      assert.deepEqual(event.content, [text(`${event.callId} running`)], "每条进度绑定到报告它的调用");
+    }
+  }
   assert.equal(roles(result.messages), "user → assistant → toolResult → toolResult → assistant");
   assert.deepEqual(
     resultsOf(result.messages).map((message) => message.toolCallId),

@@ -38,3 +38,29 @@ test("契约：@pi/core 的入口导出 text、userMessage、assistantMessage、
 test("契约：@pi/course 的入口导出 runAgentLoop", () => {
   assert.equal(typeof course.runAgentLoop, "function");
 });
+
+test("契约：不给 maxSteps 时上限是 32 次模型请求，第 33 次请求不会开始", async () => {
+  const call = (step: number): core.ToolCall => ({
+    type: "toolCall",
+    id: `call-${step}`,
+    name: "probe",
+    arguments: {},
+  });
+  const turns = Array.from({ length: 33 }, (_, index) => core.assistantMessage([call(index + 1)], "toolUse", index));
+  const model = new core.ScriptedModel(turns);
+  const executed: string[] = [];
+  const result = await course.runAgentLoop({
+    model,
+    context: { messages: [core.userMessage("一直调用工具", 0)] },
+    tools: new core.ToolRegistry(),
+    executeToolCall: async (toolCall) => {
+      executed.push(toolCall.id);
+      return core.toolErrorResult(toolCall, "ok");
+    },
+  });
+  assert.equal(result.reason, "maxSteps");
+  assert.equal(result.steps, 32);
+  assert.equal(model.requests.length, 32);
+  assert.equal(executed.length, 32, "最后一批工具仍执行");
+  assert.equal(result.messages.length, 1 + 32 * 2);
+});
