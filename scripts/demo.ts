@@ -1,14 +1,15 @@
 // `npm run demo`: plays chapter 07's README round trip (or another situation of the chapter)
 // through the real runAgentLoop on the scripted model, and prints it as timelines or JSON lines.
-import { parseArgs } from "node:util";
-import { argumentProblem } from "./lib/cli-args.js";
+import { parseCli } from "./lib/cli-args.js";
 import { jsonLines } from "./lib/demo-json.js";
 import { isScenarioName, runScenario, type ScenarioName, scenarioNames } from "./lib/demo-scenarios.js";
 import { formatRun } from "./lib/demo-text.js";
 import { styleFor } from "./lib/terminal-style.js";
 import { runCli, UsageError } from "./lib/usage-error.js";
 
-const usage = `用法：npm run demo -- [--scenario <名称>] [--json]
+const usageLine = "npm run demo -- [--scenario <名称>] [--json]";
+
+const usage = `用法：${usageLine}
 
 在内置的 ScriptedModel 与内存 read 工具上运行第 07 章的 agent loop，按时间线打印
 每次模型请求、每个 LoopEvent、最终 transcript 与运行结果。
@@ -27,28 +28,15 @@ interface DemoOptions {
 }
 
 function parseOptions(args: string[]): DemoOptions {
-  let values: { scenario?: string; json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        scenario: { type: "string", short: "s" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    const problem =
-      (error as { code?: string }).code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
-        ? "--scenario 需要一个场景名称"
-        : argumentProblem(error);
-    throw new UsageError(`demo: ${problem}；可用选项：--scenario <名称>、--json、--help`);
-  }
+  const { values } = parseCli(
+    args,
+    { scenario: { type: "string", short: "s" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    usageLine,
+    { positionals: false },
+  );
   const scenario = values.scenario ?? "readme";
   if (!isScenarioName(scenario)) {
-    throw new UsageError(`demo: 没有名为 "${scenario}" 的场景；可用场景：${scenarioNames.join("、")}`);
+    throw new UsageError(`没有名为 "${scenario}" 的场景；可用场景：${scenarioNames.join("、")}`);
   }
   return { scenario, json: values.json ?? false, help: values.help ?? false };
 }

@@ -2,30 +2,13 @@
 // Files are named here because Node 20 does not expand globs and a bare `node --test`
 // at the root would also pick up the learners' red practice directories.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { compiledTestFiles, testFilesUnder } from "./lib/test-files.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-function testFiles(dir: string, suffix: string): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((entry) => entry.endsWith(suffix))
-    .sort()
-    .map((entry) => path.join(dir, entry));
-}
-
-const files = [
-  ...testFiles("packages/pi-core/dist/test", ".test.js"),
-  ...testFiles("packages/pi-course/dist/test", ".test.js"),
-  ...testFiles("scripts/test", ".test.ts"),
-];
+const files = [...(await compiledTestFiles(root)), ...(await testFilesUnder(root, "scripts/test", ".test.ts"))];
 if (files.length === 0) {
   console.error("No test files found: run `npm run build` first.");
   process.exit(1);

@@ -1,8 +1,6 @@
 // `npm run verify -w @pi/course -- 07 [dir] [--watch]`: builds a practice directory, shows how
 // many tests of each lab pass, and for the first unfinished lab its failure, command and hint.
-import path from "node:path";
-import { parseArgs } from "node:util";
-import { argumentProblem } from "./lib/cli-args.js";
+import { parseCli } from "./lib/cli-args.js";
 import { findCheckpoint } from "./lib/manifest.js";
 import { styleFor } from "./lib/terminal-style.js";
 import { runCli, UsageError } from "./lib/usage-error.js";
@@ -12,14 +10,16 @@ import { isComplete, verifyTree } from "./lib/verify-labs.js";
 import { formatVerification } from "./lib/verify-report.js";
 import { debouncedRunner, watchTree } from "./lib/verify-watch.js";
 
-const usage = `用法：npm run verify -w @pi/course -- <检查点> [练习目录] [--watch]
+const usageLine = "npm run verify -w @pi/course -- <检查点> [练习目录] [--watch]";
+
+const usage = `用法：${usageLine}
 
 构建练习目录，逐个运行每段 Lab 的测试名模式，打印进度表；对第一个未完成的 Lab
 给出第一条失败、聚焦运行命令和提示。全部 Lab 通过时退出码为 0。
 
   <检查点>    例如 07
   [练习目录]  默认是 practice/ 下该检查点最新的练习目录；相对路径从运行 npm 的目录算起
-  --watch     packages/ 下的文件改动后重新构建并验证，按 Ctrl-C 退出
+  --watch     练习目录中的文件改动后重新构建并验证（不看 dist/、node_modules/ 与 *.tsbuildinfo），按 Ctrl-C 退出
   --help      显示本说明`;
 
 const DEBOUNCE_MS = 200;
@@ -32,29 +32,16 @@ interface VerifyOptions {
 }
 
 function parseOptions(args: string[]): VerifyOptions {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError(
-      `verify: ${argumentProblem(error)}；用法：npm run verify -w @pi/course -- 07 [练习目录] [--watch]`,
-    );
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCli(
+    args,
+    { watch: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    usageLine,
+  );
   if (values.help) return { id: "", dir: undefined, watch: false, help: true };
   const [id, dir, ...extra] = positionals;
-  if (id === undefined) throw new UsageError("verify: 缺少检查点编号，例如 npm run verify -w @pi/course -- 07");
-  if (extra.length > 0) throw new UsageError(`verify: 多余的参数 ${extra.join(" ")}；只接受检查点编号和一个练习目录`);
+  if (id === undefined) throw new UsageError("缺少检查点编号，例如 npm run verify -w @pi/course -- 07");
+  if (extra.length > 0) throw new UsageError(`多余的参数 ${extra.join(" ")}；只接受检查点编号和一个练习目录`);
   return { id, dir, watch: values.watch ?? false, help: false };
-}
-
-function parse(args: string[]) {
-  return parseArgs({
-    args,
-    options: { watch: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-    allowPositionals: true,
-    strict: true,
-  });
 }
 
 async function main(): Promise<void> {
@@ -81,18 +68,19 @@ async function main(): Promise<void> {
     return;
   }
 
-  const packages = path.join(dir, "packages");
-  const waiting = style.dim(`\n监视 ${displayDir(packages, base)} 中的改动……（Ctrl-C 退出）`);
+  const waiting = style.dim(`\n监视 ${displayDir(dir, base)} 中的改动……（Ctrl-C 退出）`);
   let runs = 0;
   const runner = debouncedRunner(async () => {
     if (process.stdout.isTTY) process.stdout.write("\u001b[2J\u001b[H");
     else if (runs > 0) process.stdout.write(`\n${"─".repeat(40)}\n`);
     runs += 1;
     // One failed round (say, a test run that printed no summary) must not end the watch.
-    await verifyOnce().catch((error: unknown) => process.stderr.write(`${style.bad(String(error))}\n`));
+    await verifyOnce().catch((error: unknown) => {
+      process.stderr.write(`${style.bad(error instanceof Error ? error.message : String(error))}\n`);
+    });
     process.stdout.write(`${waiting}\n`);
   }, DEBOUNCE_MS);
-  const watcher = watchTree(packages, () => runner.trigger());
+  const watcher = watchTree(dir, () => runner.trigger());
   process.once("SIGINT", () => {
     runner.cancel();
     watcher.close();

@@ -1,6 +1,7 @@
 // What `npm run checkpoint` prints: the list of checkpoints and one checkpoint's card.
 import { checkpointCommand, diagnosticCommand, focusedCommand, practiceCommand, verifyCommand } from "./commands.js";
 import { type Checkpoint, focusedTestCount, type Manifest } from "./manifest.js";
+import { displayWidth, padDisplay } from "./terminal-style.js";
 
 export function checkpointList(manifest: Manifest): string {
   const lines = ["检查点 / Checkpoints:"];
@@ -13,7 +14,7 @@ export function checkpointList(manifest: Manifest): string {
 
 export function checkpointCard(checkpoint: Checkpoint): string {
   const starters = Object.entries(checkpoint.starters).map(([teaching, starter]) => `${teaching} ← ${starter}`);
-  const labWidth = Math.max(...checkpoint.labs.map((lab) => width(lab.pattern)));
+  const labWidth = Math.max(...checkpoint.labs.map((lab) => displayWidth(lab.pattern)));
   const lines = [
     `Checkpoint ${checkpoint.id} · ${checkpoint.title}`,
     `章节：${checkpoint.chapter}`,
@@ -36,7 +37,7 @@ export function checkpointCard(checkpoint: Checkpoint): string {
     "Lab：",
     ...checkpoint.labs.map(
       (lab) =>
-        `  ${lab.id}  ${pad(`"${lab.pattern}"`, labWidth + 2)}  ${lab.expected} 项  实践 ${lab.id} · ${lab.practice}`,
+        `  ${lab.id}  ${padDisplay(`"${lab.pattern}"`, labWidth + 2)}  ${lab.expected} 项  实践 ${lab.id} · ${lab.practice}`,
     ),
     "",
     `诊断：${checkpoint.diagnostic.title}（${diagnosticCommand}）`,
@@ -45,18 +46,8 @@ export function checkpointCard(checkpoint: Checkpoint): string {
     `Lab 进度与提示：${verifyCommand(checkpoint)} [目录] [--watch]`,
     `卡住时看某段 Lab 的改动：${checkpointCommand(checkpoint, "--lab 7.N")}`,
     `starter → target 的 diff：${checkpointCommand(checkpoint, "--diff")}`,
+    `parent → target 的 diff（新文件从 /dev/null 整个加入）：${checkpointCommand(checkpoint, "--diff parent")}`,
     `写出完整可构建的树：${checkpointCommand(checkpoint, "--write parent|target <目录>")}`,
   ];
   return lines.join("\n");
-}
-
-/** Display width: CJK characters take two columns. */
-function width(value: string): number {
-  let columns = 0;
-  for (const char of value) columns += /[\u2e80-\u9fff\uff00-\uffef]/.test(char) ? 2 : 1;
-  return columns;
-}
-
-function pad(value: string, columns: number): string {
-  return value + " ".repeat(Math.max(0, columns - width(value)));
 }

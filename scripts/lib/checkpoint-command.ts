@@ -1,20 +1,26 @@
-// `npm run checkpoint -w @pi/course -- [id] [--diff | --write parent|target <dir> | --diagnostic]`
-import { parseArgs } from "node:util";
+// `npm run checkpoint -w @pi/course -- [id] [--diff [parent] | --write parent|target <dir> | --diagnostic | --lab 7.N]`
 import { checkpointCard, checkpointList } from "./checkpoint-card.js";
+import { parseCli } from "./cli-args.js";
 import { diagnosticReport, runDiagnostic } from "./diagnostic.js";
 import { formatLabChanges } from "./lab-regions.js";
 import { type Checkpoint, findCheckpoint, loadManifest } from "./manifest.js";
-import { teachingDiffs } from "./teaching-diff.js";
+import { parentDiffs, teachingDiffs } from "./teaching-diff.js";
 import { type TreeKind, treeFiles, writeCheckpointTree } from "./trees.js";
 import { UsageError } from "./usage-error.js";
 import { displayDir, invocationDir, resolveUserDir } from "./user-paths.js";
+
+/** The one-line synopsis, also the end of every argument error. */
+export const checkpointUsage =
+  "npm run checkpoint -w @pi/course -- [编号] [--diff [parent] | --write parent|target <目录> | --diagnostic | --lab 7.N]";
 
 export const checkpointHelp = `用法：npm run checkpoint -w @pi/course -- [编号] [选项]
 
   （无编号）                    列出所有检查点
   07                            打印检查点卡片：parent 与 target、教学文件、命令、每段 Lab
-  07 --diff                     教学文件从 starter 到 target 的 unified diff
+  07 --diff                     教学文件从 starter 到 target 的 unified diff（默认）
                                 （parent 里没有要重建的文件，所以从练习目录拿到的 starter 开始）
+  07 --diff parent              教学文件从 parent 到 target 的 unified diff
+                                （parent 里没有的文件显示为从 /dev/null 新增的整个文件）
   07 --write parent <目录>      写出 parent 的完整可构建树（第 06 章完成后的起点）
   07 --write target <目录>      写出 target 的完整可构建树（9 项聚焦测试通过的终点）
   07 --diagnostic               运行章节的诊断实验（也可用 npm run diagnostic）
@@ -22,11 +28,21 @@ export const checkpointHelp = `用法：npm run checkpoint -w @pi/course -- [编
   --help                        显示本说明
 
 <目录> 必须不存在或为空，其上级目录必须存在；相对路径从你运行 npm 的目录算起。
-Usage: npm run checkpoint -w @pi/course -- [id] [--diff | --write parent|target <dir> | --diagnostic]`;
+Usage: npm run checkpoint -w @pi/course -- [id] [--diff [parent] | --write parent|target <dir> | --diagnostic | --lab 7.N]`;
+
+const options = {
+  help: { type: "boolean", short: "h" },
+  diff: { type: "boolean" },
+  diagnostic: { type: "boolean" },
+  write: { type: "string" },
+  lab: { type: "string" },
+} as const;
 
 /** Runs the command and returns what to print on stdout. */
 export async function checkpoint(argv: string[], from: string = invocationDir()): Promise<string> {
-  const { positionals, values } = parseCliArgs(argv);
+  // `--diff=parent` reads as `--diff parent`; parseArgs would refuse a value on a flag.
+  const args = argv.flatMap((arg) => (arg.startsWith("--diff=") ? ["--diff", arg.slice("--diff=".length)] : [arg]));
+  const { positionals, values } = parseCli(args, options, checkpointUsage);
   if (values.help) return checkpointHelp;
   const [id, dirArgument, ...rest] = positionals;
   if (id === undefined) {
@@ -39,15 +55,19 @@ export async function checkpoint(argv: string[], from: string = invocationDir())
     Boolean,
   ).length;
   if (modes > 1) throw new UsageError("--diff、--write、--diagnostic 与 --lab 一次只能用一个（--help 查看用法）。");
-  const extra = values.write === undefined ? [dirArgument, ...rest] : rest;
+  // `--write <kind> <dir>` and `--diff parent` take the word after the id.
+  const extra = values.write === undefined && !values.diff ? [dirArgument, ...rest] : rest;
   if (extra.some((value) => value !== undefined)) {
     throw new UsageError(`多余的参数 ${extra.join(" ")}：--help 查看用法。`);
   }
+  if (values.diff && dirArgument !== undefined && dirArgument !== "parent") {
+    throw new UsageError(`--diff 后面只能跟 parent，收到 "${dirArgument}"：例如 --diff parent，或只写 --diff。`);
+  }
   const found = findCheckpoint(id);
-  if (values.diff)
-    return teachingDiffs(found)
-      .map((diff) => diff.patch)
-      .join("\n");
+  if (values.diff) {
+    const diffs = dirArgument === "parent" ? await parentDiffs(found) : teachingDiffs(found);
+    return diffs.map((diff) => diff.patch).join("\n");
+  }
   if (values.diagnostic) return diagnosticReport(found, await runDiagnostic(found));
   if (values.lab !== undefined) return formatLabChanges(found, values.lab);
   if (values.write !== undefined) return writeTree(found, values.write, dirArgument, from);
@@ -78,22 +98,4 @@ async function compiledTests(found: Checkpoint): Promise<string[]> {
   return [...(await treeFiles(found, "parent")).keys()]
     .filter((file) => /^packages\/[^/]+\/test\/.*\.test\.ts$/.test(file))
     .map((file) => file.replace(/^(packages\/[^/]+)\/test\//, "$1/dist/test/").replace(/\.ts$/, ".js"));
-}
-
-function parseCliArgs(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        help: { type: "boolean", short: "h" },
-        diff: { type: "boolean" },
-        diagnostic: { type: "boolean" },
-        write: { type: "string" },
-        lab: { type: "string" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}：请运行 --help 查看用法。`);
-  }
 }

@@ -3,10 +3,12 @@
 // NODE_TEST_CONTEXT (which would turn a nested `node --test` into a silent child reporter) and
 // no node_modules/.bin folders npm put on PATH (which would hide a missing link in a tree).
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { guardUntilClosed, killTree, ownProcessGroup } from "./process-tree.js";
 
 export interface ProcessResult {
-  /** Exit code; null when the process was killed by a signal. */
+  /** Exit code; null when the process was killed by a signal or stopped at its time limit. */
   code: number | null;
   /** stdout and stderr, interleaved in arrival order. */
   output: string;
@@ -43,14 +45,23 @@ export function runProcess(
   options: { shell?: boolean; timeoutMs?: number } = {},
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
+    const { timeoutMs } = options;
     const child = spawn(command, args, {
       cwd,
       env: cleanEnv(),
       shell: options.shell ?? false,
       windowsHide: true,
-      timeout: options.timeoutMs,
-      killSignal: "SIGKILL",
+      detached: timeoutMs !== undefined && ownProcessGroup,
     });
+    let timedOut = false;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            killTree(child);
+          }, timeoutMs);
+    if (timeoutMs !== undefined) guardUntilClosed(child);
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       output += chunk;
@@ -59,17 +70,62 @@ export function runProcess(
       output += chunk;
     });
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, output }));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: timedOut ? null : code, output });
+    });
   });
 }
 
-/** The npm that runs this process (npm_execpath under npm), else `npm` from PATH. */
-const npmCli = process.env.npm_execpath;
+export interface NpmInvocation {
+  command: string;
+  args: string[];
+  shell: boolean;
+}
+
+/**
+ * How to start `npm <args>` without depending on a shell where possible: the npm that runs this
+ * process (npm_execpath) or, on Windows, the npm-cli.js installed beside node.exe, both run by
+ * this node; else `npm` from PATH, which on Windows is npm.cmd and needs cmd.exe, so the whole
+ * command line is quoted for it.
+ */
+export function npmInvocation(
+  args: string[],
+  context: { platform: NodeJS.Platform; npmExecpath?: string; execPath: string; exists: (file: string) => boolean },
+): NpmInvocation {
+  const { platform, npmExecpath, execPath } = context;
+  if (npmExecpath !== undefined && /\.[cm]?js$/.test(npmExecpath)) {
+    return { command: execPath, args: [npmExecpath, ...args], shell: false };
+  }
+  if (platform !== "win32") return { command: "npm", args, shell: false };
+  const besideNode = path.win32.join(path.win32.dirname(execPath), "node_modules", "npm", "bin", "npm-cli.js");
+  if (context.exists(besideNode)) return { command: execPath, args: [besideNode, ...args], shell: false };
+  return { command: ["npm", ...args.map(quoteForCmd)].join(" "), args: [], shell: true };
+}
+
+// The characters cmd.exe treats specially (the double quote among them); `^` escapes each.
+const CMD_META = /([()\][%!^"`<>&|;, *?])/g;
+
+/**
+ * One argument for a cmd.exe command line that starts a .cmd file (npm.cmd): quoted for the
+ * program's own argument parsing (backslashes before a quote doubled, the quote escaped), then
+ * every special character escaped with `^` twice: once for cmd.exe, once more for the batch file
+ * that re-reads its arguments. Spaces stay inside one argument.
+ */
+export function quoteForCmd(arg: string): string {
+  const quoted = `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\*)$/, "$1$1")}"`;
+  return quoted.replace(CMD_META, "^$1").replace(CMD_META, "^$1");
+}
 
 /** Runs `npm <args>` in `cwd` with a clean environment. */
 export function runNpm(args: string[], cwd: string): Promise<ProcessResult> {
-  if (npmCli !== undefined && /\.[cm]?js$/.test(npmCli)) return runProcess(process.execPath, [npmCli, ...args], cwd);
-  return runProcess("npm", args, cwd, { shell: process.platform === "win32" });
+  const npm = npmInvocation(args, {
+    platform: process.platform,
+    npmExecpath: process.env.npm_execpath,
+    execPath: process.execPath,
+    exists: existsSync,
+  });
+  return runProcess(npm.command, npm.args, cwd, { shell: npm.shell });
 }
 
 /** Runs `node <args>` with the node that runs this process; killed after `timeoutMs` when given. */

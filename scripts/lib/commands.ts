@@ -9,7 +9,13 @@ export function focusedCommand(checkpoint: Checkpoint, pattern?: string): string
 
 /** `npm run practice -w @pi/course -- 07` */
 export function practiceCommand(checkpoint: Checkpoint, dir?: string): string {
-  return `npm run practice -w ${checkpoint.package} -- ${checkpoint.id}${dir === undefined ? "" : ` ${dir}`}`;
+  return `npm ${practiceArgs(checkpoint, dir).join(" ")}`;
+}
+
+/** The practice command's npm arguments: `["run", "practice", "-w", "@pi/course", "--", "07", dir?]`. */
+export function practiceArgs(checkpoint: Checkpoint, dir?: string): string[] {
+  const args = ["run", "practice", "-w", checkpoint.package, "--", checkpoint.id];
+  return dir === undefined ? args : [...args, dir];
 }
 
 /** `npm run checkpoint -w @pi/course -- 07 [extra]` */

@@ -5,39 +5,17 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { runNode, runNpm } from "./child-process.js";
 import type { Checkpoint } from "./manifest.js";
-import { UsageError } from "./usage-error.js";
+import { type FocusedResult, parseTap } from "./tap-report.js";
+import { compiledTestFiles } from "./test-files.js";
+import { RunTimeoutError } from "./usage-error.js";
+
+export type { FocusedFailure, FocusedResult, FocusedTest } from "./tap-report.js";
 
 export interface BuildResult {
   ok: boolean;
   output: string;
   /** The compiler's first error line (e.g. `src/x.ts(3,1): error TS2304: …`), when the build failed. */
   firstError?: string;
-}
-
-export interface FocusedFailure {
-  /** The failing test's name. */
-  test: string;
-  /** The error message the runner reports for it (first line of a multi-line message). */
-  error: string;
-}
-
-export interface FocusedTest {
-  name: string;
-  /** `skip` is also what Node 20 reports for a test the name pattern filtered out. */
-  status: "pass" | "fail" | "skip";
-}
-
-export interface FocusedResult {
-  /** Every top-level test the runner reported, in order. */
-  results: FocusedTest[];
-  tests: number;
-  pass: number;
-  fail: number;
-  skipped: number;
-  /** Tests the pattern selected: `tests − skipped` (Node 20 counts filtered-out tests as skipped). */
-  selected: number;
-  firstFailure?: FocusedFailure;
-  output: string;
 }
 
 /** The checkpoint's build command as npm arguments, e.g. `["run", "build", "-w", "@pi/course"]`. */
@@ -97,7 +75,7 @@ export async function runFocused(
   if (pattern !== undefined) args.push(`--test-name-pattern=${pattern}`);
   const { code, output } = await runNode([...args, ...files], dir, runTimeoutMs);
   if (code === null) {
-    throw new UsageError(
+    throw new RunTimeoutError(
       `聚焦测试 ${runTimeoutMs / 1000} 秒后仍未结束，已被终止：检查 agent-loop.ts 里是否有不会结束的同步循环。`,
     );
   }
@@ -112,73 +90,8 @@ const RUN_TIMEOUT_MS = 120_000;
  * the repository's own `npm test` does; an empty list when the tree has no tests.
  */
 export async function runTreeTests(dir: string): Promise<{ files: string[]; result?: FocusedResult }> {
-  const files: string[] = [];
-  for (const pkg of await readdir(path.join(dir, "packages")).catch(() => [] as string[])) {
-    const testDir = path.join(dir, "packages", pkg, "dist", "test");
-    const entries = await readdir(testDir, { recursive: true }).catch(() => [] as string[]);
-    for (const entry of entries.filter((name) => name.endsWith(".test.js")).sort()) {
-      files.push(["packages", pkg, "dist", "test", ...entry.split(path.sep)].join("/"));
-    }
-  }
+  const files = await compiledTestFiles(dir);
   if (files.length === 0) return { files };
   const { output } = await runNode(["--test", "--test-reporter=tap", ...files], dir);
   return { files, result: parseTap(output) };
-}
-
-/** Reads the summary counts and the first failure out of a TAP report. */
-export function parseTap(output: string): FocusedResult {
-  const count = (name: string): number => {
-    const match = new RegExp(`^# ${name} (\\d+)$`, "m").exec(output);
-    if (match?.[1] === undefined) throw new Error(`test runner printed no "# ${name}" count:\n${output}`);
-    return Number(match[1]);
-  };
-  const tests = count("tests");
-  const skipped = count("skipped");
-  const result: FocusedResult = {
-    results: topLevelTests(output),
-    tests,
-    pass: count("pass"),
-    fail: count("fail"),
-    skipped,
-    selected: tests - skipped,
-    output,
-  };
-  const firstFailure = firstTapFailure(output);
-  if (firstFailure !== undefined) result.firstFailure = firstFailure;
-  return result;
-}
-
-function topLevelTests(output: string): FocusedTest[] {
-  const tests: FocusedTest[] = [];
-  for (const line of output.split(/\r?\n/)) {
-    const match = /^(not ok|ok) \d+ - (.*?)( # (SKIP|TODO)\b.*)?$/.exec(line);
-    if (match === null) continue;
-    const status = match[4] !== undefined ? "skip" : match[1] === "ok" ? "pass" : "fail";
-    tests.push({ name: match[2] ?? "", status });
-  }
-  return tests;
-}
-
-function firstTapFailure(output: string): FocusedFailure | undefined {
-  const lines = output.split(/\r?\n/);
-  const index = lines.findIndex((line) => /^\s*not ok \d+ - /.test(line));
-  const header = lines[index];
-  if (header === undefined) return undefined;
-  const test = header.replace(/^\s*not ok \d+ - /, "").replace(/ # .*$/, "");
-  for (let i = index + 1; i < lines.length; i += 1) {
-    const line = lines[i] ?? "";
-    if (/^\s*\.\.\.$/.test(line)) break;
-    const match = /^(\s*)error: (.*)$/.exec(line);
-    if (match === null) continue;
-    const value = match[2] ?? "";
-    if (value === "|-" || value === "|" || value === ">-") return { test, error: (lines[i + 1] ?? "").trim() };
-    return { test, error: unquoteYaml(value) };
-  }
-  return { test, error: "" };
-}
-
-function unquoteYaml(value: string): string {
-  if (value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1).replace(/''/g, "'");
-  if (value.startsWith('"') && value.endsWith('"')) return JSON.parse(value) as string;
-  return value;
 }

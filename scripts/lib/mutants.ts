@@ -3,8 +3,9 @@
 // silently after the source changed.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { buildTree, type FocusedResult, runFocused } from "./focused-run.js";
+import { buildTree, runFocused } from "./focused-run.js";
 import { type Checkpoint, repoRoot } from "./manifest.js";
+import type { FocusedResult } from "./tap-report.js";
 import { withTempTree } from "./temp-tree.js";
 
 export interface Mutation {

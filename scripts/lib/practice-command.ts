@@ -1,20 +1,23 @@
 // `npm run practice -w @pi/course -- <id> [dir]`: a new isolated practice directory with the
 // parent, the starter and the focused tests, and the commands to run next.
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { parseCli } from "./cli-args.js";
 import { focusedCommand, verifyCommand } from "./commands.js";
 import { type Checkpoint, findCheckpoint, focusedTestCount } from "./manifest.js";
 import { writeCheckpointTree } from "./trees.js";
 import { UsageError } from "./usage-error.js";
 import { displayDir, invocationDir, nextPracticeDir, resolveUserDir } from "./user-paths.js";
 
-export const practiceHelp = `用法：npm run practice -w @pi/course -- <编号> [目录]
+/** The one-line synopsis, also the end of every argument error. */
+export const practiceUsage = "npm run practice -w @pi/course -- <编号> [目录]";
+
+export const practiceHelp = `用法：${practiceUsage}
 
 从检查点的 parent 创建新的隔离练习目录：parent + starter（教学文件换成学习脚手架）+ 聚焦测试，
 有自己的 workspace 根，链接主仓库的 typescript 与 @types/node，无需 npm install。
 
   <编号>   检查点编号，两位数字，例如 07（npm run checkpoint -w @pi/course 列出全部）
-  [目录]   新目录（不存在或为空）；相对路径从你运行 npm 的目录算起。
+  [目录]   新目录：必须不存在或为空，其上级目录必须已经存在；相对路径从你运行 npm 的目录算起。
            默认 practice/07，已存在则 practice/07-2、practice/07-3……
   --help   显示本说明
 
@@ -28,7 +31,7 @@ export interface PracticeOutcome {
 
 /** Parses the arguments, writes the practice directory, and says what to run next. */
 export async function practice(argv: string[], from: string = invocationDir()): Promise<PracticeOutcome | "help"> {
-  const { positionals, values } = parseCliArgs(argv);
+  const { positionals, values } = parseCli(argv, { help: { type: "boolean", short: "h" } }, practiceUsage);
   if (values.help) return "help";
   const [id, dirArgument, ...rest] = positionals;
   if (id === undefined) {
@@ -39,14 +42,6 @@ export async function practice(argv: string[], from: string = invocationDir()): 
   const dir = dirArgument === undefined ? nextPracticeDir(checkpoint.id) : resolveUserDir(dirArgument, from);
   await writeCheckpointTree(checkpoint, "practice", dir);
   return { dir, message: nextSteps(checkpoint, dir, from) };
-}
-
-function parseCliArgs(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, allowPositionals: true, options: { help: { type: "boolean", short: "h" } } });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}：请运行 --help 查看用法。`);
-  }
 }
 
 export function nextSteps(checkpoint: Checkpoint, dir: string, from: string): string {

@@ -1,11 +1,13 @@
 // The change a checkpoint teaches, as a unified diff of its teaching files (jsdiff).
-// A rebuilt teaching file does not exist in the parent, so a parent→target diff would only
-// add every line. Each file is therefore diffed from where the learner starts: its starter
-// (what the practice directory gets); a teaching file without a starter is diffed from empty.
+// A rebuilt teaching file does not exist in the parent, so a parent→target diff only adds every
+// line. The default diff therefore starts each file where the learner starts: its starter (what
+// the practice directory gets); a teaching file without a starter is diffed from empty.
+// `parentDiffs` is the literal parent→target change, a file new in the target coming from /dev/null.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { type Checkpoint, repoRoot } from "./manifest.js";
+import { treeFiles } from "./trees.js";
 
 export interface TeachingDiff {
   file: string;
@@ -27,6 +29,18 @@ export function teachingDiffs(checkpoint: Checkpoint): TeachingDiff[] {
       "target",
     );
     return starter === undefined ? { file, patch } : { file, from: starter, patch };
+  });
+}
+
+/** The parent→target unified diff of each teaching file; one the parent lacks is added from /dev/null. */
+export async function parentDiffs(checkpoint: Checkpoint): Promise<TeachingDiff[]> {
+  const parent = await treeFiles(checkpoint, "parent");
+  return checkpoint.teachingFiles.map((file) => {
+    const before = parent.get(file);
+    const target = read(file);
+    if (before === undefined) return { file, patch: createTwoFilesPatch("/dev/null", `b/${file}`, "", target) };
+    const patch = createTwoFilesPatch(`a/${file}`, `b/${file}`, before, target, "parent", "target");
+    return { file, from: file, patch };
   });
 }
 

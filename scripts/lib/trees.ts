@@ -2,24 +2,25 @@
 //   parent   = the parent's paths (the course at the end of the previous chapter)
 //   target   = parent + the target's paths (the chapter's finished code and focused tests)
 //   practice = target with each teaching file replaced by its starter
-// Each tree has its own workspace root (package.json with `workspaces`, tsconfig.json with
-// references), links the shared toolchain from the main node_modules instead of copying it,
-// and links node_modules/@pi/* to its own packages. dist/ and *.tsbuildinfo are never copied.
-import { constants } from "node:fs";
+// Each tree has its own workspace root (tree-root.ts), links the shared toolchain from the main
+// node_modules instead of copying it (tree-links.ts), and is written safely (target-dir.ts).
+// dist/ and *.tsbuildinfo are never copied.
 import fs from "node:fs/promises";
 import path from "node:path";
 import { type Checkpoint, repoRoot } from "./manifest.js";
-import { UsageError } from "./usage-error.js";
+import { checkTargetDir, makeTempSibling, moveIntoPlace, type Rename, removeTree } from "./target-dir.js";
+import { filesUnder, toPosix, writeFileIn } from "./tree-fs.js";
+import { linkNodeModules, toolchainPackages } from "./tree-links.js";
+import { rootPackageJson, rootTsconfig, workspacePackages } from "./tree-root.js";
 
 export type TreeKind = "parent" | "target" | "practice";
 
 export interface WriteTreeOptions {
   /** Repository-relative path → content; replaces or adds files (mutants, extra tests). */
   files?: Record<string, string>;
+  /** Moves the finished tree into place; replaceable so tests can make that last step fail. */
+  rename?: Rename;
 }
-
-/** Packages every tree needs to build and type-check, whatever its packages depend on. */
-const TOOLCHAIN = ["typescript", "@types/node"];
 
 /** Folders and files that are build output or installs, never part of a tree. */
 function isExcluded(name: string): boolean {
@@ -43,7 +44,7 @@ export async function writeCheckpointTree(
   const target = path.resolve(dir);
   const replaceEmptyDir = await checkTargetDir(target);
   const files = await treeFiles(checkpoint, kind, options.files ?? {});
-  const packages = await workspacePackages(files);
+  const packages = workspacePackages(files);
 
   const tmp = await makeTempSibling(target);
   const links: string[] = [];
@@ -51,20 +52,21 @@ export async function writeCheckpointTree(
     for (const [relative, content] of files) await writeFileIn(tmp, relative, content);
     await writeFileIn(tmp, "tsconfig.json", `${JSON.stringify(rootTsconfig(packages), null, 2)}\n`);
     const toolchain = await toolchainPackages(packages);
-    await writeFileIn(
-      tmp,
-      "package.json",
-      `${JSON.stringify(rootPackageJson(checkpoint, kind, target, packages, toolchain), null, 2)}\n`,
-    );
+    const rootJson = rootPackageJson(treePackageName(checkpoint, kind), target, packages, toolchain);
+    await writeFileIn(tmp, "package.json", `${JSON.stringify(rootJson, null, 2)}\n`);
     await linkNodeModules(tmp, target, packages, toolchain, links);
-    if (replaceEmptyDir) await fs.rmdir(target);
-    await fs.rename(tmp, target);
+    await moveIntoPlace(tmp, target, replaceEmptyDir, options.rename);
   } catch (error) {
     await removeTree(tmp, links);
     throw error;
   }
   // mkdtemp made the folder 0700; give the learner's directory ordinary permissions.
   await fs.chmod(target, 0o755);
+}
+
+/** The workspace-root package name of a `kind` tree of `checkpoint`: it tells such a tree from any other folder. */
+export function treePackageName(checkpoint: Checkpoint, kind: TreeKind): string {
+  return `pi-course-${kind}-${checkpoint.id}`;
 }
 
 /** The repository-relative files of a tree with their contents, in a stable order. */
@@ -97,17 +99,9 @@ export async function treeFiles(
 
 /** A repository-relative file or folder → the repository-relative files under it (posix separators). */
 async function listFiles(relative: string): Promise<string[]> {
-  const absolute = path.join(repoRoot, relative);
-  const stat = await fs.stat(absolute);
-  if (stat.isFile()) return [toPosix(relative)];
-  const found: string[] = [];
-  for (const entry of await fs.readdir(absolute, { withFileTypes: true })) {
-    if (isExcluded(entry.name)) continue;
-    const child = path.posix.join(toPosix(relative), entry.name);
-    if (entry.isDirectory()) found.push(...(await listFiles(child)));
-    else if (entry.isFile()) found.push(child);
-  }
-  return found.sort();
+  const source = toPosix(relative);
+  const stat = await fs.stat(path.join(repoRoot, relative));
+  return stat.isFile() ? [source] : filesUnder(repoRoot, source, isExcluded);
 }
 
 /** A path for `options.files`: relative, inside the tree, posix separators. */
@@ -117,10 +111,6 @@ function treeRelative(relative: string): string {
     throw new Error(`tree file path must be relative and inside the tree: "${relative}"`);
   }
   return normalized;
-}
-
-function toPosix(relative: string): string {
-  return relative.split(path.sep).join("/");
 }
 
 /**
@@ -134,207 +124,4 @@ function withoutRepoScripts(content: string): string {
   if (kept.length === Object.keys(json.scripts).length) return content;
   json.scripts = Object.fromEntries(kept);
   return `${JSON.stringify(json, null, 2)}\n`;
-}
-
-interface WorkspacePackage {
-  /** The package folder, relative to the tree root (posix), e.g. `packages/pi-core`. */
-  folder: string;
-  name: string;
-  /** Every dependency named in its package.json (dependencies, devDependencies, peerDependencies). */
-  dependencies: string[];
-}
-
-/** The packages of the tree: each folder among the files that has a package.json. */
-async function workspacePackages(files: Map<string, string>): Promise<WorkspacePackage[]> {
-  const packages: WorkspacePackage[] = [];
-  for (const [relative, content] of files) {
-    if (path.posix.basename(relative) !== "package.json" || path.posix.dirname(relative) === ".") continue;
-    const json = JSON.parse(content) as { name: string } & Record<string, Record<string, string> | undefined>;
-    const dependencies = ["dependencies", "devDependencies", "peerDependencies"].flatMap((field) =>
-      Object.keys(json[field] ?? {}),
-    );
-    packages.push({ folder: path.posix.dirname(relative), name: json.name, dependencies });
-  }
-  return packages;
-}
-
-interface LinkedPackage {
-  name: string;
-  /** Real path of the installed package in the main tree's node_modules. */
-  realPath: string;
-  version: string;
-  /** Command name → path of its script, relative to the package. */
-  bin: Record<string, string>;
-}
-
-/** The toolchain plus every external dependency of the tree's packages, as installed in the main tree. */
-async function toolchainPackages(packages: WorkspacePackage[]): Promise<LinkedPackage[]> {
-  const own = new Set(packages.map((pkg) => pkg.name));
-  const names = [...new Set([...TOOLCHAIN, ...packages.flatMap((pkg) => pkg.dependencies)])].filter(
-    (name) => !own.has(name),
-  );
-  const linked: LinkedPackage[] = [];
-  for (const name of names.sort()) {
-    const installed = path.join(repoRoot, "node_modules", ...name.split("/"));
-    let realPath: string;
-    try {
-      realPath = await fs.realpath(installed);
-    } catch {
-      throw new UsageError(`缺少依赖 ${name}：请先在仓库根目录 ${repoRoot} 运行 npm install。`);
-    }
-    const json = JSON.parse(await fs.readFile(path.join(realPath, "package.json"), "utf8")) as {
-      version: string;
-      bin?: string | Record<string, string>;
-    };
-    const bin = typeof json.bin === "string" ? { [name.split("/").pop() ?? name]: json.bin } : (json.bin ?? {});
-    linked.push({ name, realPath, version: json.version, bin });
-  }
-  return linked;
-}
-
-function rootTsconfig(packages: WorkspacePackage[]): object {
-  const references = packages.filter((pkg) => pkg.folder.startsWith("packages/")).map((pkg) => ({ path: pkg.folder }));
-  return { files: [], references };
-}
-
-/** The workspace-root package name of a `kind` tree of `checkpoint`: it tells such a tree from any other folder. */
-export function treePackageName(checkpoint: Checkpoint, kind: TreeKind): string {
-  return `pi-course-${kind}-${checkpoint.id}`;
-}
-
-/**
- * The tree's own workspace root. The toolchain is declared as `file:` devDependencies so that a
- * later `npm install` inside the tree recreates the links (junctions and .cmd shims on Windows)
- * instead of pruning them.
- */
-function rootPackageJson(
-  checkpoint: Checkpoint,
-  kind: TreeKind,
-  target: string,
-  packages: WorkspacePackage[],
-  toolchain: LinkedPackage[],
-): object {
-  const devDependencies = Object.fromEntries(
-    toolchain.map((pkg) => [pkg.name, `file:${fileSpec(target, pkg.realPath)}`]),
-  );
-  return {
-    name: treePackageName(checkpoint, kind),
-    private: true,
-    type: "module",
-    workspaces: packages.map((pkg) => pkg.folder),
-    scripts: { build: "tsc -b" },
-    devDependencies,
-  };
-}
-
-/** A `file:` path from the tree root to `realPath`: relative when possible, posix separators. */
-function fileSpec(treeRoot: string, realPath: string): string {
-  const relative = path.relative(treeRoot, realPath);
-  return toPosix(path.isAbsolute(relative) ? realPath : relative);
-}
-
-/** node_modules of the tree: toolchain links into the main tree, @pi/* links to the tree's own packages. */
-async function linkNodeModules(
-  tmp: string,
-  finalRoot: string,
-  packages: WorkspacePackage[],
-  toolchain: LinkedPackage[],
-  links: string[],
-): Promise<void> {
-  await ensureDir(tmp, "node_modules");
-  for (const pkg of toolchain) {
-    await linkDirectory(tmp, `node_modules/${pkg.name}`, pkg.realPath, links);
-  }
-  for (const pkg of packages) {
-    const relative = `node_modules/${pkg.name}`;
-    // Inside the tree the link must survive the rename: relative on posix; a junction (which
-    // needs an absolute target) points at the final location.
-    const linkTarget =
-      process.platform === "win32"
-        ? path.join(finalRoot, pkg.folder)
-        : path.relative(path.dirname(path.join(tmp, relative)), path.join(tmp, pkg.folder));
-    await linkDirectory(tmp, relative, linkTarget, links);
-  }
-  await ensureDir(tmp, "node_modules/.bin");
-  for (const pkg of toolchain) {
-    for (const [command, script] of Object.entries(pkg.bin)) {
-      const scriptPath = path.join(pkg.realPath, script);
-      const binPath = path.join(tmp, "node_modules", ".bin", command);
-      if (process.platform === "win32") {
-        await fs.writeFile(`${binPath}.cmd`, `@"${process.execPath}" "${scriptPath}" %*\r\n`);
-      } else {
-        await fs.symlink(scriptPath, binPath, "file");
-        links.push(binPath);
-      }
-    }
-  }
-}
-
-async function linkDirectory(root: string, relative: string, linkTarget: string, links: string[]): Promise<void> {
-  const parts = relative.split("/");
-  await ensureDir(root, parts.slice(0, -1).join("/"));
-  const linkPath = path.join(root, ...parts);
-  await fs.symlink(linkTarget, linkPath, process.platform === "win32" ? "junction" : "dir");
-  links.push(linkPath);
-}
-
-/** Creates `relative` under `root` one folder at a time (never a recursive mkdir chain). */
-async function ensureDir(root: string, relative: string): Promise<void> {
-  let current = root;
-  for (const part of relative.split("/").filter(Boolean)) {
-    current = path.join(current, part);
-    try {
-      await fs.mkdir(current);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-  }
-}
-
-async function writeFileIn(root: string, relative: string, content: string): Promise<void> {
-  await ensureDir(root, path.posix.dirname(relative));
-  await fs.writeFile(path.join(root, ...relative.split("/")), content);
-}
-
-/**
- * Checks that `target` can become a new tree: its parent folder exists, and `target` does not
- * exist or is an empty folder (then returns true: it is replaced by the rename).
- */
-export async function checkTargetDir(target: string): Promise<boolean> {
-  const parent = path.dirname(target);
-  const parentStat = await fs.stat(parent).catch(() => undefined);
-  if (parentStat === undefined) throw new UsageError(`上级目录不存在：${parent}。请先创建它，或换一个目录。`);
-  if (!parentStat.isDirectory()) throw new UsageError(`${parent} 是文件，不是目录：请换一个目录。`);
-  const stat = await fs.lstat(target).catch(() => undefined);
-  if (stat === undefined) return false;
-  if (!stat.isDirectory()) throw new UsageError(`${target} 已存在且不是目录：请换一个新目录名。`);
-  if ((await fs.readdir(target)).length > 0) {
-    throw new UsageError(`${target} 已存在且不为空：请换一个新目录名，或先移走其中的文件。`);
-  }
-  return true;
-}
-
-async function makeTempSibling(target: string): Promise<string> {
-  const parent = path.dirname(target);
-  try {
-    await fs.access(parent, constants.W_OK);
-    return await fs.mkdtemp(path.join(parent, `.${path.basename(target)}.tmp-`));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ENOENT" || code === "ENOTDIR") {
-      throw new UsageError(`无法在 ${parent} 中写入（${code}）：请换一个有写权限的目录。`);
-    }
-    throw error;
-  }
-}
-
-/**
- * Removes a half-made tree. The links are removed first, one by one and without following them,
- * so the recursive removal below can never reach the main node_modules.
- */
-async function removeTree(tmp: string, links: string[]): Promise<void> {
-  for (const link of links.reverse()) {
-    await fs.unlink(link).catch(() => fs.rmdir(link).catch(() => undefined));
-  }
-  await fs.rm(tmp, { recursive: true, force: true });
 }

@@ -1,17 +1,27 @@
 /**
- * A mistake in what the user asked for (a bad checkpoint id, a directory that is not empty…).
- * Its message is one line that names the fix; the CLIs print it alone and exit non-zero.
+ * Something the learner must fix, told in one line that names the fix; the CLIs print the
+ * message alone and exit non-zero, with no stack trace.
  */
-export class UsageError extends Error {
+export class LearnerError extends Error {
+  override name = "LearnerError";
+}
+
+/** A mistake in what the user asked for (a bad checkpoint id, a directory that is not empty…). */
+export class UsageError extends LearnerError {
   override name = "UsageError";
 }
 
-/** Runs a CLI's main: a UsageError becomes its one-line message on stderr and exit code 1. */
+/** A run of the learner's code that did not end in time (e.g. a synchronous infinite loop). */
+export class RunTimeoutError extends LearnerError {
+  override name = "RunTimeoutError";
+}
+
+/** Runs a CLI's main: a LearnerError becomes its one-line message on stderr and exit code 1. */
 export async function runCli(main: () => Promise<void>): Promise<void> {
   try {
     await main();
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!(error instanceof LearnerError)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exitCode = 1;
   }

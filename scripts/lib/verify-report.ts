@@ -2,7 +2,7 @@
 // followed by what to do next (first failing assertion, focused command, hint).
 import { focusedCommand } from "./commands.js";
 import type { Checkpoint } from "./manifest.js";
-import type { Style } from "./terminal-style.js";
+import { displayWidth, padDisplay, type Style } from "./terminal-style.js";
 import { nextLab, type Verification } from "./verify-labs.js";
 
 export interface ReportContext {
@@ -84,32 +84,5 @@ function table(rows: string[][]): string[] {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => displayWidth(row[column] ?? "")))) ?? [];
   return rows.map((row) =>
     `  ${row.map((cell, column) => padDisplay(cell, widths[column] ?? 0)).join("  ")}`.trimEnd(),
-  );
-}
-
-function padDisplay(text: string, width: number): string {
-  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
-}
-
-/** Terminal columns of plain `text`: CJK and full-width characters take two. */
-export function displayWidth(text: string): number {
-  let width = 0;
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    width += isWide(code) ? 2 : 1;
-  }
-  return width;
-}
-
-function isWide(code: number): boolean {
-  return (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    code >= 0x20000
   );
 }

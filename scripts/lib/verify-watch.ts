@@ -1,7 +1,9 @@
 // `verify --watch`: notices edits under a folder and re-runs a job, debounced, one run at a time.
 // fs.watch's `recursive` option is not dependable on Linux under Node 20, so every folder is
-// watched on its own and folders created later are picked up as they appear.
-import { type FSWatcher, readdirSync, statSync, watch } from "node:fs";
+// watched on its own and folders created later are picked up as they appear. A practice
+// directory's node_modules holds links into the main repository: it is skipped, and no link
+// to a folder is ever followed, so only the learner's own files are watched.
+import { type FSWatcher, lstatSync, readdirSync, watch } from "node:fs";
 import path from "node:path";
 
 /** Build output, installs and editor droppings are not the learner's edits. */
@@ -18,6 +20,8 @@ export function isIgnoredPath(relative: string): boolean {
 }
 
 export interface TreeWatcher {
+  /** The folders being watched, relative to the root ("" is the root itself). */
+  folders(): string[];
   close(): void;
 }
 
@@ -64,6 +68,7 @@ export function watchTree(root: string, onChange: (relative: string) => void): T
 
   addTree(root);
   return {
+    folders: () => [...watchers.keys()].map((folder) => path.relative(root, folder)).sort(),
     close() {
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();
@@ -71,9 +76,10 @@ export function watchTree(root: string, onChange: (relative: string) => void): T
   };
 }
 
+/** A real folder: a link to one (lstat) does not count. */
 function isFolder(absolute: string): boolean {
   try {
-    return statSync(absolute).isDirectory();
+    return lstatSync(absolute).isDirectory();
   } catch {
     return false;
   }

@@ -4,10 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { applyPatch, parsePatch } from "diff";
-import { checkpoint, checkpointHelp } from "../lib/checkpoint-command.js";
+import { checkpoint, checkpointHelp, checkpointUsage } from "../lib/checkpoint-command.js";
 import { runNpm } from "../lib/child-process.js";
 import { snapshotDir } from "../lib/dir-snapshot.js";
 import { findCheckpoint, repoRoot } from "../lib/manifest.js";
+import { treeFiles } from "../lib/trees.js";
 import { UsageError } from "../lib/usage-error.js";
 
 const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-checkpoint-cli-"));
@@ -18,9 +19,14 @@ test("checkpoint 不带编号时列出检查点；--help 说明每个选项", as
   const list = await checkpoint([], holder);
   assert.match(list, /^ {2}07 {2}闭合一次 README 工具往返（重建）/m);
   assert.equal(await checkpoint(["--help"], holder), checkpointHelp);
-  for (const option of ["--diff", "--write parent", "--write target", "--diagnostic"]) {
+  for (const option of ["--diff", "--diff parent", "--write parent", "--write target", "--diagnostic", "--lab 7.N"]) {
     assert.ok(checkpointHelp.includes(option), option);
   }
+  const [, english] = checkpointHelp.match(/^Usage: (.*)$/m) ?? [];
+  assert.ok(
+    english?.includes("--lab 7.N") && english.includes("--diff [parent]"),
+    "英文用法行也列出 --lab 与 --diff parent",
+  );
 });
 
 test("checkpoint 07 的卡片：标题、模式、parent 与 target、教学与聚焦测试文件、命令、每段 Lab 的模式与数量", async () => {
@@ -36,6 +42,7 @@ test("checkpoint 07 的卡片：标题、模式、parent 与 target、教学与�
     "第一次红灯：Lab 7.1 收集模型终态 尚未实现",
     "npm run practice -w @pi/course -- 07",
     "npm run checkpoint -w @pi/course -- 07 --diff",
+    "npm run checkpoint -w @pi/course -- 07 --diff parent",
   ]) {
     assert.ok(card.includes(expected), `卡片含 ${expected}`);
   }
@@ -61,6 +68,26 @@ test("checkpoint 07 --diff 是 starter → target 的 unified diff：打到 star
   }
 });
 
+test("checkpoint 07 --diff parent 是 parent → target 的 unified diff：parent 没有的教学文件从 /dev/null 加入，打到空文件上正好得到 target", async () => {
+  const parent = await treeFiles(seven, "parent");
+  for (const argv of [
+    ["07", "--diff", "parent"],
+    ["07", "--diff=parent"],
+  ]) {
+    const patches = parsePatch(await checkpoint(argv, holder));
+    assert.equal(patches.length, seven.teachingFiles.length, argv.join(" "));
+    for (const [index, teaching] of seven.teachingFiles.entries()) {
+      const patch = patches[index];
+      assert.ok(patch);
+      assert.equal(parent.has(teaching), false, "第 07 章要重建的文件不在 parent 里");
+      assert.equal(patch.oldFileName, "/dev/null");
+      assert.equal(patch.newFileName, `b/${teaching}`);
+      const target = await readFile(path.join(repoRoot, teaching), "utf8");
+      assert.equal(applyPatch("", patch), target);
+    }
+  }
+});
+
 test("checkpoint --write 拒绝错误的种类、缺少的目录、非空目录和坏编号，什么都不写", async () => {
   const busy = path.join(holder, "busy");
   await mkdir(busy);
@@ -74,6 +101,11 @@ test("checkpoint --write 拒绝错误的种类、缺少的目录、非空目录�
     [["--diff"], /缺少检查点编号/],
     [["07", "--diff", "--diagnostic"], /一次只能用一个/],
     [["07", "extra"], /多余的参数/],
+    [["07", "--diff", "target"], /--diff 后面只能跟 parent，收到 "target"/],
+    [["07", "--bogus"], /^未知选项 --bogus：请删掉它/],
+    [["07", "--write"], /^选项 --write 缺少取值/],
+    [["07", "--lab"], /^选项 --lab 缺少取值/],
+    [["07", "--diagnostic=yes"], /^选项 --diagnostic 不接受取值/],
   ];
   for (const [argv, message] of cases) {
     const before = await snapshotDir(holder);
@@ -96,4 +128,22 @@ test("npm run checkpoint 从仓库根目录与 -w @pi/course 都能打印卡片�
   const bad = await runNpm(["run", "-s", "checkpoint", "--", "../07"], repoRoot);
   assert.notEqual(bad.code, 0);
   assert.equal(bad.output.trim(), '检查点编号 "../07" 格式不对：请用两位数字，例如 07（可用：07）。');
+});
+
+test("npm run checkpoint 的未知选项与缺少取值的选项：一行说明与用法行，退出码非零，什么都不写", async () => {
+  const fresh = path.join(holder, "fresh");
+  const cases: [string[], RegExp][] = [
+    [["07", "--write", "target", fresh, "--bogus"], /^未知选项 --bogus：/],
+    [["07", "--write"], /^选项 --write 缺少取值：/],
+  ];
+  for (const [argv, message] of cases) {
+    const before = await snapshotDir(holder);
+    const { code, output } = await runNpm(["run", "-s", "checkpoint", "-w", "@pi/course", "--", ...argv], repoRoot);
+    assert.notEqual(code, 0, output);
+    const lines = output.trim().split(/\r?\n/);
+    assert.equal(lines.length, 1, output);
+    assert.match(lines[0] ?? "", message);
+    assert.ok(lines[0]?.endsWith(`用法：${checkpointUsage}`), lines[0]);
+    assert.deepEqual(await snapshotDir(holder), before, `${argv.join(" ")}：什么都没写`);
+  }
 });

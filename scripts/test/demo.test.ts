@@ -216,3 +216,17 @@ test("demo --scenario 未知名称：一行说明列出可用场景，非零退�
   assert.match(lines[0] ?? "", /"lenght"/);
   for (const name of scenarioNames) assert.ok(lines[0]?.includes(name), `列出 ${name}`);
 });
+
+test("demo 参数错误（缺少 --scenario 的取值、未知选项）：一行说明并给出用法，非零退出", async () => {
+  for (const [args, message] of [
+    [["--scenario"], /^选项 --scenario 缺少取值：/],
+    [["--bogus"], /^未知选项 --bogus：/],
+  ] as const) {
+    const { code, output } = await runNode(["--import", "tsx", "scripts/demo.ts", ...args], repoRoot);
+    assert.notEqual(code, 0);
+    const lines = output.trim().split(/\r?\n/);
+    assert.equal(lines.length, 1, output);
+    assert.match(lines[0] ?? "", message);
+    assert.ok(lines[0]?.endsWith("用法：npm run demo -- [--scenario <名称>] [--json]"), lines[0]);
+  }
+});

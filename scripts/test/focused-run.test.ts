@@ -3,15 +3,16 @@
 // real TAP reports of `node --test --test-name-pattern="取消与上限"` on the target, recorded with
 // Node 20.20 and Node 22.23 (the whole `npm test` passes on both).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { buildTree, parseTap, runFocused } from "../lib/focused-run.js";
+import { buildTree, runFocused } from "../lib/focused-run.js";
 import { findCheckpoint } from "../lib/manifest.js";
 import { mutatedFiles } from "../lib/mutants.js";
+import { parseTap } from "../lib/tap-report.js";
 import { withTempTree } from "../lib/temp-tree.js";
-import { UsageError } from "../lib/usage-error.js";
+import { LearnerError, RunTimeoutError, UsageError } from "../lib/usage-error.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 const report = (name: string) => parseTap(readFileSync(path.join(fixtures, name), "utf8"));
@@ -49,12 +50,30 @@ test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止
     const build = await buildTree(dir, checkpoint);
     assert.ok(build.ok, build.output);
     await assert.rejects(runFocused(dir, checkpoint, undefined, 2_000), (error: Error) => {
-      assert.ok(error instanceof UsageError);
+      assert.ok(error instanceof RunTimeoutError, `RunTimeoutError, got ${String(error)}`);
+      assert.ok(error instanceof LearnerError, "learner-facing: runCli prints it as one line");
+      assert.ok(!(error instanceof UsageError), "a hang is not a usage mistake");
       assert.match(
         error.message,
         /^聚焦测试 2 秒后仍未结束，已被终止：检查 agent-loop\.ts 里是否有不会结束的同步循环。$/,
       );
       return true;
     });
+    assert.deepEqual(processesRunningFrom(dir), [], "the spinning test process is stopped too, not left behind");
   });
 });
+
+/** Command lines of live processes that mention `dir` (Linux /proc; elsewhere nothing to check). */
+function processesRunningFrom(dir: string): string[] {
+  if (!existsSync("/proc/self/cmdline")) return [];
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const commandLine = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      if (commandLine.includes(dir)) found.push(`${pid}: ${commandLine}`);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}

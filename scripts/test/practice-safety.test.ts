@@ -6,7 +6,7 @@ import { after, test } from "node:test";
 import { runNpm } from "../lib/child-process.js";
 import { snapshotDir } from "../lib/dir-snapshot.js";
 import { findCheckpoint, repoRoot } from "../lib/manifest.js";
-import { practice } from "../lib/practice-command.js";
+import { practice, practiceUsage } from "../lib/practice-command.js";
 import { writeCheckpointTree } from "../lib/trees.js";
 import { UsageError } from "../lib/usage-error.js";
 import { nextPracticeDir } from "../lib/user-paths.js";
@@ -49,7 +49,8 @@ test("practice 拒绝已存在且不为空的目录、是文件的路径、不�
   await assertUnchanged(["07", "missing/deeper/07"], /上级目录不存在.*请先创建它/);
   await assertUnchanged(["07", ""], /目录参数为空/);
   await assertUnchanged(["07", "x", "y"], /多余的参数/);
-  await assertUnchanged(["07", "--bogus"], /--help/);
+  await assertUnchanged(["07", "--bogus"], /^未知选项 --bogus：请删掉它，或换成 --help 列出的选项/);
+  await assertUnchanged(["07", "--help=yes"], /^选项 --help 不接受取值/);
 });
 
 test("practice 拒绝没有写权限的位置，什么都不留下", { skip: process.platform === "win32" }, async () => {
@@ -108,4 +109,24 @@ test("npm run practice 的错误只有一行说明，退出码非零（学习者
   const { code, output } = await runNpm(["run", "-s", "practice", "-w", "@pi/course", "--", "7"], repoRoot);
   assert.notEqual(code, 0);
   assert.equal(output.trim().split(/\r?\n/)[0], '检查点编号 "7" 格式不对：请用两位数字，例如 07（可用：07）。');
+});
+
+test("npm run practice 的未知选项与给开关加取值：一行说明与用法行，退出码非零，什么都不写", async () => {
+  // practice has no option that takes a value; `--help=yes` is the value mistake it can meet.
+  const cases: [string[], RegExp][] = [
+    [["07", "--bogus"], /^未知选项 --bogus：/],
+    [["07", path.join(holder, "fresh"), "--help=yes"], /^选项 --help 不接受取值：/],
+  ];
+  for (const [argv, message] of cases) {
+    const before = await snapshotDir(holder);
+    const defaultDir = nextPracticeDir("07");
+    const { code, output } = await runNpm(["run", "-s", "practice", "-w", "@pi/course", "--", ...argv], repoRoot);
+    assert.notEqual(code, 0, output);
+    const lines = output.trim().split(/\r?\n/);
+    assert.equal(lines.length, 1, output);
+    assert.match(lines[0] ?? "", message);
+    assert.ok(lines[0]?.endsWith(`用法：${practiceUsage}`), lines[0]);
+    assert.deepEqual(await snapshotDir(holder), before, `${argv.join(" ")}：什么都没写`);
+    await assert.rejects(stat(defaultDir), { code: "ENOENT" }, "默认练习目录没有创建");
+  }
 });

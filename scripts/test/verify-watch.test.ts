@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { mock, test } from "node:test";
+import { findCheckpoint } from "../lib/manifest.js";
+import { writeCheckpointTree } from "../lib/trees.js";
 import { debouncedRunner, isIgnoredPath, watchTree } from "../lib/verify-watch.js";
 
 /** Resolves with the first reported change that satisfies `wanted`. */
@@ -21,37 +23,59 @@ function nextChange(
 
 test("verify --watch 忽略构建输出、依赖与编辑器临时文件，只关心学习者的源码", () => {
   for (const ignored of [
-    "pi-course/dist/src/agent-loop.js",
-    "pi-core/node_modules/ajv/index.js",
-    "pi-course/tsconfig.tsbuildinfo",
-    "pi-course/src/.agent-loop.ts.swp",
-    "pi-course/src/agent-loop.ts~",
+    "packages/pi-course/dist/src/agent-loop.js",
+    "node_modules/typescript/lib/tsc.js",
+    "node_modules",
+    "packages/pi-core/node_modules/ajv/index.js",
+    "packages/pi-course/tsconfig.tsbuildinfo",
+    "packages/pi-course/src/.agent-loop.ts.swp",
+    "packages/pi-course/src/agent-loop.ts~",
   ]) {
     assert.equal(isIgnoredPath(ignored), true, ignored);
   }
   for (const watched of [
-    "pi-course/src/agent-loop.ts",
-    "pi-course/test/07-agent-loop.test.ts",
-    "pi-core/package.json",
+    "packages/pi-course/src/agent-loop.ts",
+    "packages/pi-course/test/07-agent-loop.test.ts",
+    "packages/pi-core/package.json",
+    "tsconfig.base.json",
+    "package.json",
   ]) {
     assert.equal(isIgnoredPath(watched), false, watched);
   }
 });
 
-test("verify --watch 在 Linux 上逐个目录监视：已有目录和之后新建的目录里的改动都会报告", {
+test("verify --watch 监视整个练习目录：根目录、已有目录和之后新建的目录里的改动都会报告，不进入 node_modules 与链接", {
   timeout: 20_000,
 }, async () => {
-  const root = await mkdtemp(path.join(os.tmpdir(), "pi-course-watch-"));
+  const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-watch-"));
+  const root = path.join(holder, "practice-07");
+  await writeCheckpointTree(findCheckpoint("07"), "practice", root);
+  // A link to a folder outside the tree, as a learner might add: followed, it would watch elsewhere.
+  await mkdir(path.join(holder, "elsewhere"));
+  await symlink(path.join(holder, "elsewhere"), path.join(root, "linked"), "junction");
   const changes: { wait: ((relative: string) => void) | undefined } = { wait: undefined };
-  await mkdir(path.join(root, "pi-course", "src"), { recursive: true });
   const watcher = watchTree(root, (relative) => changes.wait?.(relative));
   try {
-    const edited = path.join("pi-course", "src", "agent-loop.ts");
+    const folders = watcher.folders();
+    assert.ok(folders.includes(""), "练习目录本身");
+    assert.ok(folders.includes(path.join("packages", "pi-course", "src")), "教学文件所在目录");
+    assert.deepEqual(
+      folders.filter((folder) => folder.split(path.sep).some((part) => part === "node_modules" || part === "linked")),
+      [],
+      "node_modules 与指向别处的链接里没有监视器",
+    );
+
+    const rootFile = "tsconfig.base.json";
+    const sawRoot = nextChange(changes, (relative) => relative === rootFile);
+    await writeFile(path.join(root, rootFile), "{}\n");
+    assert.equal(await sawRoot, rootFile, "练习目录根上的文件");
+
+    const edited = path.join("packages", "pi-course", "src", "agent-loop.ts");
     const sawEdit = nextChange(changes, (relative) => relative === edited);
     await writeFile(path.join(root, edited), "export {};\n");
     assert.equal(await sawEdit, edited, "已有子目录中的改动");
 
-    const newFolder = path.join("pi-course", "test");
+    const newFolder = path.join("packages", "pi-course", "extra");
     const sawFolder = nextChange(changes, (relative) => relative === newFolder);
     await mkdir(path.join(root, newFolder));
     await sawFolder;
@@ -61,7 +85,7 @@ test("verify --watch 在 Linux 上逐个目录监视：已有目录和之后新�
     assert.equal(await sawAdded, added, "新建目录中的文件也被监视");
   } finally {
     watcher.close();
-    await rm(root, { recursive: true, force: true });
+    await rm(holder, { recursive: true, force: true });
   }
 });
 

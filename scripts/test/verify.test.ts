@@ -7,7 +7,7 @@ import { applyPatch } from "diff";
 import { runNode } from "../lib/child-process.js";
 import { labChanges } from "../lib/lab-regions.js";
 import { findCheckpoint, labError, repoRoot } from "../lib/manifest.js";
-import { plainStyle } from "../lib/terminal-style.js";
+import { displayWidth, padDisplay, plainStyle } from "../lib/terminal-style.js";
 import { writeCheckpointTree } from "../lib/trees.js";
 import { UsageError } from "../lib/usage-error.js";
 import { practiceDirs, resolvePracticeDir } from "../lib/verify-dir.js";
@@ -124,4 +124,16 @@ test("verify 不给目录：选 practice 目录下该检查点最新的练习目
   assert.equal(resolvePracticeDir(checkpoint, undefined, repoRoot, holder), newer);
   const empty = await mkdtemp(path.join(holder, "empty-"));
   assert.throws(() => resolvePracticeDir(checkpoint, undefined, repoRoot, empty), /还没有检查点 07 的练习目录/);
+});
+
+test("verify 参数错误：未知选项是一行说明加用法行，非零退出；表格按终端列宽对齐中文", async () => {
+  const { code, output } = await verifyCli(dir, "--bogus");
+  assert.equal(code, 1, output);
+  assert.equal(
+    output.trim(),
+    "未知选项 --bogus：请删掉它，或换成 --help 列出的选项。用法：npm run verify -w @pi/course -- <检查点> [练习目录] [--watch]",
+  );
+  assert.equal(displayWidth("纯文本 stop"), 11, "汉字占两列");
+  assert.equal(displayWidth("Ａ，가ｱ"), 7, "全角与韩文占两列，半角片假名占一列");
+  assert.equal(padDisplay("并发工具", 10), "并发工具  ");
 });
