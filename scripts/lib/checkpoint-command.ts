@@ -5,6 +5,7 @@ import { diagnosticReport, runDiagnostic } from "./diagnostic.js";
 import { formatLabChanges } from "./lab-regions.js";
 import { type Checkpoint, findCheckpoint, loadManifest } from "./manifest.js";
 import { parentDiffs, teachingDiffs } from "./teaching-diff.js";
+import { compiledTestsOf } from "./test-files.js";
 import { type TreeKind, treeFiles, writeCheckpointTree } from "./trees.js";
 import { UsageError } from "./usage-error.js";
 import { displayDir, invocationDir, resolveUserDir } from "./user-paths.js";
@@ -83,7 +84,7 @@ async function writeTree(found: Checkpoint, kind: string, dirArgument: string | 
   const dir = resolveUserDir(dirArgument, from);
   await writeCheckpointTree(found, kind as TreeKind, dir);
   const build = kind === "parent" ? "npm run build" : found.build;
-  const tests = kind === "parent" ? await compiledTests(found) : [found.focusedRun];
+  const tests = kind === "parent" ? compiledTestsOf((await treeFiles(found, "parent")).keys()) : [found.focusedRun];
   return [
     `已写出 Checkpoint ${found.id} 的 ${kind}：${displayDir(dir, from)}`,
     "运行：",
@@ -91,11 +92,4 @@ async function writeTree(found: Checkpoint, kind: string, dirArgument: string | 
     `  ${build}`,
     tests.length === 0 ? "  （parent 没有测试文件）" : `  node --test ${tests.join(" ")}`,
   ].join("\n");
-}
-
-/** The compiled test files of a parent tree (`packages/x/test/y.test.ts` → `packages/x/dist/test/y.test.js`). */
-async function compiledTests(found: Checkpoint): Promise<string[]> {
-  return [...(await treeFiles(found, "parent")).keys()]
-    .filter((file) => /^packages\/[^/]+\/test\/.*\.test\.ts$/.test(file))
-    .map((file) => file.replace(/^(packages\/[^/]+)\/test\//, "$1/dist/test/").replace(/\.ts$/, ".js"));
 }

@@ -1,9 +1,9 @@
 // `npm run practice -w @pi/course -- <id> [dir]`: a new isolated practice directory with the
 // parent, the starter and the focused tests, and the commands to run next.
-import path from "node:path";
 import { parseCli } from "./cli-args.js";
 import { focusedCommand, verifyCommand } from "./commands.js";
 import { type Checkpoint, findCheckpoint, focusedTestCount } from "./manifest.js";
+import { compiledPath } from "./test-files.js";
 import { writeCheckpointTree } from "./trees.js";
 import { UsageError } from "./usage-error.js";
 import { displayDir, invocationDir, nextPracticeDir, resolveUserDir } from "./user-paths.js";
@@ -69,12 +69,6 @@ export function nextSteps(checkpoint: Checkpoint, dir: string, from: string): st
     `  ${verifyCommand(checkpoint, displayDir(dir, from))}   （加 --watch 在保存后自动重跑）`,
     "",
     `Node 20：--test-name-pattern 未选中的测试也计入 tests，显示为 skipped（例如 tests ${total}、pass 1、skipped ${total - 1}）。`,
-    `Windows cmd 不展开 *：请把文件名写全，例如 ${compiledFocusedTest(checkpoint)}。`,
+    `Windows cmd 不展开 *：请把文件名写全，例如 ${compiledPath(checkpoint.focusedTest)}。`,
   ].join("\n");
-}
-
-/** The compiled focused test file, e.g. `packages/pi-course/dist/test/07-agent-loop.test.js`. */
-function compiledFocusedTest(checkpoint: Checkpoint): string {
-  const name = path.posix.basename(checkpoint.focusedTest).replace(/\.ts$/, ".js");
-  return path.posix.join(path.posix.dirname(checkpoint.focusedRun), name);
 }
