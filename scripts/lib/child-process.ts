@@ -15,7 +15,7 @@ export interface ProcessResult {
 }
 
 /** The environment for a child that should behave as if a learner typed the command in a fresh shell. */
-export function cleanEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+function cleanEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(base)) {
     const upper = key.toUpperCase();
@@ -38,7 +38,7 @@ function isNodeModulesBin(entry: string): boolean {
 }
 
 /** Runs `command args` in `cwd` and collects its output; never rejects for a non-zero exit. */
-export function runProcess(
+function runProcess(
   command: string,
   args: string[],
   cwd: string,

@@ -23,7 +23,7 @@ export async function runDiagnostic(checkpoint: Checkpoint): Promise<DiagnosticO
 }
 
 /** The tests of a run whose name contains `pattern`, with their status. */
-export function testsMatching(result: FocusedResult, pattern: string): FocusedResult["results"] {
+function testsMatching(result: FocusedResult, pattern: string): FocusedResult["results"] {
   return result.results.filter((test) => test.name.includes(pattern));
 }
 

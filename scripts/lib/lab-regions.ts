@@ -117,7 +117,7 @@ export function applyLab(segments: Segment[], labId: string): string {
     .join("");
 }
 
-export function findLab(checkpoint: Checkpoint, labId: string): Lab {
+function findLab(checkpoint: Checkpoint, labId: string): Lab {
   const lab = checkpoint.labs.find((candidate) => candidate.id === labId);
   if (lab === undefined) {
     const ids = checkpoint.labs.map((candidate) => candidate.id).join("、");

@@ -8,7 +8,7 @@ import { UsageError } from "./usage-error.js";
 /** The repository root (the folder holding the top-level package.json). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-export const manifestPath = path.join(repoRoot, "packages/pi-course/checkpoints/manifest.json");
+const manifestPath = path.join(repoRoot, "packages/pi-course/checkpoints/manifest.json");
 
 export interface Lab {
   id: string;

@@ -44,7 +44,7 @@ export async function practice(argv: string[], from: string = invocationDir()): 
   return { dir, message: nextSteps(checkpoint, dir, from) };
 }
 
-export function nextSteps(checkpoint: Checkpoint, dir: string, from: string): string {
+function nextSteps(checkpoint: Checkpoint, dir: string, from: string): string {
   const total = focusedTestCount(checkpoint);
   const labs = checkpoint.labs.map(
     (lab) => `  ${lab.id}  ${focusedCommand(checkpoint, lab.pattern)}   → ${lab.expected}/${lab.expected}`,

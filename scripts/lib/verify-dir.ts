@@ -8,7 +8,7 @@ import { treePackageName } from "./trees.js";
 import { UsageError } from "./usage-error.js";
 import { practiceRoot, resolveUserDir } from "./user-paths.js";
 
-export function isPracticeTree(dir: string, checkpoint: Checkpoint): boolean {
+function isPracticeTree(dir: string, checkpoint: Checkpoint): boolean {
   try {
     const json = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: unknown };
     return json.name === treePackageName(checkpoint, "practice");
