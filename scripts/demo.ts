@@ -1,9 +1,9 @@
 // `npm run demo`: plays chapter 07's README round trip (or another situation of the chapter)
 // through the real runAgentLoop on the scripted model, and prints it as timelines or JSON lines.
-import { parseCli } from "./lib/cli-args.js";
-import { jsonLines } from "./lib/demo-json.js";
-import { isScenarioName, runScenario, type ScenarioName, scenarioNames } from "./lib/demo-scenarios.js";
-import { formatRun } from "./lib/demo-text.js";
+import { parseCli } from "./lib/cli/cli-args.js";
+import { jsonLines } from "./lib/demo/demo-json.js";
+import { isScenarioName, runScenario, type ScenarioName, scenarioNames } from "./lib/demo/demo-scenarios.js";
+import { formatRun } from "./lib/demo/demo-text.js";
 import { styleFor } from "./lib/terminal-style.js";
 import { runCli, UsageError } from "./lib/usage-error.js";
 

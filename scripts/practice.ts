@@ -1,5 +1,5 @@
 // CLI: npm run practice -w @pi/course -- <id> [dir] (also `npm run practice -- …` at the root). See `--help`.
-import { practice, practiceHelp } from "./lib/practice-command.js";
+import { practice, practiceHelp } from "./lib/cli/practice-command.js";
 import { runCli } from "./lib/usage-error.js";
 
 await runCli(async () => {

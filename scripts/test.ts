@@ -2,8 +2,8 @@
 // Files are named here because Node 20 does not expand globs and a bare `node --test`
 // at the root would also pick up the learners' red practice directories.
 import { spawnSync } from "node:child_process";
-import { repoRoot as root } from "./lib/manifest.js";
-import { compiledTestFiles, testFilesUnder } from "./lib/test-files.js";
+import { repoRoot as root } from "./lib/course/manifest.js";
+import { compiledTestFiles, testFilesUnder } from "./lib/course/test-files.js";
 
 const files = [...(await compiledTestFiles(root)), ...(await testFilesUnder(root, "scripts/test", ".test.ts"))];
 if (files.length === 0) {

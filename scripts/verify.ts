@@ -1,14 +1,14 @@
 // `npm run verify -w @pi/course -- 07 [dir] [--watch]`: builds a practice directory, shows how
 // many tests of each lab pass, and for the first unfinished lab its failure, command and hint.
-import { parseCli } from "./lib/cli-args.js";
-import { findCheckpoint } from "./lib/manifest.js";
+import { parseCli } from "./lib/cli/cli-args.js";
+import { findCheckpoint } from "./lib/course/manifest.js";
 import { styleFor } from "./lib/terminal-style.js";
 import { runCli, UsageError } from "./lib/usage-error.js";
 import { displayDir, invocationDir } from "./lib/user-paths.js";
-import { resolvePracticeDir } from "./lib/verify-dir.js";
-import { isComplete, verifyTree } from "./lib/verify-labs.js";
-import { formatVerification } from "./lib/verify-report.js";
-import { debouncedRunner, watchTree } from "./lib/verify-watch.js";
+import { resolvePracticeDir } from "./lib/verify/verify-dir.js";
+import { isComplete, verifyTree } from "./lib/verify/verify-labs.js";
+import { formatVerification } from "./lib/verify/verify-report.js";
+import { debouncedRunner, watchTree } from "./lib/verify/verify-watch.js";
 
 const usageLine = "npm run verify -w @pi/course -- <检查点> [练习目录] [--watch]";
 

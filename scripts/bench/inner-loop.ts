@@ -4,8 +4,8 @@
 // output timestamps, so the edit that stands for a learner's save really changes the file.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { runNode, runNpm } from "../lib/child-process.js";
-import { buildArgs, runFocused } from "../lib/focused-run.js";
+import { runNode, runNpm } from "../lib/run/child-process.js";
+import { buildArgs, runFocused } from "../lib/run/focused-run.js";
 import { benchCheckpoint, dropInTarget, makePractice, withScratch } from "./practice-dir.js";
 import { type Summary, summarize } from "./stats.js";
 import { timed } from "./timed-process.js";

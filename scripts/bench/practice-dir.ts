@@ -1,10 +1,10 @@
 // Practice directories made with the learner's own command, in a scratch folder under os.tmpdir().
 import fs from "node:fs/promises";
 import path from "node:path";
-import { runNpm } from "../lib/child-process.js";
 import { practiceArgs } from "../lib/commands.js";
-import { type Checkpoint, findCheckpoint, repoRoot } from "../lib/manifest.js";
-import { withTempDir } from "../lib/temp-dir.js";
+import { type Checkpoint, findCheckpoint, repoRoot } from "../lib/course/manifest.js";
+import { runNpm } from "../lib/run/child-process.js";
+import { withTempDir } from "../lib/trees/temp-dir.js";
 import { type TimedResult, timed } from "./timed-process.js";
 
 /** The checkpoint whose practice directory the benchmarks measure: chapter 07, the first one shipped. */

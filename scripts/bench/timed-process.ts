@@ -1,5 +1,5 @@
 // Wall time of a command run as a whole child process, the way a learner runs it.
-import type { ProcessResult } from "../lib/child-process.js";
+import type { ProcessResult } from "../lib/run/child-process.js";
 
 export interface TimedResult extends ProcessResult {
   ms: number;

@@ -1,5 +1,5 @@
 // The commands a learner types for a checkpoint, spelled once, from the manifest.
-import type { Checkpoint } from "./manifest.js";
+import type { Checkpoint } from "./course/manifest.js";
 
 /** `node --test [--test-name-pattern="…"] packages/pi-course/dist/test/07-*.test.js` */
 export function focusedCommand(checkpoint: Checkpoint, pattern?: string): string {

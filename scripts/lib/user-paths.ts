@@ -2,7 +2,7 @@
 // (INIT_CWD), not from the workspace folder npm switches to for `-w @pi/course`.
 import { lstatSync } from "node:fs";
 import path from "node:path";
-import { repoRoot } from "./manifest.js";
+import { repoRoot } from "./course/manifest.js";
 import { UsageError } from "./usage-error.js";
 
 /** The folder the learner ran the command in. */

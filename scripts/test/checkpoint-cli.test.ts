@@ -4,11 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { applyPatch, parsePatch } from "diff";
-import { checkpoint, checkpointHelp, checkpointUsage } from "../lib/checkpoint-command.js";
-import { runNpm } from "../lib/child-process.js";
-import { snapshotDir } from "../lib/dir-snapshot.js";
-import { findCheckpoint, repoRoot } from "../lib/manifest.js";
-import { treeFiles } from "../lib/trees.js";
+import { checkpoint, checkpointHelp, checkpointUsage } from "../lib/cli/checkpoint-command.js";
+import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
+import { runNpm } from "../lib/run/child-process.js";
+import { snapshotDir } from "../lib/trees/dir-snapshot.js";
+import { treeFiles } from "../lib/trees/trees.js";
 import { UsageError } from "../lib/usage-error.js";
 
 const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-checkpoint-cli-"));

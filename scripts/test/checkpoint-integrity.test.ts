@@ -7,12 +7,12 @@ import { copyFile, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { checkpoint as checkpointCommand } from "../lib/checkpoint-command.js";
-import { runNode, runNpm } from "../lib/child-process.js";
-import { snapshotDir } from "../lib/dir-snapshot.js";
-import { buildTree, npmBuild, runFocused, runTreeTests } from "../lib/focused-run.js";
-import { type Checkpoint, focusedTestCount, labError, loadManifest, repoRoot } from "../lib/manifest.js";
-import { practice } from "../lib/practice-command.js";
+import { checkpoint as checkpointCommand } from "../lib/cli/checkpoint-command.js";
+import { practice } from "../lib/cli/practice-command.js";
+import { type Checkpoint, focusedTestCount, labError, loadManifest, repoRoot } from "../lib/course/manifest.js";
+import { runNode, runNpm } from "../lib/run/child-process.js";
+import { buildTree, npmBuild, runFocused, runTreeTests } from "../lib/run/focused-run.js";
+import { snapshotDir } from "../lib/trees/dir-snapshot.js";
 import { practiceRoot } from "../lib/user-paths.js";
 
 const outside = await mkdtemp(path.join(os.tmpdir(), "pi-course-integrity-"));

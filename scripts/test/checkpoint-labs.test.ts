@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { buildTree, runFocused } from "../lib/focused-run.js";
-import { findCheckpoint, labError, repoRoot } from "../lib/manifest.js";
-import { withTempTree } from "../lib/temp-tree.js";
+import { findCheckpoint, labError, repoRoot } from "../lib/course/manifest.js";
+import { buildTree, runFocused } from "../lib/run/focused-run.js";
+import { withTempTree } from "../lib/trees/temp-tree.js";
 
 const checkpoint = findCheckpoint("07");
 const teaching = "packages/pi-course/src/agent-loop.ts";

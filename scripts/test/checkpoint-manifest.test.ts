@@ -10,7 +10,7 @@ import {
   ManifestLookupError,
   repoRoot,
   validateManifest,
-} from "../lib/manifest.js";
+} from "../lib/course/manifest.js";
 
 const manifest = loadManifest();
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { npmInvocation, quoteForCmd } from "../lib/child-process.js";
+import { npmInvocation, quoteForCmd } from "../lib/run/child-process.js";
 
 const nodeExe = "C:\\Program Files\\nodejs\\node.exe";
 const besideNode = "C:\\Program Files\\nodejs\\node_modules\\npm\\bin\\npm-cli.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { practiceArgs, practiceCommand } from "../lib/commands.js";
-import { findCheckpoint } from "../lib/manifest.js";
+import { findCheckpoint } from "../lib/course/manifest.js";
 
 test("练习命令：显示的命令与运行时用的参数数组是同一份（目录含空格时仍是一个参数）", () => {
   const checkpoint = findCheckpoint("07");

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Message, ToolResultMessage } from "@pi/core";
 import type { LoopEvent } from "@pi/course";
-import { runNode } from "../lib/child-process.js";
-import { jsonLines } from "../lib/demo-json.js";
-import { runScenario, type ScenarioName, scenarioNames } from "../lib/demo-scenarios.js";
-import { formatRun } from "../lib/demo-text.js";
-import { repoRoot } from "../lib/manifest.js";
+import { repoRoot } from "../lib/course/manifest.js";
+import { jsonLines } from "../lib/demo/demo-json.js";
+import { runScenario, type ScenarioName, scenarioNames } from "../lib/demo/demo-scenarios.js";
+import { formatRun } from "../lib/demo/demo-text.js";
+import { runNode } from "../lib/run/child-process.js";
 import { colourStyle, plainStyle, styleFor } from "../lib/terminal-style.js";
 
 interface Line {

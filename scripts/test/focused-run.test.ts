@@ -7,11 +7,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { buildTree, runFocused } from "../lib/focused-run.js";
-import { findCheckpoint } from "../lib/manifest.js";
-import { mutatedFiles } from "../lib/mutants.js";
-import { parseTap } from "../lib/tap-report.js";
-import { withTempTree } from "../lib/temp-tree.js";
+import { findCheckpoint } from "../lib/course/manifest.js";
+import { mutatedFiles } from "../lib/mutation/mutants.js";
+import { buildTree, runFocused } from "../lib/run/focused-run.js";
+import { parseTap } from "../lib/run/tap-report.js";
+import { withTempTree } from "../lib/trees/temp-tree.js";
 import { LearnerError, RunTimeoutError, UsageError } from "../lib/usage-error.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");

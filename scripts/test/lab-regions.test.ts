@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { applyPatch } from "diff";
-import { checkpoint as checkpointCommand } from "../lib/checkpoint-command.js";
-import { applyLab, formatLabChanges, labChanges, labSegments } from "../lib/lab-regions.js";
-import { labError, loadManifest, repoRoot } from "../lib/manifest.js";
+import { checkpoint as checkpointCommand } from "../lib/cli/checkpoint-command.js";
+import { labError, loadManifest, repoRoot } from "../lib/course/manifest.js";
+import { applyLab, formatLabChanges, labChanges, labSegments } from "../lib/diff/lab-regions.js";
 import { UsageError } from "../lib/usage-error.js";
 
 function read(relative: string): string {

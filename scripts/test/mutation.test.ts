@@ -5,10 +5,10 @@
 // A `find` that no longer occurs exactly once fails the test, so the check cannot pass silently.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { runNpm } from "../lib/child-process.js";
-import { diagnosticMutation } from "../lib/diagnostic.js";
-import { findCheckpoint, repoRoot } from "../lib/manifest.js";
-import { loopMutants, type Mutant, mutatedFiles, mutateSource, runTargetWith } from "../lib/mutants.js";
+import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
+import { diagnosticMutation } from "../lib/mutation/diagnostic.js";
+import { loopMutants, type Mutant, mutatedFiles, mutateSource, runTargetWith } from "../lib/mutation/mutants.js";
+import { runNpm } from "../lib/run/child-process.js";
 
 const checkpoint = findCheckpoint("07");
 const loop = "packages/pi-course/src/agent-loop.ts";

@@ -3,11 +3,11 @@ import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { runNpm } from "../lib/child-process.js";
-import { snapshotDir } from "../lib/dir-snapshot.js";
-import { findCheckpoint, repoRoot } from "../lib/manifest.js";
-import { practice, practiceUsage } from "../lib/practice-command.js";
-import { writeCheckpointTree } from "../lib/trees.js";
+import { practice, practiceUsage } from "../lib/cli/practice-command.js";
+import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
+import { runNpm } from "../lib/run/child-process.js";
+import { snapshotDir } from "../lib/trees/dir-snapshot.js";
+import { writeCheckpointTree } from "../lib/trees/trees.js";
 import { UsageError } from "../lib/usage-error.js";
 import { nextPracticeDir } from "../lib/user-paths.js";
 

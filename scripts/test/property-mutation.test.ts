@@ -1,7 +1,7 @@
 // The property suite's own mutation check: each mutant breaks one rule of the chapter's loop or
 // of its failure semantics, and the same property that passes for the real loop must fail for it
 // with a shrunk scenario and an error naming that rule. Mutants the focused tests' mutation check
-// also plants come from scripts/lib/mutants.ts.
+// also plants come from scripts/lib/mutation/mutants.ts.
 // One isolated target tree holds the mutants side by side, so one build serves them all; the
 // checks then run in this process against each mutant's compiled module.
 import assert from "node:assert/strict";
@@ -14,11 +14,11 @@ import fc from "fast-check";
 import { loopProperty, propertyParameters } from "../../packages/pi-course/test/properties/loop-property.js";
 import type { RunLoop } from "../../packages/pi-course/test/properties/run-scenario.js";
 import type { Scenario } from "../../packages/pi-course/test/properties/scenario.js";
-import { diagnosticMutation } from "../lib/diagnostic.js";
-import { buildTree } from "../lib/focused-run.js";
-import { findCheckpoint } from "../lib/manifest.js";
-import { loopMutants, type Mutant, mutatedFiles } from "../lib/mutants.js";
-import { writeCheckpointTree } from "../lib/trees.js";
+import { findCheckpoint } from "../lib/course/manifest.js";
+import { diagnosticMutation } from "../lib/mutation/diagnostic.js";
+import { loopMutants, type Mutant, mutatedFiles } from "../lib/mutation/mutants.js";
+import { buildTree } from "../lib/run/focused-run.js";
+import { writeCheckpointTree } from "../lib/trees/trees.js";
 
 const checkpoint = findCheckpoint("07");
 const loopFile = checkpoint.teachingFiles[0] ?? "packages/pi-course/src/agent-loop.ts";

@@ -11,9 +11,9 @@ import {
   practiceCommand,
   verifyCommand,
 } from "../lib/commands.js";
-import { runScenario } from "../lib/demo-scenarios.js";
-import { formatRun } from "../lib/demo-text.js";
-import { loadManifest, repoRoot } from "../lib/manifest.js";
+import { loadManifest, repoRoot } from "../lib/course/manifest.js";
+import { runScenario } from "../lib/demo/demo-scenarios.js";
+import { formatRun } from "../lib/demo/demo-text.js";
 import { plainStyle } from "../lib/terminal-style.js";
 
 const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");

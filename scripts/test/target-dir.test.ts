@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/pr
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { findCheckpoint } from "../lib/manifest.js";
-import { moveIntoPlace, type Rename } from "../lib/target-dir.js";
-import { writeCheckpointTree } from "../lib/trees.js";
+import { findCheckpoint } from "../lib/course/manifest.js";
+import { moveIntoPlace, type Rename } from "../lib/trees/target-dir.js";
+import { writeCheckpointTree } from "../lib/trees/trees.js";
 
 const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-target-dir-"));
 after(() => rm(holder, { recursive: true, force: true }));

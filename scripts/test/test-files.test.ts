@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { focusedFiles } from "../lib/focused-run.js";
-import { loadManifest } from "../lib/manifest.js";
-import { compiledPath, compiledTestFiles, compiledTestsOf, testFilesUnder } from "../lib/test-files.js";
+import { loadManifest } from "../lib/course/manifest.js";
+import { compiledPath, compiledTestFiles, compiledTestsOf, testFilesUnder } from "../lib/course/test-files.js";
+import { focusedFiles } from "../lib/run/focused-run.js";
 
 const root = await mkdtemp(path.join(os.tmpdir(), "pi-course-test-files-"));
 after(() => rm(root, { recursive: true, force: true }));

@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { mock, test } from "node:test";
-import { findCheckpoint } from "../lib/manifest.js";
-import { writeCheckpointTree } from "../lib/trees.js";
-import { debouncedRunner, isIgnoredPath, watchTree } from "../lib/verify-watch.js";
+import { findCheckpoint } from "../lib/course/manifest.js";
+import { writeCheckpointTree } from "../lib/trees/trees.js";
+import { debouncedRunner, isIgnoredPath, watchTree } from "../lib/verify/verify-watch.js";
 
 /** Resolves with the first reported change that satisfies `wanted`. */
 function nextChange(

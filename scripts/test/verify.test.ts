@@ -4,15 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { applyPatch } from "diff";
-import { runNode } from "../lib/child-process.js";
-import { labChanges } from "../lib/lab-regions.js";
-import { findCheckpoint, labError, repoRoot } from "../lib/manifest.js";
+import { findCheckpoint, labError, repoRoot } from "../lib/course/manifest.js";
+import { labChanges } from "../lib/diff/lab-regions.js";
+import { runNode } from "../lib/run/child-process.js";
 import { displayWidth, padDisplay, plainStyle } from "../lib/terminal-style.js";
-import { writeCheckpointTree } from "../lib/trees.js";
+import { writeCheckpointTree } from "../lib/trees/trees.js";
 import { UsageError } from "../lib/usage-error.js";
-import { practiceDirs, resolvePracticeDir } from "../lib/verify-dir.js";
-import { isComplete, verifyTree } from "../lib/verify-labs.js";
-import { formatVerification } from "../lib/verify-report.js";
+import { practiceDirs, resolvePracticeDir } from "../lib/verify/verify-dir.js";
+import { isComplete, verifyTree } from "../lib/verify/verify-labs.js";
+import { formatVerification } from "../lib/verify/verify-report.js";
 
 // One practice tree for the whole file, walked the way a learner walks it:
 // fresh starter → Lab 7.1 done → target → a syntax error.

@@ -1,7 +1,7 @@
 // What `npm run checkpoint` prints: the list of checkpoints and one checkpoint's card.
-import { checkpointCommand, diagnosticCommand, focusedCommand, practiceCommand, verifyCommand } from "./commands.js";
-import { type Checkpoint, focusedTestCount, type Manifest } from "./manifest.js";
-import { displayWidth, padDisplay } from "./terminal-style.js";
+import { checkpointCommand, diagnosticCommand, focusedCommand, practiceCommand, verifyCommand } from "../commands.js";
+import { type Checkpoint, focusedTestCount, type Manifest } from "../course/manifest.js";
+import { displayWidth, padDisplay } from "../terminal-style.js";
 
 export function checkpointList(manifest: Manifest): string {
   const lines = ["检查点 / Checkpoints:"];

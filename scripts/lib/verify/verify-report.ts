@@ -1,8 +1,8 @@
 // Prints a Verification for the learner: the build error alone, or the lab progress table
 // followed by what to do next (first failing assertion, focused command, hint).
-import { focusedCommand } from "./commands.js";
-import type { Checkpoint } from "./manifest.js";
-import { displayWidth, padDisplay, type Style } from "./terminal-style.js";
+import { focusedCommand } from "../commands.js";
+import type { Checkpoint } from "../course/manifest.js";
+import { displayWidth, padDisplay, type Style } from "../terminal-style.js";
 import { nextLab, type Verification } from "./verify-labs.js";
 
 export interface ReportContext {

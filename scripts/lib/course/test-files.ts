@@ -4,7 +4,7 @@
 // arguments as globs, in which a Windows `\` would be an escape, not a separator.
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { filesUnder } from "./tree-fs.js";
+import { filesUnder } from "../trees/tree-fs.js";
 
 const SOURCE_TEST = /^(packages\/[^/]+)\/test\/(.*\.test)\.ts$/;
 

@@ -3,10 +3,10 @@
 // silently after the source changed.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { buildTree, runFocused } from "./focused-run.js";
-import { type Checkpoint, repoRoot } from "./manifest.js";
-import type { FocusedResult } from "./tap-report.js";
-import { withTempTree } from "./temp-tree.js";
+import { type Checkpoint, repoRoot } from "../course/manifest.js";
+import { buildTree, runFocused } from "../run/focused-run.js";
+import type { FocusedResult } from "../run/tap-report.js";
+import { withTempTree } from "../trees/temp-tree.js";
 
 export interface Mutation {
   /** Repository-relative file to mutate, e.g. `packages/pi-course/src/agent-loop.ts`. */

@@ -1,7 +1,7 @@
 // A checkpoint tree in a fresh folder under os.tmpdir(), removed afterwards: for the
 // integrity tests, the mutation check and the diagnostic command.
 import path from "node:path";
-import type { Checkpoint } from "./manifest.js";
+import type { Checkpoint } from "../course/manifest.js";
 import { withTempDir } from "./temp-dir.js";
 import { type TreeKind, writeCheckpointTree } from "./trees.js";
 

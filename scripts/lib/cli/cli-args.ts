@@ -1,7 +1,7 @@
 // Argument parsing for the learner-facing CLIs (checkpoint, practice, verify, demo). parseArgs'
 // own errors are long and English; learners get one short Chinese line naming the fix instead.
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../usage-error.js";
 
 export type CliOptions = NonNullable<ParseArgsConfig["options"]>;
 

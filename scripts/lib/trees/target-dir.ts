@@ -4,7 +4,7 @@
 import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../usage-error.js";
 
 /**
  * Checks that `target` can become a new tree: its parent folder exists, and `target` does not

@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
-import { type Checkpoint, repoRoot } from "./manifest.js";
-import { treeFiles } from "./trees.js";
+import { type Checkpoint, repoRoot } from "../course/manifest.js";
+import { treeFiles } from "../trees/trees.js";
 
 export interface TeachingDiff {
   file: string;

@@ -7,7 +7,7 @@
 // dist/ and *.tsbuildinfo are never copied.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { type Checkpoint, repoRoot } from "./manifest.js";
+import { type Checkpoint, repoRoot } from "../course/manifest.js";
 import { checkTargetDir, makeTempSibling, moveIntoPlace, type Rename, removeTree } from "./target-dir.js";
 import { filesUnder, toPosix, writeFileIn } from "./tree-fs.js";
 import { linkNodeModules, toolchainPackages } from "./tree-links.js";

@@ -1,14 +1,15 @@
 // `npm run checkpoint -w @pi/course -- [id] [--diff [parent] | --write parent|target <dir> | --diagnostic | --lab 7.N]`
+
+import { type Checkpoint, findCheckpoint, loadManifest } from "../course/manifest.js";
+import { compiledTestsOf } from "../course/test-files.js";
+import { formatLabChanges } from "../diff/lab-regions.js";
+import { parentDiffs, teachingDiffs } from "../diff/teaching-diff.js";
+import { diagnosticReport, runDiagnostic } from "../mutation/diagnostic.js";
+import { type TreeKind, treeFiles, writeCheckpointTree } from "../trees/trees.js";
+import { UsageError } from "../usage-error.js";
+import { displayDir, invocationDir, resolveUserDir } from "../user-paths.js";
 import { checkpointCard, checkpointList } from "./checkpoint-card.js";
 import { parseCli } from "./cli-args.js";
-import { diagnosticReport, runDiagnostic } from "./diagnostic.js";
-import { formatLabChanges } from "./lab-regions.js";
-import { type Checkpoint, findCheckpoint, loadManifest } from "./manifest.js";
-import { parentDiffs, teachingDiffs } from "./teaching-diff.js";
-import { compiledTestsOf } from "./test-files.js";
-import { type TreeKind, treeFiles, writeCheckpointTree } from "./trees.js";
-import { UsageError } from "./usage-error.js";
-import { displayDir, invocationDir, resolveUserDir } from "./user-paths.js";
 
 /** The one-line synopsis, also the end of every argument error. */
 export const checkpointUsage =

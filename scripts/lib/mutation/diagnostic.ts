@@ -1,7 +1,8 @@
 // The chapter's diagnostic experiment, run for real: the manifest's one-line change to the
 // target (for 07: the `length` branch sent down the execution path), built in a temp tree.
-import type { FocusedResult } from "./focused-run.js";
-import type { Checkpoint } from "./manifest.js";
+
+import type { Checkpoint } from "../course/manifest.js";
+import type { FocusedResult } from "../run/focused-run.js";
 import { type Mutation, mutatedFiles, runTargetWith } from "./mutants.js";
 
 export function diagnosticMutation(checkpoint: Checkpoint): Mutation {

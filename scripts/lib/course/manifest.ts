@@ -3,10 +3,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../usage-error.js";
 
 /** The repository root (the folder holding the top-level package.json). */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 const manifestPath = path.join(repoRoot, "packages/pi-course/checkpoints/manifest.json");
 

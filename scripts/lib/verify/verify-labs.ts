@@ -1,7 +1,8 @@
 // Where a learner stands in a checkpoint: builds the practice tree once, then runs each lab's
 // test-name pattern exactly as the chapter's focused command does and counts what passed.
-import { type BuildResult, buildTree, type FocusedFailure, runFocused } from "./focused-run.js";
-import type { Checkpoint, Lab } from "./manifest.js";
+
+import type { Checkpoint, Lab } from "../course/manifest.js";
+import { type BuildResult, buildTree, type FocusedFailure, runFocused } from "../run/focused-run.js";
 
 export interface LabProgress {
   lab: Lab;

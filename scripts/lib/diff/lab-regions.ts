@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch, diffLines } from "diff";
-import { verifyCommand } from "./commands.js";
-import { type Checkpoint, type Lab, repoRoot } from "./manifest.js";
-import { UsageError } from "./usage-error.js";
+import { verifyCommand } from "../commands.js";
+import { type Checkpoint, type Lab, repoRoot } from "../course/manifest.js";
+import { UsageError } from "../usage-error.js";
 
 /** One changed block of the diff: starter lines replaced by target lines. */
 export interface ChangeBlock {

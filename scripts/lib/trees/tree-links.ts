@@ -3,10 +3,10 @@
 // tree's own packages, and node_modules/.bin holds a command for each linked package's bins.
 import fs from "node:fs/promises";
 import path from "node:path";
-import { repoRoot } from "./manifest.js";
+import { repoRoot } from "../course/manifest.js";
+import { UsageError } from "../usage-error.js";
 import { ensureDir } from "./tree-fs.js";
 import type { ToolchainPackage, WorkspacePackage } from "./tree-root.js";
-import { UsageError } from "./usage-error.js";
 
 /** Packages every tree needs to build and type-check, whatever its packages depend on. */
 const TOOLCHAIN = ["typescript", "@types/node"];

@@ -3,11 +3,11 @@
 // from the TAP report. The focused glob is expanded here: Node 20 does not expand globs.
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import type { Checkpoint } from "../course/manifest.js";
+import { compiledTestFiles } from "../course/test-files.js";
+import { RunTimeoutError } from "../usage-error.js";
 import { runNode, runNpm } from "./child-process.js";
-import type { Checkpoint } from "./manifest.js";
 import { type FocusedResult, parseTap } from "./tap-report.js";
-import { compiledTestFiles } from "./test-files.js";
-import { RunTimeoutError } from "./usage-error.js";
 
 export type { FocusedFailure, FocusedResult, FocusedTest } from "./tap-report.js";
 

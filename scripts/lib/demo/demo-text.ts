@@ -2,8 +2,8 @@
 // request, tool events under their call), the transcript and the result, with Chinese labels.
 import type { Message, ToolCall, ToolResultMessage } from "@pi/core";
 import type { LoopEvent } from "@pi/course";
+import type { Style } from "../terminal-style.js";
 import type { DemoEvent, DemoRun } from "./demo-scenarios.js";
-import type { Style } from "./terminal-style.js";
 
 const TYPE_WIDTH = 19;
 const NESTED = "  ";

@@ -1,12 +1,13 @@
 // `npm run practice -w @pi/course -- <id> [dir]`: a new isolated practice directory with the
 // parent, the starter and the focused tests, and the commands to run next.
+
+import { focusedCommand, verifyCommand } from "../commands.js";
+import { type Checkpoint, findCheckpoint, focusedTestCount } from "../course/manifest.js";
+import { compiledPath } from "../course/test-files.js";
+import { writeCheckpointTree } from "../trees/trees.js";
+import { UsageError } from "../usage-error.js";
+import { displayDir, invocationDir, nextPracticeDir, resolveUserDir } from "../user-paths.js";
 import { parseCli } from "./cli-args.js";
-import { focusedCommand, verifyCommand } from "./commands.js";
-import { type Checkpoint, findCheckpoint, focusedTestCount } from "./manifest.js";
-import { compiledPath } from "./test-files.js";
-import { writeCheckpointTree } from "./trees.js";
-import { UsageError } from "./usage-error.js";
-import { displayDir, invocationDir, nextPracticeDir, resolveUserDir } from "./user-paths.js";
 
 /** The one-line synopsis, also the end of every argument error. */
 export const practiceUsage = "npm run practice -w @pi/course -- <编号> [目录]";

@@ -2,11 +2,11 @@
 // practice directory of the checkpoint under the top-level practice/.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { practiceCommand } from "./commands.js";
-import type { Checkpoint } from "./manifest.js";
-import { treePackageName } from "./trees.js";
-import { UsageError } from "./usage-error.js";
-import { practiceRoot, resolveUserDir } from "./user-paths.js";
+import { practiceCommand } from "../commands.js";
+import type { Checkpoint } from "../course/manifest.js";
+import { treePackageName } from "../trees/trees.js";
+import { UsageError } from "../usage-error.js";
+import { practiceRoot, resolveUserDir } from "../user-paths.js";
 
 function isPracticeTree(dir: string, checkpoint: Checkpoint): boolean {
   try {
