@@ -1,0 +1,152 @@
+// Lab 8.5 · bash：run a command in its own process group, stream its merged output, stop the whole
+// group on timeout or abort, and return when the shell exits.
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import type { Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import { type Tool, type ToolExecutionContext, type ToolOutput, text } from "@pi/core";
+import { OutputCapture } from "./output-capture.js";
+import { ownProcessGroup, shellInvocation, signalProcessGroup } from "./process-group.js";
+import type { OutputLimits } from "./truncate.js";
+
+/** How long a group has between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 500;
+/** After the shell exits, output still in the pipes is read until they are quiet this long. */
+const PIPE_QUIET_MS = 100;
+
+interface BashArgs {
+  command: string;
+  timeout?: number;
+}
+
+export interface BashOptions {
+  timeoutSeconds: number;
+  limits: OutputLimits;
+}
+
+export function createBashTool(root: string, options: BashOptions): Tool {
+  return {
+    name: "bash",
+    description: `Run a shell command in the workspace (bash -c). stdin is closed; stdout and stderr are merged. Default timeout ${options.timeoutSeconds} s.`,
+    parameters: {
+      type: "object",
+      properties: {
+        command: { type: "string", description: "The command line to run." },
+        timeout: { type: "number", exclusiveMinimum: 0, description: "Timeout in seconds." },
+      },
+      required: ["command"],
+      additionalProperties: false,
+    },
+    async execute(args, context) {
+      const { command, timeout = options.timeoutSeconds } = args as unknown as BashArgs;
+      return runCommand(root, command, timeout, options.limits, context);
+    },
+  };
+}
+
+async function runCommand(
+  root: string,
+  command: string,
+  timeoutSeconds: number,
+  limits: OutputLimits,
+  { signal, reportProgress }: ToolExecutionContext,
+): Promise<ToolOutput> {
+  if (signal?.aborted) throw new Error("Command aborted before it started.");
+  const { shell, args } = shellInvocation(command);
+  const child = spawn(shell, args, {
+    cwd: root,
+    detached: ownProcessGroup,
+    stdio: ["ignore", "pipe", "pipe"],
+    windowsHide: true,
+  });
+  const capture = new OutputCapture(limits);
+  const pipes = [child.stdout, child.stderr];
+  for (const pipe of pipes) {
+    const decoder = new StringDecoder("utf8");
+    pipe.on("data", (chunk: Buffer) => {
+      const delta = decoder.write(chunk);
+      if (delta !== "") reportProgress?.([text(delta)]);
+      if (!capture.write(chunk)) {
+        // The temp file is behind: stop reading so memory stays bounded.
+        for (const each of pipes) each.pause();
+        void capture.drained().then(() => {
+          for (const each of pipes) each.resume();
+        });
+      }
+    });
+  }
+
+  let stoppedBecause: string | undefined;
+  const stop = (reason: string) => {
+    if (stoppedBecause !== undefined || child.pid === undefined) return;
+    stoppedBecause = reason;
+    signalProcessGroup(child.pid, "SIGTERM");
+    // Descendants that ignore SIGTERM get SIGKILL, even after the shell itself has gone.
+    setTimeout(() => signalProcessGroup(child.pid as number, "SIGKILL"), KILL_GRACE_MS);
+  };
+  const timer = setTimeout(
+    () => stop(`Command timed out after ${timeoutSeconds} seconds; pass a larger timeout or run it in the background.`),
+    timeoutSeconds * 1000,
+  );
+  const onAbort = () => stop("Command aborted.");
+  signal?.addEventListener("abort", onAbort, { once: true });
+
+  let exitCode: number;
+  try {
+    exitCode = await shellExit(child);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+  await pipesQuiet(pipes);
+  const output = await capture.finish();
+
+  const details = {
+    exitCode,
+    ...(output.truncation && { truncation: output.truncation, fullOutputPath: output.fullOutputPath }),
+  };
+  if (stoppedBecause !== undefined) throw new Error(joinOutput(output.text, stoppedBecause));
+  if (exitCode !== 0) throw new Error(joinOutput(output.text, `Command exited with code ${exitCode}.`));
+  return { content: [text(output.text === "" ? "(no output)" : output.text)], details };
+}
+
+/** Resolves with the shell's exit code (128 + n for signal n) when the shell exits, not when its pipes close. */
+function shellExit(child: ReturnType<typeof spawn>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    child.once("error", (error) => reject(new Error(`Could not start the shell: ${error.message}`)));
+    child.once("exit", (code, signalName) => {
+      resolve(signalName === null ? (code ?? 1) : 128 + (constants.signals[signalName] ?? 0));
+    });
+  });
+}
+
+/**
+ * Reads what is left in the pipes, then lets go: a background process that inherited them may
+ * keep them open forever.
+ */
+function pipesQuiet(pipes: Readable[]): Promise<void> {
+  return new Promise((resolve) => {
+    let open = pipes.filter((pipe) => !pipe.readableEnded && !pipe.destroyed).length;
+    const done = () => {
+      clearTimeout(quiet);
+      for (const pipe of pipes) pipe.destroy();
+      resolve();
+    };
+    let quiet = setTimeout(done, PIPE_QUIET_MS);
+    if (open === 0) return done();
+    for (const pipe of pipes) {
+      pipe.on("data", () => {
+        clearTimeout(quiet);
+        quiet = setTimeout(done, PIPE_QUIET_MS);
+      });
+      pipe.once("close", () => {
+        open -= 1;
+        if (open === 0) done();
+      });
+    }
+  });
+}
+
+function joinOutput(output: string, status: string): string {
+  return output === "" ? status : `${output}\n\n${status}`;
+}

@@ -1,0 +1,137 @@
+// Lab 8.4 · edit：every oldText matched once against the original, BOM and line endings kept,
+// the result written atomically, with a unified diff.
+import { readFile } from "node:fs/promises";
+import { type Tool, text } from "@pi/core";
+import { createTwoFilesPatch } from "diff";
+import { withFileMutationQueue } from "./file-mutation-queue.js";
+import { restoreBom, splitShape, withLineEndings } from "./line-endings.js";
+import { resolveWorkspacePath } from "./workspace-path.js";
+import { writeFileAtomic } from "./write.js";
+
+interface Edit {
+  oldText: string;
+  newText: string;
+}
+
+interface EditArgs {
+  path: string;
+  edits: Edit[];
+}
+
+/** Where one edit's oldText sits in the original. */
+interface Match {
+  index: number;
+  start: number;
+  end: number;
+  replacement: string;
+}
+
+export function createEditTool(root: string): Tool {
+  return {
+    name: "edit",
+    description:
+      "Replace exact text in a workspace file. Each edits[i].oldText must occur exactly once in the original file; edits must not overlap.",
+    parameters: {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "File path, relative to the workspace." },
+        edits: {
+          type: "array",
+          minItems: 1,
+          items: {
+            type: "object",
+            properties: {
+              oldText: { type: "string", description: "Exact text to replace, unique in the file." },
+              newText: { type: "string", description: "Replacement text." },
+            },
+            required: ["oldText", "newText"],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ["path", "edits"],
+      additionalProperties: false,
+    },
+    async execute(args) {
+      const { path: requested, edits } = args as unknown as EditArgs;
+      const file = await resolveWorkspacePath(root, requested);
+      return withFileMutationQueue(file, async () => {
+        const original = await readText(file, requested);
+        const { body, shape } = splitShape(original);
+        const matches = edits
+          .map((edit, index) => locate(body, edit, index, shape.eol))
+          .sort((a, b) => a.start - b.start);
+        for (let i = 1; i < matches.length; i += 1) {
+          const [before, after] = [matches[i - 1] as Match, matches[i] as Match];
+          if (after.start < before.end) {
+            throw new Error(
+              `edits[${before.index}] and edits[${after.index}] overlap; merge them into one edit or target disjoint text.`,
+            );
+          }
+        }
+        let edited = body;
+        for (const match of [...matches].reverse()) {
+          edited = edited.slice(0, match.start) + match.replacement + edited.slice(match.end);
+        }
+        if (edited === body)
+          throw new Error(
+            `edits[0..${edits.length - 1}] leave ${requested} unchanged; give a newText that differs from its oldText.`,
+          );
+        await writeFileAtomic(file, restoreBom(edited, shape));
+
+        const first = matches[0] as Match;
+        const firstChangedLine = body.slice(0, first.start).split("\n").length;
+        const diff = createTwoFilesPatch(
+          requested,
+          requested,
+          withLineEndings(body, "\n"),
+          withLineEndings(edited, "\n"),
+        );
+        const count = edits.length === 1 ? "1 edit" : `${edits.length} edits`;
+        return { content: [text(`Applied ${count} to ${requested}.`)], details: { diff, firstChangedLine } };
+      });
+    },
+  };
+}
+
+/** Finds edits[index] in the original; it must occur exactly once. */
+function locate(body: string, edit: Edit, index: number, eol: "\n" | "\r\n"): Match {
+  if (edit.oldText === "") throw new Error(`edits[${index}].oldText is empty; give the exact text to replace.`);
+  if (edit.oldText === edit.newText) {
+    throw new Error(
+      `edits[${index}] has newText identical to oldText, so the file would not change; give the new text.`,
+    );
+  }
+  // A model usually sends LF; a CRLF file still matches, and the replacement keeps CRLF.
+  const oldText = withLineEndings(edit.oldText, eol);
+  const start = body.indexOf(oldText);
+  if (start === -1) {
+    throw new Error(
+      `edits[${index}].oldText was not found; it must match the file exactly, including whitespace and indentation.`,
+    );
+  }
+  const occurrences = countOccurrences(body, oldText);
+  if (occurrences > 1) {
+    throw new Error(
+      `edits[${index}].oldText occurs ${occurrences} times; it must be unique, so include more surrounding lines.`,
+    );
+  }
+  return { index, start, end: start + oldText.length, replacement: withLineEndings(edit.newText, eol) };
+}
+
+function countOccurrences(body: string, value: string): number {
+  let count = 0;
+  for (let at = body.indexOf(value); at !== -1; at = body.indexOf(value, at + 1)) count += 1;
+  return count;
+}
+
+async function readText(file: string, requested: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new Error(`File "${requested}" does not exist in the workspace; create it with write instead.`);
+    }
+    throw error;
+  }
+}

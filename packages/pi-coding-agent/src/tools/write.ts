@@ -1,0 +1,57 @@
+// Lab 8.3 · write：create parent directories, then write atomically (temp file + rename).
+import { randomBytes } from "node:crypto";
+import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { type Tool, text } from "@pi/core";
+import { withFileMutationQueue } from "./file-mutation-queue.js";
+import { resolveWorkspacePath } from "./workspace-path.js";
+
+interface WriteArgs {
+  path: string;
+  content: string;
+}
+
+export function createWriteTool(root: string): Tool {
+  return {
+    name: "write",
+    description: "Create or overwrite a file in the workspace with the given content; parent directories are created.",
+    parameters: {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "File path, relative to the workspace." },
+        content: { type: "string", description: "The whole new content of the file." },
+      },
+      required: ["path", "content"],
+      additionalProperties: false,
+    },
+    async execute(args) {
+      const { path: requested, content } = args as unknown as WriteArgs;
+      const file = await resolveWorkspacePath(root, requested);
+      const bytes = Buffer.byteLength(content, "utf8");
+      await withFileMutationQueue(file, async () => {
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFileAtomic(file, content);
+      });
+      return { content: [text(`Wrote ${bytes} bytes to ${requested}.`)], details: { path: requested, bytes } };
+    },
+  };
+}
+
+/**
+ * Writes `content` to a temporary file beside `file`, then renames it over `file`: a reader sees
+ * the old content or the new one, never half of it. The file's permission bits are kept.
+ */
+export async function writeFileAtomic(file: string, content: string): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
+  const mode = await stat(file).then(
+    (existing) => existing.mode & 0o7777,
+    () => undefined,
+  );
+  try {
+    await writeFile(temp, content, { encoding: "utf8", flag: "wx", ...(mode !== undefined && { mode }) });
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
