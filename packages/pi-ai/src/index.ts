@@ -1,1 +1,3 @@
-export {};
+export { isTransientErrorMessage } from "./openai-compatible/error-message.js";
+export { openAICompatibleModel } from "./openai-compatible/model.js";
+export type { OpenAICompatibleCompat, OpenAICompatibleOptions } from "./openai-compatible/options.js";

@@ -1,0 +1,72 @@
+// Transport failures → the one-line `errorMessage` of the failed assistant.
+//
+// The message's start is stable, so a caller (the Agent's retry) can tell transient failures apart:
+//   "<status> …"             an HTTP error; 408, 409, 429 and 5xx are transient
+//   "connection error: …"    no response (refused, reset or DNS) after the SDK's retries: transient
+//   "connection timed out…"  no response in time: transient
+//   "stream interrupted: …"  the connection dropped after a 200, mid-stream: transient
+// Everything else is not worth retrying: "stream error: …" (the server sent an error inside the
+// stream), "malformed stream: …", "finish_reason …", "no finish_reason: …", bad tool-call arguments.
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import { MAX_RETRY_WAIT_MS, REFUSED_WAIT_HEADER } from "./retry-fetch.js";
+
+const TRANSIENT = /^(?:(?:408|409|429|5\d\d) |connection error: |connection timed out|stream interrupted: )/;
+
+/** True when an errorMessage written by this provider names a failure that may pass on a retry. */
+export function isTransientErrorMessage(message: string): boolean {
+  return TRANSIENT.test(message);
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 400 ? `${line.slice(0, 399)}…` : line;
+}
+
+/** The innermost cause's code or message, e.g. ECONNREFUSED or "other side closed". */
+function rootCause(error: unknown): string | undefined {
+  let cause = error instanceof Error ? error.cause : undefined;
+  let found: string | undefined;
+  for (let depth = 0; cause instanceof Error && depth < 5; depth += 1) {
+    const code = (cause as { code?: unknown }).code;
+    found = typeof code === "string" ? code : cause.message;
+    cause = cause.cause;
+  }
+  return found;
+}
+
+function hint(status: number): string {
+  if (status === 401 || status === 403) return " (check the API key)";
+  if (status === 404) return " (check the base URL and the model name)";
+  return "";
+}
+
+function httpMessage(error: APIError, status: number): string {
+  const refused = error.headers?.get(REFUSED_WAIT_HEADER);
+  const wait =
+    refused == null
+      ? ""
+      : ` (the server asks to retry after ${Math.round(Number(refused) / 1000)} s, more than the ${MAX_RETRY_WAIT_MS / 1000} s this provider waits)`;
+  return `${error.message}${hint(status)}${wait}`;
+}
+
+/** Where the failure happened: before the response (request) or while reading the 200's body (stream). */
+export type FailurePhase = "request" | "stream";
+
+export function describeFailure(error: unknown, phase: FailurePhase, baseURL: string): string {
+  if (error instanceof APIConnectionTimeoutError) return oneLine(`connection timed out: no response from ${baseURL}`);
+  if (error instanceof APIConnectionError) {
+    const cause = rootCause(error);
+    return oneLine(`connection error: cannot reach ${baseURL}${cause ? ` (${cause})` : ""}; is the server running?`);
+  }
+  if (error instanceof APIError) {
+    if (typeof error.status === "number") return oneLine(httpMessage(error, error.status));
+    return oneLine(`stream error: ${error.message}`);
+  }
+  if (error instanceof SyntaxError) return oneLine(`malformed stream: a chunk is not valid JSON (${error.message})`);
+  const message = error instanceof Error ? error.message : String(error);
+  if (phase === "stream") {
+    const cause = rootCause(error);
+    return oneLine(`stream interrupted: ${message}${cause && cause !== message ? ` (${cause})` : ""}`);
+  }
+  return oneLine(`request failed: ${message}`);
+}
