@@ -1,0 +1,185 @@
+// tiny-pi's command line: flags fixed by the course contract, parsed strictly. Every mistake is
+// one Chinese line that names the fix (a UsageError, exit 2); paths are resolved against the
+// folder the command was run from (npm's INIT_CWD), not the folder npm switched to.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { UsageError } from "./errors.js";
+import { parseToolNames, type ToolName } from "./tool-selection.js";
+
+export const usage =
+  "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
+  "[--loop PRACTICE_DIR] [--tools-from PRACTICE_DIR] [--max-steps N] [--json] [--no-session | --resume FILE] [prompt]";
+
+export type SessionChoice = { kind: "new" } | { kind: "none" } | { kind: "resume"; file: string };
+
+export interface CliArgs {
+  /** A real OpenAI-compatible endpoint; absent: the embedded scripted model. */
+  endpoint?: { baseURL: string; model: string; apiKey?: string };
+  /** Absolute path of the workspace the tools work in. */
+  workspace: string;
+  tools: ToolName[];
+  /** Absolute path of a practice tree whose built runAgentLoop replaces the course's. */
+  loopDir?: string;
+  /** Absolute path of a practice tree whose built createWorkspaceTools replaces the course's. */
+  toolsFromDir?: string;
+  maxSteps?: number;
+  json: boolean;
+  session: SessionChoice;
+  /** The prompt words joined by spaces; absent when none was given. */
+  prompt?: string;
+}
+
+const options = {
+  "base-url": { type: "string" },
+  model: { type: "string" },
+  "api-key": { type: "string" },
+  workspace: { type: "string" },
+  tools: { type: "string" },
+  loop: { type: "string" },
+  "tools-from": { type: "string" },
+  "max-steps": { type: "string" },
+  json: { type: "boolean" },
+  "no-session": { type: "boolean" },
+  resume: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** `from` is the folder relative paths are resolved against (INIT_CWD, else the current directory). */
+export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
+  const { values, positionals } = parseStrict(argv);
+  if (values.help) return "help";
+
+  const baseURL = nonEmpty(values["base-url"], "--base-url", "例如 --base-url http://localhost:11434/v1");
+  const model = nonEmpty(values.model, "--model", "例如 --model qwen2.5-coder:7b");
+  const apiKey = nonEmpty(values["api-key"], "--api-key", "或者设置 OPENAI_API_KEY");
+  if (baseURL !== undefined && model === undefined) {
+    throw new UsageError("缺少 --model：有了 --base-url 还要给出模型名，例如 --model qwen2.5-coder:7b。");
+  }
+  if (baseURL === undefined && (model !== undefined || apiKey !== undefined)) {
+    const flag = model !== undefined ? "--model" : "--api-key";
+    throw new UsageError(
+      `${flag} 需要 --base-url：例如 --base-url http://localhost:11434/v1（不给两者则用内置脚本模型）。`,
+    );
+  }
+  if (baseURL !== undefined) checkURL(baseURL);
+
+  if (values["no-session"] && values.resume !== undefined) {
+    throw new UsageError(
+      "--no-session 和 --resume 不能同时使用：继续会话用 --resume FILE，不记录会话用 --no-session。",
+    );
+  }
+  const resume = nonEmpty(values.resume, "--resume", "例如 --resume .tiny-pi/sessions/<时间>.jsonl");
+  const session: SessionChoice =
+    resume !== undefined
+      ? { kind: "resume", file: path.resolve(from, resume) }
+      : values["no-session"]
+        ? { kind: "none" }
+        : { kind: "new" };
+
+  const workspace = nonEmpty(values.workspace, "--workspace", "例如 --workspace .");
+  const loop = nonEmpty(values.loop, "--loop", "例如 --loop practice/07");
+  const toolsFrom = nonEmpty(values["tools-from"], "--tools-from", "例如 --tools-from practice/08");
+  const prompt = positionals.join(" ").trim();
+
+  return {
+    ...(baseURL !== undefined && model !== undefined
+      ? { endpoint: apiKey === undefined ? { baseURL, model } : { baseURL, model, apiKey } }
+      : {}),
+    workspace: path.resolve(from, workspace ?? "."),
+    tools: values.tools === undefined ? ["read"] : parseToolNames(values.tools),
+    ...(loop !== undefined ? { loopDir: path.resolve(from, loop) } : {}),
+    ...(toolsFrom !== undefined ? { toolsFromDir: path.resolve(from, toolsFrom) } : {}),
+    ...(values["max-steps"] !== undefined ? { maxSteps: parseMaxSteps(values["max-steps"]) } : {}),
+    json: values.json === true,
+    session,
+    ...(prompt !== "" ? { prompt } : {}),
+  };
+}
+
+function parseStrict(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${flagProblem(error)}。用法：${usage}`);
+  }
+}
+
+/** parseArgs' own errors are long and English: one Chinese phrase naming the fix instead. */
+function flagProblem(error: unknown): string {
+  const { code, message = "" } = error as { code?: unknown; message?: string };
+  const quoted = message.match(/'([^']*)'/)?.[1] ?? "";
+  const flag = quoted.match(/--[\w-]+/)?.[0] ?? quoted;
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `未知选项 ${quoted}：请删掉它，或换成 --help 列出的选项`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const takesValue = options[flag.slice(2) as keyof typeof options]?.type === "string";
+    return takesValue ? `选项 ${flag} 缺少取值：请在 ${flag} 后面写上取值` : `选项 ${flag} 不接受取值：请只写 ${flag}`;
+  }
+  return `参数有误（${message.split("\n")[0]}）：请对照 --help 修改`;
+}
+
+function nonEmpty(value: string | undefined, flag: string, example: string): string | undefined {
+  if (value !== undefined && value.trim() === "") throw new UsageError(`${flag} 的取值为空：${example}。`);
+  return value;
+}
+
+function checkURL(value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url "${value}" 不是 URL：请写完整地址，例如 http://localhost:11434/v1。`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(
+      `--base-url 只接受 http:// 或 https:// 地址，例如 http://localhost:11434/v1（收到 ${value}）。`,
+    );
+  }
+}
+
+function parseMaxSteps(value: string): number {
+  const steps = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(steps) || steps < 1) {
+    throw new UsageError(`--max-steps 要一个 ≥ 1 的整数（收到 "${value}"），例如 --max-steps 8。`);
+  }
+  return steps;
+}
+
+export const helpText = `用法：${usage}
+
+用真实的 OpenAI 兼容模型（或离线的内置脚本模型）运行第 07 章的 runAgentLoop，工具是第 08 章的工作区工具。
+
+模型
+  --base-url URL        OpenAI 兼容服务的地址，例如 Ollama 的 http://localhost:11434/v1
+  --model NAME          模型名（有 --base-url 时必填）
+  --api-key KEY         密钥；默认读取 OPENAI_API_KEY，本地服务（Ollama、llama.cpp、vLLM）不需要
+                        两者都不给：使用内置脚本模型，离线重放第 07 章的 README 往返（真实的 read 工具读取工作区里的
+                        README.md）；此时不给 prompt 就提问“请读取 README.md，并告诉我项目名。”
+
+工具与 loop
+  --workspace DIR       工具的工作区（默认：运行 npm 的目录）；工具不能访问它之外的路径
+  --tools LIST          逗号分隔，从 read,write,edit,bash 中选；默认只有只读的 read
+  --max-steps N         最多请求模型 N 次（默认 32）
+  --loop DIR            使用练习目录 DIR 里你自己构建的 runAgentLoop（先检查已构建、第 07 章聚焦测试全部通过）
+  --tools-from DIR      使用练习目录 DIR 里你自己构建的 createWorkspaceTools（同样先检查）
+
+输出与会话
+  --json                每个 LoopEvent 输出一行 JSON，代替给人看的视图
+  --no-session          不记录会话
+  --resume FILE         继续一个会话文件，新消息追加到它末尾
+                        默认每次运行把消息以 JSON 行写入工作区的 .tiny-pi/sessions/<时间>.jsonl
+  -h, --help            显示本说明
+
+模式
+  给出 prompt：运行一轮，打印回答；以 stop 结束时退出码 0，否则 1（error、aborted、maxSteps、length）。
+  不给 prompt 且在终端里（使用真实模型时）：进入 REPL，跨轮保留对话；/exit 或 Ctrl-D 退出。
+  Ctrl-C 通过 signal 中止当前这一轮（REPL 继续）；再按一次 Ctrl-C 退出。
+  参数有误时打印一行说明，退出码 2；运行失败（连不上服务、401……）退出码 1。
+
+例子
+  npm run tiny-pi
+  npm run tiny-pi -- --base-url http://localhost:11434/v1 --model qwen2.5-coder:7b "请读取 README.md，并告诉我项目名。"
+  OPENAI_API_KEY=sk-... npm run tiny-pi -- --base-url https://api.openai.com/v1 --model gpt-4o-mini --loop practice/07
+
+English: runs the course's agent loop (or your own, --loop) with the workspace tools against any
+OpenAI-compatible endpoint; with no --base-url an embedded scripted model replays the chapter's README
+round trip offline. Exit 0 on stop, 1 on a failed run, 2 on a usage error.`;

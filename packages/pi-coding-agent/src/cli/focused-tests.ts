@@ -1,0 +1,71 @@
+// Runs a practice tree's focused tests as the chapter does (`node --test <files>`, in the tree)
+// and reads the verdict from the exit code; the TAP summary only adds the counts to the message.
+// The run is a child process group: stopped whole at its time limit or when tiny-pi exits.
+import { spawn, spawnSync } from "node:child_process";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+
+export interface FocusedVerdict {
+  passed: boolean;
+  /** `7/9` when the summary could be read. */
+  counts?: string;
+  timedOut: boolean;
+}
+
+const TIME_LIMIT_MS = 120_000;
+
+/** The files of `tree` matching the manifest's `focusedRun` glob (a `*` in the file name only), posix-relative. */
+export async function focusedFiles(tree: string, focusedRun: string): Promise<string[]> {
+  const folder = path.posix.dirname(focusedRun);
+  const [before = "", after = ""] = path.posix.basename(focusedRun).split("*");
+  const names = await readdir(path.join(tree, ...folder.split("/"))).catch(() => [] as string[]);
+  return names
+    .filter((name) => name.startsWith(before) && name.endsWith(after) && name.length >= before.length + after.length)
+    .sort()
+    .map((name) => `${folder}/${name}`);
+}
+
+export function runFocusedTests(tree: string, files: string[]): Promise<FocusedVerdict> {
+  const env = { ...process.env };
+  // Inside a test run this would turn the nested `node --test` into a silent child reporter.
+  delete env.NODE_TEST_CONTEXT;
+  const ownGroup = process.platform !== "win32";
+  const child = spawn(process.execPath, ["--test", "--test-reporter=tap", ...files], {
+    cwd: tree,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: ownGroup,
+    windowsHide: true,
+  });
+  const kill = () => {
+    if (child.pid === undefined || child.exitCode !== null) return;
+    try {
+      if (ownGroup) process.kill(-child.pid, "SIGKILL");
+      else spawnSync("taskkill", ["/pid", String(child.pid), "/T", "/F"], { windowsHide: true });
+    } catch {
+      // Already gone.
+    }
+  };
+  process.once("exit", kill);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, TIME_LIMIT_MS);
+  let report = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    report += chunk;
+  });
+  child.stderr.resume();
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      process.removeListener("exit", kill);
+      const pass = /^# pass (\d+)$/m.exec(report)?.[1];
+      const fail = /^# fail (\d+)$/m.exec(report)?.[1];
+      const counts = pass !== undefined && fail !== undefined ? `${pass}/${Number(pass) + Number(fail)}` : undefined;
+      resolve({ passed: code === 0 && !timedOut, timedOut, ...(counts !== undefined ? { counts } : {}) });
+    });
+  });
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+import type { Message } from "@pi/core";
+// tiny-pi: chapter 07's loop (or the learner's, --loop) with chapter 08's workspace tools (or the
+// learner's, --tools-from) against a real OpenAI-compatible model or the embedded scripted one.
+// Wiring only: each step lives in its own module. Failures end in one line and an exit code.
+import { runAgentLoop } from "@pi/course";
+import { createWorkspaceTools } from "../index.js";
+import { type CliArgs, helpText, parseCliArgs } from "./args.js";
+import { embeddedModelNotice, readmeQuestion } from "./embedded-model.js";
+import { EXIT_FAILED_RUN, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "./errors.js";
+import { humanView } from "./human-view.js";
+import { Interrupts } from "./interrupts.js";
+import { jsonView } from "./json-view.js";
+import { loadLearnerLoop, loadLearnerTools, shownPath } from "./learner-tree.js";
+import { selectModel } from "./model-selection.js";
+import { runRepl } from "./repl.js";
+import { exitCodeOf, failureLine } from "./run-outcome.js";
+import { runTurn, type TurnSetup } from "./run-turn.js";
+import { newSession, noSession, resumeSession, type SessionStore } from "./session-store.js";
+import { styleFor } from "./style.js";
+import { systemPrompt } from "./system-prompt.js";
+import { selectTools, type ToolFactory } from "./tool-selection.js";
+import { requireWorkspace } from "./workspace.js";
+
+async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const from = env.INIT_CWD ?? process.cwd();
+  const args = parseCliArgs(argv, from);
+  if (args === "help") {
+    process.stdout.write(`${helpText}\n`);
+    return EXIT_OK;
+  }
+  requireWorkspace(args.workspace);
+  const interactive = args.prompt === undefined && args.endpoint !== undefined;
+  if (interactive && !(process.stdin.isTTY && process.stdout.isTTY)) {
+    throw new UsageError(
+      '缺少 prompt：不在终端里时请把问题写在最后，例如 tiny-pi --base-url … --model … "请读取 README.md"。',
+    );
+  }
+  const { session, history } = openSession(args);
+  const interrupts = new Interrupts();
+  // Setting up may run a learner's focused tests: Ctrl-C then simply exits (their run is stopped with us).
+  const onSignal = () => {
+    if (interrupts.press(true) === "exit") process.exit(EXIT_INTERRUPTED);
+    else process.stderr.write("\n（正在中止这一轮；再按一次 Ctrl-C 退出）\n");
+  };
+  process.on("SIGINT", onSignal);
+
+  const setup = await turnSetup(args, from, session);
+  const notes = process.stderr;
+  const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
+  if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
+
+  if (interactive) {
+    process.removeListener("SIGINT", onSignal);
+    return runRepl({
+      input: process.stdin,
+      output: process.stdout,
+      notes,
+      banner: `tiny-pi · ${setup.label} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
+      history,
+      runTurn: (messages, prompt, signal) => runTurn(setup, messages, prompt, signal),
+      afterTurn: (result) => {
+        const line = failureLine(result, outcome);
+        if (line !== undefined) notes.write(`${line}\n`);
+      },
+      interrupts,
+    });
+  }
+
+  const result = await runTurn(setup, history, args.prompt ?? readmeQuestion, interrupts.beginTurn());
+  interrupts.endTurn();
+  process.removeListener("SIGINT", onSignal);
+  const line = failureLine(result, outcome);
+  if (line !== undefined) notes.write(`${line}\n`);
+  if (session.file !== undefined) notes.write(`会话：${shownPath(session.file, from)}（用 --resume 继续）\n`);
+  return exitCodeOf(result);
+}
+
+function openSession(args: CliArgs): { session: SessionStore; history: Message[] } {
+  if (args.session.kind === "none") return { session: noSession, history: [] };
+  if (args.session.kind === "new") return { session: newSession(args.workspace), history: [] };
+  const { store, messages } = resumeSession(args.session.file);
+  return { session: store, history: messages };
+}
+
+async function turnSetup(
+  args: CliArgs,
+  from: string,
+  session: SessionStore,
+): Promise<TurnSetup & { baseURL?: string; label: string }> {
+  const runLoop = args.loopDir === undefined ? runAgentLoop : await loadLearnerLoop(args.loopDir, from);
+  const createTools: ToolFactory =
+    args.toolsFromDir === undefined ? createWorkspaceTools : await loadLearnerTools(args.toolsFromDir, from);
+  const toolSource = args.toolsFromDir === undefined ? "课程" : shownPath(args.toolsFromDir, from);
+  const tools = selectTools(createTools, args.workspace, args.tools, toolSource);
+  const choice = selectModel(args.endpoint);
+  const view = args.json ? jsonView(process.stdout) : humanView(process.stdout, styleFor(process.stdout, process.env));
+  return {
+    runLoop,
+    loopSource: args.loopDir === undefined ? "课程" : shownPath(args.loopDir, from),
+    model: choice.model,
+    tools,
+    systemPrompt: systemPrompt(args.workspace, args.tools),
+    ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
+    view,
+    session,
+    label: choice.label,
+    ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}),
+  };
+}
+
+/** Exit code by kind of failure; anything unexpected is still one line, never a stack. */
+function codeOf(error: unknown): number {
+  if (error instanceof UsageError) return EXIT_USAGE;
+  return EXIT_FAILED_RUN;
+}
+
+main(process.argv.slice(2), process.env).then(
+  (code) => exit(code),
+  (error: unknown) => {
+    const known = error instanceof UsageError || error instanceof RunError;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${known ? message : `tiny-pi 出错：${message.split("\n")[0]}`}\n`);
+    exit(codeOf(error));
+  },
+);
+
+/** Exits once stdout and stderr are flushed: a pending model connection must not keep tiny-pi alive. */
+function exit(code: number): void {
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+}

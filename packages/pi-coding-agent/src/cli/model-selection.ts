@@ -1,0 +1,24 @@
+// Which model answers: a real OpenAI-compatible endpoint (--base-url/--model, key from --api-key
+// or OPENAI_API_KEY), or with neither the embedded scripted model of the chapter's README round trip.
+import { openAICompatibleModel } from "@pi/ai";
+import type { Model } from "@pi/core";
+import type { CliArgs } from "./args.js";
+import { readmeRoundTripModel } from "./embedded-model.js";
+
+export interface ModelChoice {
+  model: Model;
+  /** The endpoint's base URL; absent for the embedded model. */
+  baseURL?: string;
+  /** How the REPL banner names it. */
+  label: string;
+}
+
+export function selectModel(endpoint: CliArgs["endpoint"]): ModelChoice {
+  if (endpoint === undefined) return { model: readmeRoundTripModel(), label: "内置脚本模型" };
+  const { baseURL, model, apiKey } = endpoint;
+  return {
+    model: openAICompatibleModel(apiKey === undefined ? { baseURL, model } : { baseURL, model, apiKey }),
+    baseURL,
+    label: `${model} @ ${baseURL}`,
+  };
+}

@@ -1,0 +1,103 @@
+// The REPL (no prompt, on a terminal): one turn per line, the conversation kept across turns.
+// A line typed while a turn runs is queued and sent when that turn ends, in order. Ctrl-C aborts
+// the running turn and the REPL goes on; a second Ctrl-C exits; /exit or Ctrl-D ends it.
+import readline from "node:readline";
+import type { Message } from "@pi/core";
+import type { AgentRunResult } from "@pi/course";
+import { EXIT_INTERRUPTED, EXIT_OK, RunError } from "./errors.js";
+import type { Interrupts } from "./interrupts.js";
+
+export interface ReplOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** Where one-line notes and failures go. */
+  notes: { write(text: string): unknown };
+  banner: string;
+  history: Message[];
+  runTurn(history: Message[], prompt: string, signal: AbortSignal): Promise<AgentRunResult>;
+  /** Called after each turn: e.g. prints the failure line of a turn that did not stop. */
+  afterTurn(result: AgentRunResult): void;
+  interrupts: Interrupts;
+}
+
+/** Resolves with the exit code once the person leaves. */
+export function runRepl(options: ReplOptions): Promise<number> {
+  const { interrupts, notes } = options;
+  const rl = readline.createInterface({ input: options.input, output: options.output, terminal: true, prompt: "› " });
+  const queue: string[] = [];
+  let history = options.history;
+  let running = false;
+  let closed = false;
+
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const leave = (code: number) => {
+      if (settled) return;
+      settled = true;
+      rl.close();
+      resolve(code);
+    };
+
+    const next = async (): Promise<void> => {
+      const prompt = queue.shift();
+      if (prompt === undefined) {
+        if (closed) leave(EXIT_OK);
+        else rl.prompt();
+        return;
+      }
+      running = true;
+      const signal = interrupts.beginTurn();
+      try {
+        const result = await options.runTurn(history, prompt, signal);
+        history = result.messages;
+        options.afterTurn(result);
+      } catch (error) {
+        if (!(error instanceof RunError)) throw error;
+        notes.write(`${error.message}\n`);
+      } finally {
+        interrupts.endTurn();
+        running = false;
+      }
+      await next();
+    };
+    const start = () => {
+      next().catch((error: unknown) => {
+        settled = true;
+        rl.close();
+        reject(error);
+      });
+    };
+
+    rl.on("line", (line) => {
+      interrupts.disarm();
+      const text = line.trim();
+      if (text === "/exit") {
+        rl.close();
+        return;
+      }
+      if (text === "") {
+        if (!running) rl.prompt();
+        return;
+      }
+      queue.push(text);
+      if (running) notes.write(`（已排队，这一轮结束后发送：${text}）\n`);
+      else start();
+    });
+    rl.on("SIGINT", () => {
+      const outcome = interrupts.press(false);
+      if (outcome === "exit") leave(EXIT_INTERRUPTED);
+      else if (outcome === "aborted") notes.write("\n（正在中止这一轮；再按一次 Ctrl-C 退出）\n");
+      else if (outcome === "armed") {
+        notes.write("\n（再按一次 Ctrl-C 退出，或输入 /exit）\n");
+        rl.prompt();
+      }
+    });
+    rl.on("close", () => {
+      closed = true;
+      if (!running && queue.length === 0) leave(EXIT_OK);
+    });
+
+    notes.write(`${options.banner}\n`);
+    rl.prompt();
+  });
+}

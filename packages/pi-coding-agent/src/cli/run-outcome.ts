@@ -1,0 +1,54 @@
+// What a finished turn means for the person at the terminal: exit 0 only on `stop`, and for any
+// other ending one line that says what happened and what to change.
+import type { AgentRunResult } from "@pi/course";
+import { EXIT_FAILED_RUN, EXIT_OK } from "./errors.js";
+
+export interface OutcomeContext {
+  /** The endpoint in use; absent for the embedded model. */
+  baseURL?: string;
+}
+
+export function exitCodeOf(result: AgentRunResult): number {
+  return result.reason === "stop" ? EXIT_OK : EXIT_FAILED_RUN;
+}
+
+/** One line for a turn that did not end in `stop`; undefined for one that did. */
+export function failureLine(result: AgentRunResult, context: OutcomeContext): string | undefined {
+  switch (result.reason) {
+    case "stop":
+      return undefined;
+    case "aborted":
+      return "这一轮已中止（Ctrl-C）：已形成的消息都保留在会话里。";
+    case "maxSteps":
+      return `达到上限：已请求模型 ${result.steps} 次仍未结束；需要更多步时用 --max-steps 调大上限。`;
+    case "length":
+      return "模型的输出被截断（length）：换一个上下文更长的模型，或把问题拆小。";
+    case "error":
+      return modelErrorLine(lastErrorMessage(result), context);
+  }
+}
+
+function lastErrorMessage(result: AgentRunResult): string | undefined {
+  for (let index = result.messages.length - 1; index >= 0; index -= 1) {
+    const message = result.messages[index];
+    if (message?.role === "assistant") return message.errorMessage;
+  }
+  return undefined;
+}
+
+/** A provider's one-line error (see @pi/ai's error-message.ts for its stable starts), with the fix its kind calls for. */
+export function modelErrorLine(message: string | undefined, context: OutcomeContext): string {
+  const detail = message?.trim() || "模型没有说明原因";
+  const server = context.baseURL ?? "模型服务";
+  if (/^(401|403) /.test(detail)) {
+    return `模型服务拒绝了密钥（${detail}）：请用 --api-key 或环境变量 OPENAI_API_KEY 给出有效的密钥。`;
+  }
+  if (/^404 /.test(detail)) {
+    return `模型服务上找不到这个模型或路径（${detail}）：检查 --model 的名字（Ollama 用 ollama list 查看），以及 --base-url 是否以 /v1 结尾。`;
+  }
+  if (/^429 /.test(detail)) return `模型服务限流（${detail}）：稍后再试，或换一个模型。`;
+  if (/^connection (error|timed out)/.test(detail)) {
+    return `连不上 ${server}（${detail}）：请先启动模型服务，或检查 --base-url。`;
+  }
+  return `模型报告错误（${detail}）：再试一次；反复出现时换一个模型或服务。`;
+}
