@@ -29,7 +29,7 @@ export interface CliArgs {
   prompt?: string;
 }
 
-const options = {
+export const cliOptions = {
   "base-url": { type: "string" },
   model: { type: "string" },
   "api-key": { type: "string" },
@@ -98,7 +98,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
 
 function parseStrict(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: argv, options: cliOptions, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(`${flagProblem(error)}。用法：${usage}`);
   }
@@ -111,7 +111,7 @@ function flagProblem(error: unknown): string {
   const flag = quoted.match(/--[\w-]+/)?.[0] ?? quoted;
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `未知选项 ${quoted}：请删掉它，或换成 --help 列出的选项`;
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    const takesValue = options[flag.slice(2) as keyof typeof options]?.type === "string";
+    const takesValue = cliOptions[flag.slice(2) as keyof typeof cliOptions]?.type === "string";
     return takesValue ? `选项 ${flag} 缺少取值：请在 ${flag} 后面写上取值` : `选项 ${flag} 不接受取值：请只写 ${flag}`;
   }
   return `参数有误（${message.split("\n")[0]}）：请对照 --help 修改`;

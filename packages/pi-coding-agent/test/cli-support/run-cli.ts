@@ -1,0 +1,90 @@
+// Runs the built tiny-pi as a real child process in a temp workspace, the way a learner runs it.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The compiled CLI: this file is dist/test/cli-support/run-cli.js. */
+export const cliPath = fileURLToPath(new URL("../../src/cli/main.js", import.meta.url));
+
+/** The repository root, for tests that use the course machinery (this file is 5 levels below it). */
+export const repoRoot = fileURLToPath(new URL("../../../../../", import.meta.url));
+
+/** The chapter's README: its first line names the project. */
+export const README = "# tiny-pi\nA small agent runtime.\n";
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a learner's shell: no inherited key, colour or npm/test variables. */
+export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    const upper = key.toUpperCase();
+    if (upper === "OPENAI_API_KEY" || upper === "NO_COLOR" || upper === "INIT_CWD" || upper.startsWith("NPM_"))
+      continue;
+    if (upper === "NODE_TEST_CONTEXT") continue;
+    env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export function startCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = cliEnv()): ChildProcess {
+  return spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+export async function finished(child: ChildProcess): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (text: string) => {
+    stdout += text;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (text: string) => {
+    stderr += text;
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { code, stdout, stderr };
+}
+
+/** Runs tiny-pi with `args` in `cwd` to its end. */
+export function runCli(args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<CliResult> {
+  return finished(startCli(args, cwd, env));
+}
+
+/** A temp workspace holding the chapter's README.md, removed after `use` whatever happens. */
+export async function withWorkspace<T>(use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), "tiny-pi-cli-")));
+  try {
+    await writeFile(path.join(dir, "README.md"), README);
+    return await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The session files tiny-pi wrote in `workspace`, as absolute paths, oldest first. */
+export async function sessionFiles(workspace: string): Promise<string[]> {
+  const dir = path.join(workspace, ".tiny-pi", "sessions");
+  if (!existsSync(dir)) return [];
+  return (await readdir(dir)).sort().map((name) => path.join(dir, name));
+}
+
+/** The messages of a session file, one per line. */
+export async function sessionMessages(file: string): Promise<{ role: string; [key: string]: unknown }[]> {
+  const content = await readFile(file, "utf8");
+  return content
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line));
+}
+
+/** A one-line message with no stack trace: what every failure must look like. */
+export function isOneLine(text: string): boolean {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  return lines.length === 1 && !/^\s+at /m.test(text);
+}
