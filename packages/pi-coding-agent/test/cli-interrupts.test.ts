@@ -2,13 +2,13 @@
 // press logic is tested on its own with a fake clock; the abort itself through a real child.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Interrupts } from "../src/cli/interrupts.js";
+import { Interrupts, SIGNAL_SAME_PRESS_MS } from "../src/cli/interrupts.js";
 import { stallingReply, startChatServer } from "./cli-support/chat-server.js";
 import { finished, sessionFiles, sessionMessages, startCli, withWorkspace } from "./cli-support/run-cli.js";
 
 test("Ctrl-C 计数：运行中第一次中止这一轮的 signal，第二次退出；空闲时第一次只提示；npm 转发的同一次按键不算两次", () => {
   let now = 0;
-  const interrupts = new Interrupts(() => now);
+  const interrupts = new Interrupts(SIGNAL_SAME_PRESS_MS, () => now);
   const signal = interrupts.beginTurn();
   assert.equal(interrupts.press(false), "aborted");
   assert.equal(signal.aborted, true);
@@ -17,14 +17,12 @@ test("Ctrl-C 计数：运行中第一次中止这一轮的 signal，第二次退
   now += 1000;
   assert.equal(interrupts.press(false), "exit");
 
-  const idle = new Interrupts(() => now);
+  const idle = new Interrupts(0, () => now);
   assert.equal(idle.press(false), "armed", "REPL 空闲：先提示");
-  now += 1000;
   idle.disarm();
   assert.equal(idle.press(false), "armed", "输入一行之后重新计数");
-  now += 1000;
-  assert.equal(idle.press(false), "exit");
-  assert.equal(new Interrupts(() => now).press(true), "exit", "单轮运行还没开始：直接退出");
+  assert.equal(idle.press(false), "exit", "REPL 读按键，不合并紧接的两次");
+  assert.equal(new Interrupts(0, () => now).press(true), "exit", "单轮运行还没开始：直接退出");
 });
 
 test("tiny-pi 单轮运行中收到 SIGINT：通过 signal 中止请求，以 aborted 结束，退出码 1，已形成的消息写入会话", async () => {

@@ -2,8 +2,12 @@
 // `aborted` and keeps every message); a second press exits. With no turn running, the first
 // press only says how to exit (REPL) or exits at once (a one-shot run still setting up).
 
-/** A press this soon after the previous one is the same press delivered twice: `npm run` forwards the terminal's SIGINT to its child, which has already received it. */
-const SAME_PRESS_MS = 150;
+/**
+ * Under `npm run`, one Ctrl-C reaches a process as two SIGINTs: the terminal's, and the copy npm
+ * forwards to its child. Presses this close together are one. (A REPL reads Ctrl-C as a key in
+ * raw mode, where no signal is sent, and counts every press: window 0.)
+ */
+export const SIGNAL_SAME_PRESS_MS = 150;
 
 export type PressOutcome = "aborted" | "armed" | "exit" | "ignored";
 
@@ -12,7 +16,10 @@ export class Interrupts {
   private armed = false;
   private lastPress = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly samePressMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** A new turn starts: its signal, aborted by the next press. */
   beginTurn(): AbortSignal {
@@ -33,7 +40,7 @@ export class Interrupts {
   /** What a Ctrl-C does now; `idleExits`: with no turn running, exit at once. */
   press(idleExits: boolean): PressOutcome {
     const at = this.now();
-    const repeated = at - this.lastPress < SAME_PRESS_MS;
+    const repeated = at - this.lastPress < this.samePressMs;
     this.lastPress = at;
     if (repeated) return "ignored";
     if (this.armed) return "exit";

@@ -9,7 +9,7 @@ import { type CliArgs, helpText, parseCliArgs } from "./args.js";
 import { embeddedModelNotice, readmeQuestion } from "./embedded-model.js";
 import { EXIT_FAILED_RUN, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "./errors.js";
 import { humanView } from "./human-view.js";
-import { Interrupts } from "./interrupts.js";
+import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
 import { jsonView } from "./json-view.js";
 import { loadLearnerLoop, loadLearnerTools, shownPath } from "./learner-tree.js";
 import { selectModel } from "./model-selection.js";
@@ -37,7 +37,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     );
   }
   const { session, history } = openSession(args);
-  const interrupts = new Interrupts();
+  const interrupts = new Interrupts(interactive ? 0 : SIGNAL_SAME_PRESS_MS);
   // Setting up may run a learner's focused tests: Ctrl-C then simply exits (their run is stopped with us).
   const onSignal = () => {
     if (interrupts.press(true) === "exit") process.exit(EXIT_INTERRUPTED);
