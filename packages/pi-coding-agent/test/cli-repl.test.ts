@@ -9,7 +9,7 @@ import { cliEnv, sessionFiles, sessionMessages, withWorkspace } from "./cli-supp
 
 const skip = ptyUnavailable();
 // Select Graphic Rendition: the colour codes, as opposed to readline's cursor movements.
-const COLOUR = /\u001b\[\d+m/;
+const COLOUR = new RegExp("\u001b\\[\\d+m");
 
 test("tiny-pi REPL：跨轮保留对话，运行中输入的一行排队在本轮之后发送，/exit 退出码 0，终端里有颜色", {
   skip,
