@@ -3,9 +3,8 @@ import { mkdtemp, readdir, realpath, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { createWorkspaceTools } from "../src/index.js";
 import { isInside, resolveWorkspacePath } from "../src/tools/workspace-path.js";
-import { resultText, withWorkspace } from "./workspace-fixture.js";
+import { resultText, withWorkspace, workspaceTool } from "./workspace-fixture.js";
 
 test("边界：指向不存在目标的链接不被跟随，write 不会在工作区外创建它的目标", async () => {
   await withWorkspace(async (ws) => {
@@ -24,9 +23,9 @@ test("边界：工作区根本身经过 symlink 时照常工作，越界仍被�
     const linkedRoot = path.join(ws.outside, "linked-workspace");
     await symlink(ws.root, linkedRoot);
     await ws.put("README.md", "# tiny-pi\n");
-    const [read] = createWorkspaceTools(linkedRoot);
-    assert.equal(resultText(await read!.execute({ path: "README.md" }, {})), "# tiny-pi");
-    await assert.rejects(read!.execute({ path: "../secret.txt" }, {}), /outside the workspace/);
+    const read = workspaceTool(linkedRoot, "read");
+    assert.equal(resultText(await read.execute({ path: "README.md" }, {})), "# tiny-pi");
+    await assert.rejects(read.execute({ path: "../secret.txt" }, {}), /outside the workspace/);
   });
 });
 
@@ -64,11 +63,8 @@ test("边界：isInside 把同前缀的兄弟目录算作外部", () => {
 test("边界：工作区根不存在时是一行错误", async () => {
   const base = await realpath(await mkdtemp(path.join(os.tmpdir(), "pi-tools-missing-")));
   try {
-    const [read] = createWorkspaceTools(path.join(base, "gone"));
-    await assert.rejects(
-      read!.execute({ path: "a.txt" }, {}),
-      /^Error: The workspace .*gone does not exist; create it/,
-    );
+    const read = workspaceTool(path.join(base, "gone"), "read");
+    await assert.rejects(read.execute({ path: "a.txt" }, {}), /^Error: The workspace .*gone does not exist; create it/);
   } finally {
     await rm(base, { recursive: true, force: true });
   }
