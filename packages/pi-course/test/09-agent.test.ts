@@ -124,17 +124,6 @@ function eventTypes(events: AgentEvent[], types: AgentEvent["type"][]): string[]
   });
 }
 
-/** Resolves when `agent` emits an event that `matches`. */
-function nextEvent(agent: Agent, matches: (event: AgentEvent) => boolean): Promise<AgentEvent> {
-  return new Promise((resolve) => {
-    const stop = agent.subscribe((event) => {
-      if (!matches(event)) return;
-      stop();
-      resolve(event);
-    });
-  });
-}
-
 /** Lets every queued microtask and promise job run (the tools and the model here never wait on timers). */
 async function settle(): Promise<void> {
   for (let round = 0; round < 20; round += 1) await Promise.resolve();
