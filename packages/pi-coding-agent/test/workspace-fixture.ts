@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   executeToolCall,
   type TextContent,
+  type Tool,
   type ToolCall,
   type ToolExecutionContext,
   ToolRegistry,
@@ -147,4 +148,11 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** One tool of createWorkspaceTools(root, options), by name. */
+export function workspaceTool(root: string, name: string, options?: WorkspaceToolsOptions): Tool {
+  const tool = createWorkspaceTools(root, options).find((each) => each.name === name);
+  if (tool === undefined) throw new Error(`createWorkspaceTools returned no tool named ${name}`);
+  return tool;
 }

@@ -22,16 +22,20 @@ function oneLine(text: string): string {
   return line.length > 400 ? `${line.slice(0, 399)}…` : line;
 }
 
-/** The innermost cause's code or message, e.g. ECONNREFUSED or "other side closed". */
-function rootCause(error: unknown): string | undefined {
+/** The innermost cause, e.g. an ECONNREFUSED error under the SDK's "Connection error." */
+function rootCause(error: unknown): Error | undefined {
+  let found: Error | undefined;
   let cause = error instanceof Error ? error.cause : undefined;
-  let found: string | undefined;
   for (let depth = 0; cause instanceof Error && depth < 5; depth += 1) {
-    const code = (cause as { code?: unknown }).code;
-    found = typeof code === "string" ? code : cause.message;
+    found = cause;
     cause = cause.cause;
   }
   return found;
+}
+
+function codeOf(error: Error | undefined): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? code : error?.message;
 }
 
 function hint(status: number): string {
@@ -55,7 +59,7 @@ export type FailurePhase = "request" | "stream";
 export function describeFailure(error: unknown, phase: FailurePhase, baseURL: string): string {
   if (error instanceof APIConnectionTimeoutError) return oneLine(`connection timed out: no response from ${baseURL}`);
   if (error instanceof APIConnectionError) {
-    const cause = rootCause(error);
+    const cause = codeOf(rootCause(error));
     return oneLine(`connection error: cannot reach ${baseURL}${cause ? ` (${cause})` : ""}; is the server running?`);
   }
   if (error instanceof APIError) {
@@ -65,7 +69,7 @@ export function describeFailure(error: unknown, phase: FailurePhase, baseURL: st
   if (error instanceof SyntaxError) return oneLine(`malformed stream: a chunk is not valid JSON (${error.message})`);
   const message = error instanceof Error ? error.message : String(error);
   if (phase === "stream") {
-    const cause = rootCause(error);
+    const cause = rootCause(error)?.message;
     return oneLine(`stream interrupted: ${message}${cause && cause !== message ? ` (${cause})` : ""}`);
   }
   return oneLine(`request failed: ${message}`);

@@ -38,11 +38,17 @@ const DEFAULT_COMPAT: Required<OpenAICompatibleCompat> = {
   includeUsage: true,
 };
 
+function isHttpURL(value: unknown): boolean {
+  if (typeof value !== "string" || !URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === "http:" || protocol === "https:";
+}
+
 /** Fills in the defaults; a missing model or a base URL that is not a URL is a programming error and throws. */
 export function resolveOptions(options: OpenAICompatibleOptions): ResolvedOptions {
-  if (typeof options.baseURL !== "string" || !URL.canParse(options.baseURL)) {
+  if (!isHttpURL(options.baseURL)) {
     throw new TypeError(
-      `openAICompatibleModel: baseURL ${JSON.stringify(options.baseURL)} is not a URL; use e.g. http://localhost:11434/v1`,
+      `openAICompatibleModel: baseURL ${JSON.stringify(options.baseURL)} is not an http(s) URL; use e.g. http://localhost:11434/v1`,
     );
   }
   if (typeof options.model !== "string" || options.model.trim() === "") {

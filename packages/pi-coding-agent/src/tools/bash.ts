@@ -64,8 +64,10 @@ async function runCommand(
   for (const pipe of pipes) {
     const decoder = new StringDecoder("utf8");
     pipe.on("data", (chunk: Buffer) => {
-      const delta = decoder.write(chunk);
-      if (delta !== "") reportProgress?.([text(delta)]);
+      if (reportProgress !== undefined) {
+        const delta = decoder.write(chunk);
+        if (delta !== "") reportProgress([text(delta)]);
+      }
       if (!capture.write(chunk)) {
         // The temp file is behind: stop reading so memory stays bounded.
         for (const each of pipes) each.pause();

@@ -2,9 +2,9 @@
 // the result written atomically, with a unified diff.
 import { readFile } from "node:fs/promises";
 import { type Tool, text } from "@pi/core";
-import { createTwoFilesPatch } from "diff";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { restoreBom, splitShape, withLineEndings } from "./line-endings.js";
+import { lineNumberAt, unifiedDiff } from "./unified-diff.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 import { writeFileAtomic } from "./write.js";
 
@@ -77,16 +77,10 @@ export function createEditTool(root: string): Tool {
           throw new Error(
             `edits[0..${edits.length - 1}] leave ${requested} unchanged; give a newText that differs from its oldText.`,
           );
-        await writeFileAtomic(file, restoreBom(edited, shape));
+        await writeFileAtomic(file, restoreBom(edited, shape), requested);
 
-        const first = matches[0] as Match;
-        const firstChangedLine = body.slice(0, first.start).split("\n").length;
-        const diff = createTwoFilesPatch(
-          requested,
-          requested,
-          withLineEndings(body, "\n"),
-          withLineEndings(edited, "\n"),
-        );
+        const firstChangedLine = lineNumberAt(body, (matches[0] as Match).start);
+        const diff = unifiedDiff(requested, body, edited);
         const count = edits.length === 1 ? "1 edit" : `${edits.length} edits`;
         return { content: [text(`Applied ${count} to ${requested}.`)], details: { diff, firstChangedLine } };
       });
@@ -129,9 +123,10 @@ async function readText(file: string, requested: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT")
       throw new Error(`File "${requested}" does not exist in the workspace; create it with write instead.`);
-    }
+    if (code === "EISDIR") throw new Error(`Path "${requested}" is a directory; edit a file in it.`);
     throw error;
   }
 }

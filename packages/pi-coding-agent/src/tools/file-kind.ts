@@ -26,5 +26,5 @@ export function binaryKind(head: Buffer): string | undefined {
       .match(/^RIFF....WEBP$/s)
   )
     return "WebP image";
-  return head.includes(0) ? "binary data (contains NUL bytes)" : undefined;
+  return head.includes(0) ? `NUL bytes in its first ${SNIFF_BYTES / 1024} KB` : undefined;
 }

@@ -48,7 +48,7 @@ export class OutputCapture {
   write(chunk: Buffer): boolean {
     if (this.file === undefined && this.passesLimits(chunk)) {
       this.fullOutputPath = nextOutputPath();
-      this.file = createWriteStream(this.fullOutputPath);
+      this.file = createWriteStream(this.fullOutputPath, { highWaterMark: 1024 * 1024 });
       // Nothing was dropped from the tail yet: it still holds the whole output so far.
       this.file.write(this.tail.bytes());
     }

@@ -75,8 +75,9 @@ export class StreamTail {
 }
 
 export function countNewlines(chunk: Buffer): number {
+  // A plain loop: for output made of short lines it is several times faster than indexOf().
   let count = 0;
-  for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) count += 1;
+  for (let index = 0; index < chunk.length; index += 1) if (chunk[index] === 0x0a) count += 1;
   return count;
 }
 

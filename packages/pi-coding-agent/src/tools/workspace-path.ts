@@ -17,7 +17,9 @@ export async function resolveWorkspacePath(root: string, requested: string): Pro
 
   // Follow every symlink that exists on the path: the deepest existing ancestor's real path,
   // plus the components that do not exist yet (they cannot be links).
-  const realRoot = await realpath(root);
+  const realRoot = await realpath(root).catch(() => {
+    throw new Error(`The workspace ${root} does not exist; create it or choose another workspace.`);
+  });
   const real = await realPathOf(lexical, requested, root);
   if (!isInside(realRoot, real)) throw outside(requested, root);
   return real;

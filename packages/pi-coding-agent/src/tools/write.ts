@@ -1,6 +1,6 @@
 // Lab 8.3 · write：create parent directories, then write atomically (temp file + rename).
 import { randomBytes } from "node:crypto";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Tool, text } from "@pi/core";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
@@ -30,7 +30,7 @@ export function createWriteTool(root: string): Tool {
       const bytes = Buffer.byteLength(content, "utf8");
       await withFileMutationQueue(file, async () => {
         await mkdir(path.dirname(file), { recursive: true });
-        await writeFileAtomic(file, content);
+        await writeFileAtomic(file, content, requested);
       });
       return { content: [text(`Wrote ${bytes} bytes to ${requested}.`)], details: { path: requested, bytes } };
     },
@@ -41,14 +41,13 @@ export function createWriteTool(root: string): Tool {
  * Writes `content` to a temporary file beside `file`, then renames it over `file`: a reader sees
  * the old content or the new one, never half of it. The file's permission bits are kept.
  */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
+export async function writeFileAtomic(file: string, content: string, requested: string): Promise<void> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
-  const mode = await stat(file).then(
-    (existing) => existing.mode & 0o7777,
-    () => undefined,
-  );
+  const existing = await stat(file).catch(() => undefined);
+  if (existing?.isDirectory()) throw new Error(`Path "${requested}" is a directory; write to a file path.`);
   try {
-    await writeFile(temp, content, { encoding: "utf8", flag: "wx", ...(mode !== undefined && { mode }) });
+    await writeFile(temp, content, { encoding: "utf8", flag: "wx" });
+    if (existing !== undefined) await chmod(temp, existing.mode & 0o7777);
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });
