@@ -9,13 +9,17 @@ import { finished, sessionFiles, sessionMessages, startCli, withWorkspace } from
 test("Ctrl-C 计数：运行中第一次中止这一轮的 signal，第二次退出；空闲时第一次只提示；npm 转发的同一次按键不算两次", () => {
   let now = 0;
   const interrupts = new Interrupts(SIGNAL_SAME_PRESS_MS, () => now);
-  const signal = interrupts.beginTurn();
+  let aborts = 0;
+  interrupts.beginTurn(() => {
+    aborts += 1;
+  });
   assert.equal(interrupts.press(false), "aborted");
-  assert.equal(signal.aborted, true);
+  assert.equal(aborts, 1, "第一次按下中止这一轮");
   now += 20;
   assert.equal(interrupts.press(false), "ignored", "20 ms 后的第二个 SIGINT 是同一次按键");
   now += 1000;
   assert.equal(interrupts.press(false), "exit");
+  assert.equal(aborts, 1, "同一轮只中止一次");
 
   const idle = new Interrupts(0, () => now);
   assert.equal(idle.press(false), "armed", "REPL 空闲：先提示");

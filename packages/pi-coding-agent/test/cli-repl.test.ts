@@ -1,54 +1,100 @@
-// The REPL, driven through a pseudo-terminal: the conversation is kept across turns, a line typed
-// while a turn runs is sent after it, Ctrl-C aborts the running turn and the REPL goes on, a
-// second Ctrl-C exits. Colour appears on a terminal, and never with NO_COLOR.
+// The REPL, driven through a pseudo-terminal: the conversation is kept across turns; on the Agent
+// a line typed while a turn runs is steered into it, and survives an abort; turn by turn (a
+// resumed session) it is sent after the turn. Ctrl-C aborts the running turn and the REPL goes
+// on, a second Ctrl-C exits. Colour appears on a terminal, and never with NO_COLOR.
 import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { test } from "node:test";
-import { stallingReply, startChatServer, textReply } from "./cli-support/chat-server.js";
+import { heldReply, stallingReply, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
 import { ptyUnavailable, startOnPty } from "./cli-support/pty.js";
 import { cliEnv, sessionFiles, sessionMessages, withWorkspace } from "./cli-support/run-cli.js";
 
 const skip = ptyUnavailable();
 // Select Graphic Rendition: the colour codes, as opposed to readline's cursor movements.
-const COLOUR = new RegExp("\u001b\\[\\d+m");
+const COLOUR = /\u001b\[\d+m/;
 
-test("tiny-pi REPL：跨轮保留对话，运行中输入的一行排队在本轮之后发送，/exit 退出码 0，终端里有颜色", {
+test("tiny-pi REPL（Agent）：运行中输入的一行转入这一轮，排在工具结果之后、下一次请求之前；跨轮保留对话；/exit 退出码 0；终端里有颜色", {
   skip,
 }, async (t) => {
+  const first = heldReply(toolCallReply("call_1", "read", { path: "README.md" }));
   const server = await startChatServer([
-    textReply(["第一轮回答"]),
+    first.reply,
+    textReply(["项目名是 tiny-pi，版本见 README"]),
     textReply(["第二轮回答"]),
-    textReply(["第三轮回答"]),
   ]);
   try {
     await withWorkspace(async (workspace) => {
       const pty = startOnPty(["--base-url", server.baseURL, "--model", "m"], workspace, cliEnv());
       t.after(() => pty.stop());
       let at = await pty.waitFor("› ");
-      pty.type("第一个问题\r");
-      at = await pty.waitFor("第一轮回答", at);
-      at = await pty.waitFor("— ", at);
+      pty.type("项目叫什么？\r");
+      await first.arrived;
+      pty.type("顺便说说版本\r");
+      at = await pty.waitFor("（已转入正在运行的这一轮：顺便说说版本）", at);
+      first.release();
+      at = await pty.waitFor("项目名是 tiny-pi，版本见 README", at);
       at = await pty.waitFor("› ", at);
-      pty.type("第二个问题\r第三个问题\r");
-      at = await pty.waitFor("第三轮回答", at);
+      pty.type("第二个问题\r");
+      at = await pty.waitFor("第二轮回答", at);
       at = await pty.waitFor("› ", at);
       pty.type("/exit\r");
       assert.equal(await pty.exited, 0, pty.screen());
 
-      assert.equal(server.requests.length, 3);
-      const contents = server.requests[2].messages.slice(1).map((message: { content: string }) => message.content);
-      assert.deepEqual(contents, ["第一个问题", "第一轮回答", "第二个问题", "第二轮回答", "第三个问题"]);
-      assert.match(pty.screen(), /（已排队，这一轮结束后发送：第三个问题）/);
+      const roles = (request: { messages: { role: string }[] }) => request.messages.map((message) => message.role);
+      assert.deepEqual(roles(server.requests[1]), ["system", "user", "assistant", "tool", "user"]);
+      assert.equal(server.requests[1].messages[4].content, "顺便说说版本", "转入的一行在工具结果之后");
+      assert.deepEqual(roles(server.requests[2]), ["system", "user", "assistant", "tool", "user", "assistant", "user"]);
       assert.match(pty.screen(), COLOUR, "终端里着色");
       const [file] = await sessionFiles(workspace);
       assert.ok(file !== undefined);
-      assert.equal((await sessionMessages(file)).length, 6, "一个 REPL 会话一个文件，三轮六条消息");
+      const saved = (await sessionMessages(file)).map((message) => message.role);
+      assert.deepEqual(saved, ["user", "assistant", "toolResult", "user", "assistant", "user", "assistant"]);
     });
   } finally {
     await server.close();
   }
 });
 
-test("tiny-pi REPL：Ctrl-C 中止正在运行的一轮，REPL 继续；再按一次 Ctrl-C 退出（130）；NO_COLOR 时不着色", {
+test("tiny-pi REPL（--resume，逐轮 runAgentLoop）：带着旧对话继续，运行中输入的一行排队到这一轮之后", {
+  skip,
+}, async (t) => {
+  const first = heldReply(textReply(["第一轮回答"]));
+  const server = await startChatServer([first.reply, textReply(["第二轮回答"])]);
+  try {
+    await withWorkspace(async (workspace) => {
+      const file = path.join(workspace, "old.jsonl");
+      const old = [
+        { role: "user", content: "旧问题", timestamp: 1 },
+        { role: "assistant", content: [{ type: "text", text: "旧回答" }], stopReason: "stop", timestamp: 2 },
+      ];
+      await writeFile(file, old.map((message) => `${JSON.stringify(message)}\n`).join(""));
+      const pty = startOnPty(
+        ["--base-url", server.baseURL, "--model", "m", "--resume", "old.jsonl"],
+        workspace,
+        cliEnv(),
+      );
+      t.after(() => pty.stop());
+      let at = await pty.waitFor("› ");
+      pty.type("新问题\r");
+      await first.arrived;
+      pty.type("接着问\r");
+      at = await pty.waitFor("（已排队，这一轮结束后发送：接着问）", at);
+      first.release();
+      at = await pty.waitFor("第二轮回答", at);
+      at = await pty.waitFor("› ", at);
+      pty.type("/exit\r");
+      assert.equal(await pty.exited, 0, pty.screen());
+      const contents = server.requests[1].messages.slice(1).map((message: { content: string }) => message.content);
+      assert.deepEqual(contents, ["旧问题", "旧回答", "新问题", "第一轮回答", "接着问"]);
+      assert.equal((await sessionMessages(file)).length, 6, "新消息追加到继续的会话文件");
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test("tiny-pi REPL（Agent）：Ctrl-C 中止正在运行的一轮，排队的一行保留到下一条输入，REPL 继续；再按一次 Ctrl-C 退出（130）；NO_COLOR 时不着色", {
   skip,
 }, async (t) => {
   const server = await startChatServer([stallingReply("想了很久"), textReply(["中止之后的回答"])]);
@@ -60,15 +106,29 @@ test("tiny-pi REPL：Ctrl-C 中止正在运行的一轮，REPL 继续；再按�
       let at = await pty.waitFor("› ");
       pty.type("慢一点的问题\r");
       at = await pty.waitFor("想了很久", at);
+      pty.type("排队的话\r");
+      at = await pty.waitFor("（已转入正在运行的这一轮：排队的话）", at);
       pty.type("\u0003");
       at = await pty.waitFor("— aborted · 1 步", at);
       at = await pty.waitFor("这一轮已中止", at);
+      at = await pty.waitFor("（还有 1 条排队的消息，会随下一条输入一起发送）", at);
       at = await pty.waitFor("› ", at);
       pty.type("还在吗\r");
       at = await pty.waitFor("中止之后的回答", at);
       at = await pty.waitFor("› ", at);
-      const contents = server.requests[1].messages.slice(1).map((message: { role: string }) => message.role);
-      assert.deepEqual(contents, ["user", "assistant", "user"], "中止的一轮留在对话里");
+      const sent = server.requests[1].messages
+        .slice(1)
+        .map((message: { role: string; content: string }) => [message.role, message.content]);
+      assert.deepEqual(
+        sent,
+        [
+          ["user", "慢一点的问题"],
+          ["assistant", "想了很久"],
+          ["user", "还在吗"],
+          ["user", "排队的话"],
+        ],
+        "中止的一轮留在对话里，排队的一行没有丢",
+      );
       pty.type("\u0003");
       at = await pty.waitFor("再按一次 Ctrl-C 退出", at);
       pty.type("\u0003");

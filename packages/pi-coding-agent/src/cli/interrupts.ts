@@ -1,6 +1,6 @@
-// Ctrl-C: the first press aborts the running turn through its AbortSignal (the loop ends
-// `aborted` and keeps every message); a second press exits. With no turn running, the first
-// press only says how to exit (REPL) or exits at once (a one-shot run still setting up).
+// Ctrl-C: the first press aborts the running turn (the loop ends `aborted` and keeps every
+// message); a second press exits. With no turn running, the first press only says how to exit
+// (REPL) or exits at once (a one-shot run still setting up).
 
 /**
  * Under `npm run`, one Ctrl-C reaches a process as two SIGINTs: the terminal's, and the copy npm
@@ -12,7 +12,7 @@ export const SIGNAL_SAME_PRESS_MS = 150;
 export type PressOutcome = "aborted" | "armed" | "exit" | "ignored";
 
 export class Interrupts {
-  private controller: AbortController | undefined;
+  private abortTurn: (() => void) | undefined;
   private armed = false;
   private lastPress = Number.NEGATIVE_INFINITY;
 
@@ -21,15 +21,14 @@ export class Interrupts {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A new turn starts: its signal, aborted by the next press. */
-  beginTurn(): AbortSignal {
-    this.controller = new AbortController();
+  /** A turn starts; the next press calls `abort` (once). */
+  beginTurn(abort: () => void): void {
+    this.abortTurn = abort;
     this.armed = false;
-    return this.controller.signal;
   }
 
   endTurn(): void {
-    this.controller = undefined;
+    this.abortTurn = undefined;
   }
 
   /** Typing a line disarms a pending exit. */
@@ -45,9 +44,10 @@ export class Interrupts {
     if (repeated) return "ignored";
     if (this.armed) return "exit";
     this.armed = true;
-    const controller = this.controller;
-    if (controller !== undefined && !controller.signal.aborted) {
-      controller.abort();
+    const abort = this.abortTurn;
+    if (abort !== undefined) {
+      this.abortTurn = undefined;
+      abort();
       return "aborted";
     }
     return idleExits ? "exit" : "armed";

@@ -6,6 +6,7 @@ import type { Message } from "@pi/core";
 import { runAgentLoop } from "@pi/course";
 import { createWorkspaceTools } from "../index.js";
 import { type CliArgs, helpText, parseCliArgs } from "./args.js";
+import { agentConversation, canUseAgent, loopConversation } from "./conversation.js";
 import { embeddedModelNotice, readmeQuestion } from "./embedded-model.js";
 import { EXIT_FAILED_RUN, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "./errors.js";
 import { humanView } from "./human-view.js";
@@ -14,8 +15,9 @@ import { jsonView } from "./json-view.js";
 import { loadLearnerLoop, loadLearnerTools, shownPath } from "./learner-tree.js";
 import { selectModel } from "./model-selection.js";
 import { runRepl } from "./repl.js";
-import { exitCodeOf, failureLine } from "./run-outcome.js";
+import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
 import { runTurn, type TurnSetup } from "./run-turn.js";
+import { type SessionRecorder, sessionRecorder } from "./session-recorder.js";
 import { newSession, noSession, resumeSession, type SessionStore } from "./session-store.js";
 import { styleFor } from "./style.js";
 import { systemPrompt } from "./system-prompt.js";
@@ -37,6 +39,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     );
   }
   const { session, history } = openSession(args);
+  const recorder = sessionRecorder(session, history.length);
   const interrupts = new Interrupts(interactive ? 0 : SIGNAL_SAME_PRESS_MS);
   // Setting up may run a learner's focused tests: Ctrl-C then simply exits (their run is stopped with us).
   const onSignal = () => {
@@ -45,7 +48,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   };
   process.on("SIGINT", onSignal);
 
-  const setup = await turnSetup(args, from, session);
+  const setup = await turnSetup(args, from, recorder);
   const notes = process.stderr;
   const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
   if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
@@ -57,8 +60,14 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       output: process.stdout,
       notes,
       banner: `tiny-pi · ${setup.label} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
-      history,
-      runTurn: (messages, prompt, signal) => runTurn(setup, messages, prompt, signal),
+      conversation: canUseAgent(setup, history)
+        ? agentConversation(setup, {
+            retry: ({ attempt, delayMs, errorMessage }) =>
+              notes.write(
+                `（${modelErrorLine(errorMessage, outcome)}——${Math.round(delayMs / 100) / 10} 秒后第 ${attempt} 次重试）\n`,
+              ),
+          })
+        : loopConversation(setup, history),
       afterTurn: (result) => {
         const line = failureLine(result, outcome);
         if (line !== undefined) notes.write(`${line}\n`);
@@ -67,7 +76,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     });
   }
 
-  const result = await runTurn(setup, history, args.prompt ?? readmeQuestion, interrupts.beginTurn());
+  const controller = new AbortController();
+  interrupts.beginTurn(() => controller.abort());
+  const result = await runTurn(setup, history, args.prompt ?? readmeQuestion, controller.signal);
   interrupts.endTurn();
   process.removeListener("SIGINT", onSignal);
   const line = failureLine(result, outcome);
@@ -86,7 +97,7 @@ function openSession(args: CliArgs): { session: SessionStore; history: Message[]
 async function turnSetup(
   args: CliArgs,
   from: string,
-  session: SessionStore,
+  recorder: SessionRecorder,
 ): Promise<TurnSetup & { baseURL?: string; label: string }> {
   const runLoop = args.loopDir === undefined ? runAgentLoop : await loadLearnerLoop(args.loopDir, from);
   const createTools: ToolFactory =
@@ -97,13 +108,13 @@ async function turnSetup(
   const view = args.json ? jsonView(process.stdout) : humanView(process.stdout, styleFor(process.stdout, process.env));
   return {
     runLoop,
-    loopSource: args.loopDir === undefined ? "课程" : shownPath(args.loopDir, from),
-    model: choice.model,
+    loopSource: args.loopDir === undefined ? "课程" : `${shownPath(args.loopDir, from)} 里`,
+    model: recorder.recording(choice.model),
     tools,
     systemPrompt: systemPrompt(args.workspace, args.tools),
     ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
     view,
-    session,
+    recorder,
     label: choice.label,
     ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}),
   };

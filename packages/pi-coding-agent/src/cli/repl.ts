@@ -1,9 +1,10 @@
 // The REPL (no prompt, on a terminal): one turn per line, the conversation kept across turns.
-// A line typed while a turn runs is queued and sent when that turn ends, in order. Ctrl-C aborts
-// the running turn and the REPL goes on; a second Ctrl-C exits; /exit or Ctrl-D ends it.
+// A line typed while a turn runs is steered into it (on the Agent), or else sent when that turn
+// ends, in order. Ctrl-C aborts the running turn and the REPL goes on; a second Ctrl-C exits;
+// /exit or Ctrl-D ends it.
 import readline from "node:readline";
-import type { Message } from "@pi/core";
 import type { AgentRunResult } from "@pi/course";
+import type { Conversation } from "./conversation.js";
 import { EXIT_INTERRUPTED, EXIT_OK, RunError } from "./errors.js";
 import type { Interrupts } from "./interrupts.js";
 
@@ -13,8 +14,7 @@ export interface ReplOptions {
   /** Where one-line notes and failures go. */
   notes: { write(text: string): unknown };
   banner: string;
-  history: Message[];
-  runTurn(history: Message[], prompt: string, signal: AbortSignal): Promise<AgentRunResult>;
+  conversation: Conversation;
   /** Called after each turn: e.g. prints the failure line of a turn that did not stop. */
   afterTurn(result: AgentRunResult): void;
   interrupts: Interrupts;
@@ -22,10 +22,9 @@ export interface ReplOptions {
 
 /** Resolves with the exit code once the person leaves. */
 export function runRepl(options: ReplOptions): Promise<number> {
-  const { interrupts, notes } = options;
+  const { conversation, interrupts, notes } = options;
   const rl = readline.createInterface({ input: options.input, output: options.output, terminal: true, prompt: "› " });
   const queue: string[] = [];
-  let history = options.history;
   let running = false;
   let closed = false;
 
@@ -46,11 +45,11 @@ export function runRepl(options: ReplOptions): Promise<number> {
         return;
       }
       running = true;
-      const signal = interrupts.beginTurn();
+      interrupts.beginTurn(() => conversation.abort());
       try {
-        const result = await options.runTurn(history, prompt, signal);
-        history = result.messages;
-        options.afterTurn(result);
+        options.afterTurn(await conversation.prompt(prompt));
+        const queued = conversation.queued();
+        if (queued > 0) notes.write(`（还有 ${queued} 条排队的消息，会随下一条输入一起发送）\n`);
       } catch (error) {
         if (!(error instanceof RunError)) throw error;
         notes.write(`${error.message}\n`);
@@ -77,6 +76,11 @@ export function runRepl(options: ReplOptions): Promise<number> {
       }
       if (text === "") {
         if (!running) rl.prompt();
+        return;
+      }
+      if (running && conversation.steer !== undefined) {
+        conversation.steer(text);
+        notes.write(`（已转入正在运行的这一轮：${text}）\n`);
         return;
       }
       queue.push(text);

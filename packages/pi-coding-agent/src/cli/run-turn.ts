@@ -1,24 +1,24 @@
-// One turn: the prompt as a user message after the conversation so far, run through the loop
-// (the course's runAgentLoop or the learner's), every event shown and recorded in the session.
+// One turn on runAgentLoop (the course's or the learner's): the prompt as a user message after
+// the conversation so far, every event shown and recorded in the session.
 
 import { type Message, type Model, type ToolRegistry, userMessage } from "@pi/core";
 import type { AgentRunResult, LoopEvent } from "@pi/course";
 import { RunError } from "./errors.js";
 import type { RunAgentLoop } from "./learner-tree.js";
-import { sessionRecorder } from "./session-recorder.js";
-import type { SessionStore } from "./session-store.js";
+import type { SessionRecorder } from "./session-recorder.js";
 
 export interface TurnSetup {
   runLoop: RunAgentLoop;
   /** Says whose loop it is, for the one line a loop that breaks its contract gives. */
   loopSource: string;
+  /** The model, already recording into the session. */
   model: Model;
   tools: ToolRegistry;
   systemPrompt: string;
   /** Absent: the loop's default. */
   maxSteps?: number;
   view: (event: LoopEvent) => void;
-  session: SessionStore;
+  recorder: SessionRecorder;
 }
 
 export async function runTurn(
@@ -27,32 +27,30 @@ export async function runTurn(
   prompt: string,
   signal: AbortSignal,
 ): Promise<AgentRunResult> {
-  const user = userMessage(prompt);
-  const recorder = sessionRecorder(setup.session);
-  recorder.record(user);
   let result: AgentRunResult;
   try {
     result = await setup.runLoop({
       model: setup.model,
-      context: { systemPrompt: setup.systemPrompt, messages: [...history, user] },
+      context: { systemPrompt: setup.systemPrompt, messages: [...history, userMessage(prompt)] },
       tools: setup.tools,
       signal,
       ...(setup.maxSteps !== undefined ? { maxSteps: setup.maxSteps } : {}),
       onEvent: (event) => {
-        recorder.onEvent(event);
+        setup.recorder.onEvent(event);
         setup.view(event);
       },
     });
   } catch (error) {
-    throw new RunError(
-      `${setup.loopSource} 的 runAgentLoop 没有正常结束（${firstLine(error)}）：这是 loop 或模型违反了约定，不是你的输入问题。`,
-    );
+    throw brokenRun(setup.loopSource, error);
   }
-  recorder.finish(result, history.length);
+  setup.recorder.finish(result.messages);
   return result;
 }
 
-function firstLine(error: unknown): string {
+/** A loop run that rejected instead of ending: the loop or the model broke the contract. */
+export function brokenRun(loopSource: string, error: unknown): RunError {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0] ?? message;
+  return new RunError(
+    `${loopSource}的 runAgentLoop 没有正常结束（${message.split("\n")[0]}）：loop 或模型违反了第 07 章的约定，请对照 runAgentLoop 的失败语义检查。`,
+  );
 }

@@ -1,43 +1,44 @@
-// Feeds a session store from a run's LoopEvents, in transcript order: the user message, each
-// assistant as it is complete, and a tool batch's results once the batch is whole, in the order
-// the assistant declared its calls (tool_end arrives in completion order; the transcript does not).
+// Feeds a session store in transcript order, whoever drives the loop (runAgentLoop turn by turn,
+// or the Agent with its steering and retries). Each model request carries the transcript so far,
+// so what it holds past the saved part is saved before the request goes out: tool results and
+// steered messages land exactly where the loop put them. Each answer is saved as it completes,
+// except a failed one, which a retry takes out again: the end of the run saves it if it stays.
 
-import { type Message, type ToolResultMessage, toolCallsOf } from "@pi/core";
-import type { AgentRunResult, LoopEvent } from "@pi/course";
+import type { Message, Model } from "@pi/core";
+import type { LoopEvent } from "@pi/course";
 import type { SessionStore } from "./session-store.js";
 
 export interface SessionRecorder {
-  record(message: Message): void;
-  onEvent(event: LoopEvent): void;
-  /** Appends whatever the run's messages hold past what was recorded; `base` = messages before the run. */
-  finish(result: AgentRunResult, base: number): void;
+  /** `model`, saving the transcript of every request before it is sent. */
+  recording(model: Model): Model;
+  onEvent(event: LoopEvent | { type: string }): void;
+  /** Saves whatever the finished run's transcript holds past the saved part. */
+  finish(messages: Message[]): void;
 }
 
-export function sessionRecorder(store: SessionStore): SessionRecorder {
-  let recorded = 0;
-  let batch: string[] = [];
-  const results = new Map<string, ToolResultMessage>();
-  const append = (messages: Message[]) => {
-    store.append(messages);
-    recorded += messages.length;
+/** `saved`: how many messages of the conversation the store already holds (a resumed session's). */
+export function sessionRecorder(store: SessionStore, saved: number): SessionRecorder {
+  const saveUpTo = (messages: Message[]) => {
+    if (messages.length <= saved) return;
+    store.append(messages.slice(saved));
+    saved = messages.length;
   };
   return {
-    record: (message) => append([message]),
+    recording: (model) => ({
+      stream(request, options) {
+        saveUpTo(request.messages);
+        return model.stream(request, options);
+      },
+    }),
     onEvent(event) {
-      if (event.type === "assistant_message") {
-        append([event.message]);
-        batch = toolCallsOf(event.message).map((call) => call.id);
-        results.clear();
-      } else if (event.type === "tool_end" || event.type === "tool_skipped") {
-        results.set(event.result.toolCallId, event.result);
-        if (batch.length > 0 && batch.every((id) => results.has(id))) {
-          append(batch.map((id) => results.get(id) as ToolResultMessage));
-          batch = [];
-        }
-      }
+      if (!isAnswer(event) || event.message.stopReason === "error") return;
+      store.append([event.message]);
+      saved += 1;
     },
-    finish(result, base) {
-      append(result.messages.slice(base + recorded));
-    },
+    finish: saveUpTo,
   };
+}
+
+function isAnswer(event: LoopEvent | { type: string }): event is Extract<LoopEvent, { type: "assistant_message" }> {
+  return event.type === "assistant_message";
 }

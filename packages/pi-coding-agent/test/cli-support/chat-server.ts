@@ -133,3 +133,24 @@ export function stallingReply(first: string): Reply {
     await once(response, "close");
   };
 }
+
+/** `reply`, held back until the test releases it; `arrived` resolves when its request came in. */
+export function heldReply(reply: Reply): { reply: Reply; arrived: Promise<void>; release(): void } {
+  let release!: () => void;
+  let arrive!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const arrived = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  return {
+    reply: async (response) => {
+      arrive();
+      await released;
+      await reply(response);
+    },
+    arrived,
+    release,
+  };
+}

@@ -1,0 +1,79 @@
+// What the REPL talks to. On chapter 09's Agent: a line typed while a turn runs is steered into
+// it, and lines still queued when a turn is aborted stay queued for the next prompt. The Agent
+// runs the course's loop on a fresh transcript, so a learner's loop (--loop) or a resumed session
+// (--resume) goes turn by turn through runAgentLoop instead, lines typed meanwhile waiting their turn.
+
+import { type Message, userMessage } from "@pi/core";
+import { Agent, type AgentEvent, type AgentRunResult, runAgentLoop } from "@pi/course";
+import { brokenRun, runTurn, type TurnSetup } from "./run-turn.js";
+
+export interface Conversation {
+  /** Runs one prompt to its end. */
+  prompt(text: string): Promise<AgentRunResult>;
+  /** Steers a line into the running turn; absent when lines typed meanwhile must wait for the next turn. */
+  steer?: (text: string) => void;
+  /** Aborts the running turn. */
+  abort(): void;
+  /** Lines queued in the agent, carried into the next prompt. */
+  queued(): number;
+}
+
+export interface AgentNotes {
+  /** A transient model error is retried after `delayMs`. */
+  retry(event: Extract<AgentEvent, { type: "retry" }>): void;
+}
+
+/** Whether the REPL can run on the Agent: the course's own loop, and no earlier transcript to carry. */
+export function canUseAgent(setup: TurnSetup, history: Message[]): boolean {
+  return setup.runLoop === runAgentLoop && history.length === 0;
+}
+
+export function agentConversation(setup: TurnSetup, notes: AgentNotes): Conversation {
+  const agent = new Agent({
+    model: setup.model,
+    tools: setup.tools,
+    systemPrompt: setup.systemPrompt,
+    ...(setup.maxSteps !== undefined ? { maxSteps: setup.maxSteps } : {}),
+  });
+  agent.subscribe((event) => {
+    if (event.type === "retry") notes.retry(event);
+    if (event.type === "agent_start" || event.type === "agent_end" || event.type === "retry") return;
+    if (event.type === "queued") return;
+    setup.recorder.onEvent(event);
+    setup.view(event);
+  });
+  return {
+    async prompt(text) {
+      let result: AgentRunResult;
+      try {
+        result = await agent.prompt(userMessage(text));
+      } catch (error) {
+        throw brokenRun(setup.loopSource, error);
+      }
+      setup.recorder.finish(result.messages);
+      return result;
+    },
+    steer: (text) => agent.steer(text),
+    abort: () => agent.abort(),
+    queued: () => agent.state.queued.steer.length + agent.state.queued.followUp.length,
+  };
+}
+
+export function loopConversation(setup: TurnSetup, history: Message[]): Conversation {
+  let messages = history;
+  let controller: AbortController | undefined;
+  return {
+    async prompt(text) {
+      controller = new AbortController();
+      try {
+        const result = await runTurn(setup, messages, text, controller.signal);
+        messages = result.messages;
+        return result;
+      } finally {
+        controller = undefined;
+      }
+    },
+    abort: () => controller?.abort(),
+    queued: () => 0,
+  };
+}
