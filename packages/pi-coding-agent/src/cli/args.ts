@@ -4,7 +4,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "./errors.js";
-import { parseToolNames, type ToolName } from "./tool-selection.js";
+import { parseToolNames, type ToolName } from "./tool-names.js";
 
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +

@@ -1,33 +1,11 @@
 // Which workspace tools a run gets: `--tools read,write,edit,bash`, read-only `read` by default.
 // The tools come from chapter 08's createWorkspaceTools, the course's or a learner's (--tools-from).
 import { type Tool, ToolRegistry } from "@pi/core";
-import { RunError, UsageError } from "./errors.js";
-
-export const TOOL_NAMES = ["read", "write", "edit", "bash"] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+import { RunError } from "./errors.js";
+import type { ToolName } from "./tool-names.js";
 
 /** `createWorkspaceTools(root)`: the four tools of chapter 08, working inside `root`. */
 export type ToolFactory = (root: string) => Tool[];
-
-/** `"read,bash"` → `["read", "bash"]`; an unknown, repeated or empty name is a UsageError. */
-export function parseToolNames(list: string): ToolName[] {
-  const names = list.split(",").map((name) => name.trim());
-  const chosen: ToolName[] = [];
-  for (const name of names) {
-    if (!isToolName(name)) {
-      const shown = name === "" ? "空名字" : `"${name}"`;
-      throw new UsageError(
-        `--tools 里有${shown}：请从 ${TOOL_NAMES.join(",")} 中选，用逗号分隔，例如 --tools read,bash。`,
-      );
-    }
-    if (!chosen.includes(name)) chosen.push(name);
-  }
-  return chosen;
-}
-
-function isToolName(name: string): name is ToolName {
-  return (TOOL_NAMES as readonly string[]).includes(name);
-}
 
 /**
  * A registry holding the chosen tools of `createTools(workspace)`, in the order they were named.

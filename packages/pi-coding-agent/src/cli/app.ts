@@ -1,0 +1,107 @@
+// One tiny-pi run, wired from its parts: the session, the loop and tools (the course's or the
+// learner's), the model, the view; then one turn (a prompt) or the REPL.
+
+import type { Message } from "@pi/core";
+import { runAgentLoop } from "@pi/course";
+import { createWorkspaceTools } from "../index.js";
+import type { CliArgs } from "./args.js";
+import { agentConversation, canUseAgent, loopConversation } from "./conversation.js";
+import { embeddedModelNotice, readmeQuestion } from "./embedded-model.js";
+import { EXIT_INTERRUPTED } from "./errors.js";
+import { humanView } from "./human-view.js";
+import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
+import { jsonView } from "./json-view.js";
+import { loadLearnerLoop, loadLearnerTools, shownPath } from "./learner-tree.js";
+import { selectModel } from "./model-selection.js";
+import { runRepl } from "./repl.js";
+import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
+import { runTurn, type TurnSetup } from "./run-turn.js";
+import { type SessionRecorder, sessionRecorder } from "./session-recorder.js";
+import { newSession, noSession, resumeSession, type SessionStore } from "./session-store.js";
+import { styleFor } from "./style.js";
+import { systemPrompt } from "./system-prompt.js";
+import { selectTools, type ToolFactory } from "./tool-selection.js";
+
+/** Runs tiny-pi as `args` say; `interactive`: the REPL. Resolves with the exit code. */
+export async function runTinyPi(args: CliArgs, from: string, interactive: boolean): Promise<number> {
+  const { session, history } = openSession(args);
+  const recorder = sessionRecorder(session, history.length);
+  const interrupts = new Interrupts(interactive ? 0 : SIGNAL_SAME_PRESS_MS);
+  // Setting up may run a learner's focused tests: Ctrl-C then simply exits (their run is stopped with us).
+  const onSignal = () => {
+    if (interrupts.press(true) === "exit") process.exit(EXIT_INTERRUPTED);
+    else process.stderr.write("\n（正在中止这一轮；再按一次 Ctrl-C 退出）\n");
+  };
+  process.on("SIGINT", onSignal);
+
+  const setup = await turnSetup(args, from, recorder);
+  const notes = process.stderr;
+  const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
+  if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
+
+  if (interactive) {
+    process.removeListener("SIGINT", onSignal);
+    return runRepl({
+      input: process.stdin,
+      output: process.stdout,
+      notes,
+      banner: `tiny-pi · ${setup.label} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
+      conversation: canUseAgent(setup, history)
+        ? agentConversation(setup, {
+            retry: ({ attempt, delayMs, errorMessage }) =>
+              notes.write(
+                `（${modelErrorLine(errorMessage, outcome)}——${Math.round(delayMs / 100) / 10} 秒后第 ${attempt} 次重试）\n`,
+              ),
+          })
+        : loopConversation(setup, history),
+      afterTurn: (result) => {
+        const line = failureLine(result, outcome);
+        if (line !== undefined) notes.write(`${line}\n`);
+      },
+      interrupts,
+    });
+  }
+
+  const controller = new AbortController();
+  interrupts.beginTurn(() => controller.abort());
+  const result = await runTurn(setup, history, args.prompt ?? readmeQuestion, controller.signal);
+  interrupts.endTurn();
+  process.removeListener("SIGINT", onSignal);
+  const line = failureLine(result, outcome);
+  if (line !== undefined) notes.write(`${line}\n`);
+  if (session.file !== undefined) notes.write(`会话：${shownPath(session.file, from)}（用 --resume 继续）\n`);
+  return exitCodeOf(result);
+}
+
+function openSession(args: CliArgs): { session: SessionStore; history: Message[] } {
+  if (args.session.kind === "none") return { session: noSession, history: [] };
+  if (args.session.kind === "new") return { session: newSession(args.workspace), history: [] };
+  const { store, messages } = resumeSession(args.session.file);
+  return { session: store, history: messages };
+}
+
+async function turnSetup(
+  args: CliArgs,
+  from: string,
+  recorder: SessionRecorder,
+): Promise<TurnSetup & { baseURL?: string; label: string }> {
+  const runLoop = args.loopDir === undefined ? runAgentLoop : await loadLearnerLoop(args.loopDir, from);
+  const createTools: ToolFactory =
+    args.toolsFromDir === undefined ? createWorkspaceTools : await loadLearnerTools(args.toolsFromDir, from);
+  const toolSource = args.toolsFromDir === undefined ? "课程" : shownPath(args.toolsFromDir, from);
+  const tools = selectTools(createTools, args.workspace, args.tools, toolSource);
+  const choice = selectModel(args.endpoint);
+  const view = args.json ? jsonView(process.stdout) : humanView(process.stdout, styleFor(process.stdout, process.env));
+  return {
+    runLoop,
+    loopSource: args.loopDir === undefined ? "课程" : `${shownPath(args.loopDir, from)} 里`,
+    model: recorder.recording(choice.model),
+    tools,
+    systemPrompt: systemPrompt(args.workspace, args.tools),
+    ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
+    view,
+    recorder,
+    label: choice.label,
+    ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}),
+  };
+}

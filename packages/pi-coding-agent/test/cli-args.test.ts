@@ -1,0 +1,89 @@
+// tiny-pi's flags, parsed in process: what each one means, and the one line each mistake gives.
+// (cli-usage.test.ts checks the same lines end a real child with exit 2.)
+import assert from "node:assert/strict";
+import path from "node:path";
+import { test } from "node:test";
+import { parseCliArgs } from "../src/cli/args.js";
+
+const from = path.resolve("/home/learner/pi-course");
+
+function usageError(args: string[], message: RegExp): void {
+  assert.throws(() => parseCliArgs(args, from), { name: "UsageError", message }, args.join(" "));
+}
+
+test("tiny-pi 参数：默认工作区是运行 npm 的目录、只有 read、记录新会话；相对路径从那个目录算起；prompt 的词用空格连起来", () => {
+  assert.deepEqual(parseCliArgs([], from), {
+    workspace: from,
+    tools: ["read"],
+    json: false,
+    session: { kind: "new" },
+  });
+  const args = parseCliArgs(
+    [
+      "--base-url",
+      "http://localhost:11434/v1",
+      "--model",
+      "qwen2.5-coder:7b",
+      "--workspace",
+      "demo",
+      "--tools",
+      "read,bash,read",
+      "--loop",
+      "practice/07",
+      "--tools-from",
+      "../p08",
+      "--max-steps",
+      "8",
+      "--json",
+      "--resume",
+      ".tiny-pi/sessions/a.jsonl",
+      "读一下",
+      "README.md",
+    ],
+    from,
+  );
+  assert.deepEqual(args, {
+    endpoint: { baseURL: "http://localhost:11434/v1", model: "qwen2.5-coder:7b" },
+    workspace: path.join(from, "demo"),
+    tools: ["read", "bash"],
+    loopDir: path.join(from, "practice/07"),
+    toolsFromDir: path.resolve(from, "../p08"),
+    maxSteps: 8,
+    json: true,
+    session: { kind: "resume", file: path.join(from, ".tiny-pi/sessions/a.jsonl") },
+    prompt: "读一下 README.md",
+  });
+  assert.deepEqual(
+    parseCliArgs(["--no-session", "--api-key", "k", "--base-url", "https://x/v1", "--model", "m"], from),
+    {
+      endpoint: { baseURL: "https://x/v1", model: "m", apiKey: "k" },
+      workspace: from,
+      tools: ["read"],
+      json: false,
+      session: { kind: "none" },
+    },
+  );
+  assert.equal(parseCliArgs(["-h"], from), "help");
+});
+
+test("tiny-pi 参数有误：每种错误一行，说明怎么改", () => {
+  usageError(["--bogus"], /^未知选项 --bogus：请删掉它，或换成 --help 列出的选项。用法：tiny-pi /);
+  usageError(["--model"], /^选项 --model 缺少取值：请在 --model 后面写上取值/);
+  usageError(["--json=yes"], /^选项 --json 不接受取值：请只写 --json/);
+  usageError(["--max-steps", "0"], /^--max-steps 要一个 ≥ 1 的整数（收到 "0"），例如 --max-steps 8。$/);
+  usageError(["--max-steps", "2.5"], /^--max-steps 要一个 ≥ 1 的整数/);
+  usageError(["--max-steps", "lots"], /^--max-steps 要一个 ≥ 1 的整数/);
+  usageError(["--tools", "read,rm"], /^--tools 里有"rm"：请从 read,write,edit,bash 中选/);
+  usageError(["--tools", "read,"], /^--tools 里有空名字/);
+  usageError(["--workspace", " "], /^--workspace 的取值为空/);
+  usageError(["--no-session", "--resume", "x.jsonl"], /^--no-session 和 --resume 不能同时使用/);
+});
+
+test("tiny-pi 模型参数不完整：缺模型名、--model 或 --api-key 没有 --base-url、URL 写错", () => {
+  usageError(["--base-url", "http://127.0.0.1:9/v1", "hi"], /^缺少 --model：.*--model qwen2\.5-coder:7b/);
+  usageError(["--model", "gpt-4o-mini", "hi"], /^--model 需要 --base-url/);
+  usageError(["--api-key", "sk-x", "hi"], /^--api-key 需要 --base-url/);
+  usageError(["--base-url", "localhost:11434", "--model", "m"], /只接受 http:\/\/ 或 https:\/\//);
+  usageError(["--base-url", "not a url", "--model", "m"], /^--base-url "not a url" 不是 URL/);
+  usageError(["--base-url", "http://x/v1", "--model", ""], /^--model 的取值为空/);
+});
