@@ -114,5 +114,6 @@ function isDirectory(dir: string): boolean {
 /** `dir` as the person typed it: relative to where they ran the command when it is below it. */
 export function shownPath(dir: string, from: string): string {
   const relative = path.relative(from, dir);
-  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : dir;
+  if (relative === "") return ".";
+  return !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : dir;
 }

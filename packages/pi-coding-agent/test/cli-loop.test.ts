@@ -1,0 +1,140 @@
+// --loop and --tools-from take a learner's own built code from a practice directory, and only
+// when it is built from its current sources and passes its chapter's focused tests. The tree is
+// written by the course machinery (checkpoint --write target) and built as the chapter says.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { appendFile, copyFile, mkdtemp, realpath, rm, utimes } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { cliEnv, isOneLine, repoRoot, runCli, withWorkspace } from "./cli-support/run-cli.js";
+
+interface CheckpointEntry {
+  id: string;
+  package: string;
+  focusedRun: string;
+  starters: Record<string, string>;
+}
+
+const manifest = JSON.parse(
+  readFileSync(path.join(repoRoot, "packages/pi-course/checkpoints/manifest.json"), "utf8"),
+) as { checkpoints: CheckpointEntry[] };
+const checkpointOf = (name: string) => manifest.checkpoints.find((checkpoint) => checkpoint.package === name);
+
+/** Writes checkpoint `id`'s target tree into `dir` through the course's own machinery. */
+function writeTarget(id: string, dir: string): void {
+  const env = cliEnv();
+  const result = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "scripts/checkpoint.ts", id, "--write", "target", dir],
+    {
+      cwd: repoRoot,
+      env,
+      encoding: "utf8",
+    },
+  );
+  assert.equal(result.status, 0, result.stderr);
+}
+
+/** The chapter's build (`npm run build -w <package>` is `tsc -b` in the package folder). */
+function build(tree: string, packageDir: string): void {
+  const tsc = path.join(repoRoot, "node_modules/typescript/bin/tsc");
+  const result = spawnSync(process.execPath, [tsc, "-b", path.join(tree, packageDir)], { encoding: "utf8" });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+}
+
+async function withTempDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), "tiny-pi-loop-")));
+  try {
+    return await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const MARKER = "learner loop loaded";
+
+test("tiny-pi --loop：未构建、构建过期、聚焦测试不通过都拒绝（一行，退出码 1）；通过时用练习目录里自己的 runAgentLoop 走完 README 往返", async () => {
+  const loop = checkpointOf("@pi/course");
+  assert.ok(loop !== undefined);
+  const packageDir = loop.focusedRun.split("/").slice(0, 2).join("/");
+  const teaching = `${packageDir}/src/agent-loop.ts`;
+  await withTempDir(async (dir) => {
+    const tree = path.join(dir, "practice-07");
+    writeTarget(loop.id, tree);
+    // The learner's loop says it was loaded: the run below must be theirs, not the course's.
+    await appendFile(path.join(tree, teaching), `\nprocess.stderr.write(${JSON.stringify(`${MARKER}\n`)});\n`);
+
+    await withWorkspace(async (workspace) => {
+      const run = () => runCli(["--loop", tree, "--no-session"], workspace);
+
+      const unbuilt = await run();
+      assert.equal(unbuilt.code, 1);
+      assert.ok(isOneLine(unbuilt.stderr), unbuilt.stderr);
+      assert.match(unbuilt.stderr, /practice-07 还没有构建：请在其中运行 npm run build -w @pi\/course。/);
+      assert.equal(unbuilt.stdout, "");
+
+      build(tree, packageDir);
+      const passing = await run();
+      assert.equal(passing.code, 0, passing.stderr);
+      assert.match(passing.stderr, new RegExp(MARKER), "运行的是练习目录里的 loop");
+      assert.ok(passing.stdout.includes("项目名是 tiny-pi。"), passing.stdout);
+
+      const later = new Date(Date.now() + 60_000);
+      await utimes(path.join(tree, teaching), later, later);
+      const stale = await run();
+      assert.equal(stale.code, 1);
+      assert.match(
+        stale.stderr,
+        /构建已过期（src\/agent-loop\.ts 比编译结果新）：请在其中运行 npm run build -w @pi\/course。/,
+      );
+
+      const starter = loop.starters[teaching];
+      assert.ok(starter !== undefined);
+      await copyFile(path.join(repoRoot, starter), path.join(tree, teaching));
+      build(tree, packageDir);
+      const failing = await run();
+      assert.equal(failing.code, 1);
+      assert.match(
+        failing.stderr,
+        /第 07 章的聚焦测试没有全部通过（通过 0\/9）：先完成 Lab，进度与提示见 npm run verify -w @pi\/course -- 07 /,
+      );
+      assert.equal(failing.stdout, "", "拒绝时不运行任何一轮");
+    });
+  });
+});
+
+test("tiny-pi --loop 指向不是练习目录的地方：一行说明给出练习目录，退出码 1", async () => {
+  await withWorkspace(async (workspace) => {
+    const result = await runCli(["--loop", ".", "--no-session"], workspace);
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      /^\. 里没有 @pi\/course：请给出第 07 章的练习目录（npm run practice -w @pi\/course -- 07 创建）。$/m,
+    );
+    const missing = await runCli(["--loop", "nowhere"], workspace);
+    assert.match(missing.stderr, /^--loop nowhere 不是目录：请给出练习目录，例如 --loop practice\/07。$/m);
+  });
+});
+
+test("tiny-pi --tools-from：课程里有第 08 章时用练习目录里自己的工具，没有时一行说明", async () => {
+  const tools = checkpointOf("@pi/coding-agent");
+  await withWorkspace(async (workspace) => {
+    if (tools === undefined) {
+      const result = await runCli(["--tools-from", ".", "--no-session"], workspace);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /--tools-from 需要课程清单里构建 @pi\/coding-agent 的检查点/);
+      return;
+    }
+    await withTempDir(async (dir) => {
+      const packageDir = tools.focusedRun.split("/").slice(0, 2).join("/");
+      const tree = path.join(dir, `practice-${tools.id}`);
+      writeTarget(tools.id, tree);
+      build(tree, packageDir);
+      const result = await runCli(["--tools-from", tree, "--no-session"], workspace);
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(result.stdout.includes("项目名是 tiny-pi。"), result.stdout);
+    });
+  });
+});
