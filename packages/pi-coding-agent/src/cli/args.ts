@@ -172,7 +172,8 @@ export const helpText = `用法：${usage}
 模式
   给出 prompt：运行一轮，打印回答；以 stop 结束时退出码 0，否则 1（error、aborted、maxSteps、length）。
   不给 prompt 且在终端里（使用真实模型时）：进入 REPL，跨轮保留对话；/exit 或 Ctrl-D 退出。
-  Ctrl-C 通过 signal 中止当前这一轮（REPL 继续）；再按一次 Ctrl-C 退出。
+        模型还在工作时输入的一行转入正在运行的这一轮（第 09 章的 Agent）；用 --loop 或 --resume 时排到这一轮之后。
+  Ctrl-C 通过 signal 中止当前这一轮（已形成的消息都保留，REPL 继续）；再按一次 Ctrl-C 退出。
   参数有误时打印一行说明，退出码 2；运行失败（连不上服务、401……）退出码 1。
 
 例子
