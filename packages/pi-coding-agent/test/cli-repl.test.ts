@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { heldReply, stallingReply, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { ptyUnavailable, startOnPty } from "./cli-support/pty.js";
+import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
 import { cliEnv, sessionFiles, sessionMessages, withWorkspace } from "./cli-support/run-cli.js";
 
 const skip = ptyUnavailable();
@@ -27,19 +27,16 @@ test("tiny-pi REPL（Agent）：运行中输入的一行转入这一轮，排在
     await withWorkspace(async (workspace) => {
       const pty = startOnPty(["--base-url", server.baseURL, "--model", "m"], workspace, cliEnv());
       t.after(() => pty.stop());
-      let at = await pty.waitFor("› ");
+      await pty.waitFor(PROMPT);
       pty.type("项目叫什么？\r");
       await first.arrived;
       pty.type("顺便说说版本\r");
-      at = await pty.waitFor("（已转入正在运行的这一轮：顺便说说版本）", at);
+      await pty.waitFor("（已转入正在运行的这一轮：顺便说说版本）");
       first.release();
-      at = await pty.waitFor("项目名是 tiny-pi，版本见 README", at);
-      at = await pty.waitFor("› ", at);
-      pty.type("第二个问题\r");
-      at = await pty.waitFor("第二轮回答", at);
-      at = await pty.waitFor("› ", at);
-      pty.type("/exit\r");
-      assert.equal(await pty.exited, 0, pty.screen());
+      await pty.waitFor("项目名是 tiny-pi，版本见 README");
+      await pty.waitFor(PROMPT);
+      await pty.ask("第二个问题", "第二轮回答");
+      assert.equal(await pty.leave(), 0, pty.screen());
 
       const roles = (request: { messages: { role: string }[] }) => request.messages.map((message) => message.role);
       assert.deepEqual(roles(server.requests[1]), ["system", "user", "assistant", "tool", "user"]);
@@ -75,16 +72,15 @@ test("tiny-pi REPL（--resume，逐轮 runAgentLoop）：带着旧对话继续�
         cliEnv(),
       );
       t.after(() => pty.stop());
-      let at = await pty.waitFor("› ");
+      await pty.waitFor(PROMPT);
       pty.type("新问题\r");
       await first.arrived;
       pty.type("接着问\r");
-      at = await pty.waitFor("（已排队，这一轮结束后发送：接着问）", at);
+      await pty.waitFor("（已排队，这一轮结束后发送：接着问）");
       first.release();
-      at = await pty.waitFor("第二轮回答", at);
-      at = await pty.waitFor("› ", at);
-      pty.type("/exit\r");
-      assert.equal(await pty.exited, 0, pty.screen());
+      await pty.waitFor("第二轮回答");
+      await pty.waitFor(PROMPT);
+      assert.equal(await pty.leave(), 0, pty.screen());
       const contents = server.requests[1].messages.slice(1).map((message: { content: string }) => message.content);
       assert.deepEqual(contents, ["旧问题", "旧回答", "新问题", "第一轮回答", "接着问"]);
       assert.equal((await sessionMessages(file)).length, 6, "新消息追加到继续的会话文件");
@@ -103,19 +99,17 @@ test("tiny-pi REPL（Agent）：Ctrl-C 中止正在运行的一轮，排队的�
       const env = cliEnv({ NO_COLOR: "1" });
       const pty = startOnPty(["--base-url", server.baseURL, "--model", "m", "--no-session"], workspace, env);
       t.after(() => pty.stop());
-      let at = await pty.waitFor("› ");
+      await pty.waitFor(PROMPT);
       pty.type("慢一点的问题\r");
-      at = await pty.waitFor("想了很久", at);
+      await pty.waitFor("想了很久");
       pty.type("排队的话\r");
-      at = await pty.waitFor("（已转入正在运行的这一轮：排队的话）", at);
+      await pty.waitFor("（已转入正在运行的这一轮：排队的话）");
       pty.type("\u0003");
-      at = await pty.waitFor("— aborted · 1 步", at);
-      at = await pty.waitFor("这一轮已中止", at);
-      at = await pty.waitFor("（还有 1 条排队的消息，会随下一条输入一起发送）", at);
-      at = await pty.waitFor("› ", at);
-      pty.type("还在吗\r");
-      at = await pty.waitFor("中止之后的回答", at);
-      at = await pty.waitFor("› ", at);
+      await pty.waitFor("— aborted · 1 步");
+      await pty.waitFor("这一轮已中止");
+      await pty.waitFor("（还有 1 条排队的消息，会随下一条输入一起发送）");
+      await pty.waitFor(PROMPT);
+      await pty.ask("还在吗", "中止之后的回答");
       const sent = server.requests[1].messages
         .slice(1)
         .map((message: { role: string; content: string }) => [message.role, message.content]);
@@ -130,7 +124,7 @@ test("tiny-pi REPL（Agent）：Ctrl-C 中止正在运行的一轮，排队的�
         "中止的一轮留在对话里，排队的一行没有丢",
       );
       pty.type("\u0003");
-      at = await pty.waitFor("再按一次 Ctrl-C 退出", at);
+      await pty.waitFor("再按一次 Ctrl-C 退出");
       pty.type("\u0003");
       assert.equal(await pty.exited, 130, pty.screen());
       assert.doesNotMatch(pty.screen(), COLOUR, "NO_COLOR：不着色");

@@ -15,12 +15,19 @@ export interface PtySession {
   screen(): string;
   /** Types `keys` (a line ends with "\r", Ctrl-C is "\u0003"). */
   type(keys: string): void;
-  /** Resolves once the screen, after `from`, contains `text`; rejects if the program exits first. */
-  waitFor(text: string, from?: number): Promise<number>;
+  /** Resolves once the screen shows `text` after what was last waited for; rejects if the program exits first. */
+  waitFor(text: string): Promise<void>;
+  /** Types `line` at the prompt, waits for `answer` and the next prompt. */
+  ask(line: string, answer: string): Promise<void>;
+  /** Types /exit and resolves with the exit code. */
+  leave(): Promise<number | null>;
   exited: Promise<number | null>;
   /** Ends the terminal session if it is still running (the program gets SIGHUP, as when a window closes). */
   stop(): Promise<void>;
 }
+
+/** The REPL's prompt. */
+export const PROMPT = "› ";
 
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
@@ -28,6 +35,7 @@ export function startOnPty(args: string[], cwd: string, env: NodeJS.ProcessEnv):
   const command = [process.execPath, cliPath, ...args].map(quote).join(" ");
   const child = spawn("script", ["-qefc", command, "/dev/null"], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let screen = "";
+  let cursor = 0;
   const waiters = new Set<() => void>();
   child.stdout.setEncoding("utf8").on("data", (text: string) => {
     screen += text;
@@ -37,7 +45,7 @@ export function startOnPty(args: string[], cwd: string, env: NodeJS.ProcessEnv):
     screen += text;
   });
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  return {
+  const session: PtySession = {
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await exited;
@@ -45,13 +53,14 @@ export function startOnPty(args: string[], cwd: string, env: NodeJS.ProcessEnv):
     screen: () => screen,
     type: (keys) => child.stdin.write(keys),
     exited,
-    waitFor(text, from = 0) {
+    waitFor(text) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          const at = screen.indexOf(text, from);
+          const at = screen.indexOf(text, cursor);
           if (at === -1) return;
           waiters.delete(check);
-          resolve(at + text.length);
+          cursor = at + text.length;
+          resolve();
         };
         waiters.add(check);
         check();
@@ -60,5 +69,15 @@ export function startOnPty(args: string[], cwd: string, env: NodeJS.ProcessEnv):
         });
       });
     },
+    async ask(line, answer) {
+      session.type(`${line}\r`);
+      await session.waitFor(answer);
+      await session.waitFor(PROMPT);
+    },
+    leave() {
+      session.type("/exit\r");
+      return exited;
+    },
   };
+  return session;
 }
