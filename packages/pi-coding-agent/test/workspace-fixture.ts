@@ -163,3 +163,22 @@ export function workspaceTool(root: string, name: string, options?: WorkspaceToo
   if (tool === undefined) throw new Error(`createWorkspaceTools returned no tool named ${name}`);
   return tool;
 }
+
+/** Starts an ES module script in a fresh `node`; resolves its first stdout line and its exit. */
+export function spawnNodeScript(script: string) {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const firstLine = new Promise<string>((resolve, reject) => {
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (stdout.includes("\n")) resolve(stdout.slice(0, stdout.indexOf("\n")));
+    });
+    child.once("exit", () => reject(new Error(`child exited before printing a line: ${stdout}`)));
+  });
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once("exit", (code, signal) => resolve([code, signal])),
+  );
+  return { process: child, firstLine, exited };
+}
