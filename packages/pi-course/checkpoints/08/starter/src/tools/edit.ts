@@ -4,6 +4,7 @@
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="精确编辑" packages/pi-coding-agent/dist/test/08-*.test.js
 // biome-ignore-all lint/correctness: unfinished labs leave parameters, helpers and imports unused until written.
+// biome-ignore-all lint/style/useImportType: the labs use these imports as values once written.
 import { readFile } from "node:fs/promises";
 import { type Tool, text } from "@pi/core";
 import { withFileMutationQueue } from "./file-mutation-queue.js";

@@ -4,6 +4,7 @@
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="分页读取" packages/pi-coding-agent/dist/test/08-*.test.js
 // biome-ignore-all lint/correctness: unfinished labs leave parameters, helpers and imports unused until written.
+// biome-ignore-all lint/style/useImportType: the labs use these imports as values once written.
 import { type FileHandle, open } from "node:fs/promises";
 import { type Tool, type ToolOutput, text } from "@pi/core";
 import { binaryKind, SNIFF_BYTES } from "./file-kind.js";
