@@ -67,6 +67,7 @@ export async function consume(variant: Variant, model: BenchModel): Promise<Mess
     case "injected":
       return (await runAgentLoop({ model, context, tools, maxSteps, executeToolCall: noopExecutor })).messages;
     case "agent":
-      return (await new Agent({ model, tools, systemPrompt: context.systemPrompt, maxSteps }).prompt(question)).messages;
+      return (await new Agent({ model, tools, systemPrompt: context.systemPrompt, maxSteps }).prompt(question))
+        .messages;
   }
 }

@@ -107,7 +107,11 @@ export async function measureLoopOverhead(plan: LoopOverheadPlan): Promise<LoopO
 
   // Per size and variant: one entry per round, holding that round's runs.
   const rounds = new Map<string, Record<Variant, RunSample[][]>>();
-  for (const { calls, steps } of sizes) rounds.set(key(calls, steps), byVariant(() => []));
+  for (const { calls, steps } of sizes)
+    rounds.set(
+      key(calls, steps),
+      byVariant(() => []),
+    );
   for (let round = 0; round < plan.rounds; round += 1) {
     // Rotate which variant goes first, so none always runs on another's leftovers.
     const order = VARIANTS.map((_, index) => VARIANTS[(index + round) % VARIANTS.length] as Variant);
