@@ -60,7 +60,7 @@ function checkInvariants(record: DriveRecord): void {
   const messages = agent.state.messages;
   assert.equal(agent.state.isRunning, false, "最后 Agent 空闲");
 
-  requests.forEach((request, index) => assertPaired(request.messages, `第 ${index + 1} 次请求`));
+  for (const [index, request] of requests.entries()) assertPaired(request.messages, `第 ${index + 1} 次请求`);
   assertPaired(messages, "最终 transcript");
 
   const transcript = messages.map(userText).filter((entry) => entry !== undefined);
