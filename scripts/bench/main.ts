@@ -15,7 +15,7 @@ type Part = (typeof PARTS)[number];
 
 const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup]
 
-  loop   runAgentLoop against a bare for-await over the same model streams, µs per step
+  loop   runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner  npm run build -w @pi/course + the nine focused tests in a practice directory
   setup  npm run practice -w @pi/course -- 07 <dir>: wall time and size
 

@@ -3,6 +3,7 @@ import { link, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import type { TextContent } from "@pi/core";
+import { resolveWorkspacePath } from "../src/tools/workspace-path.js";
 import { isRunning, numberedLines, resultText, SECRET, withWorkspace } from "./workspace-fixture.js";
 
 // Chapter 08: the workspace tools on real files in a real temp folder, each call made through
@@ -26,14 +27,12 @@ test("工作区边界：.. 与工作区外的绝对路径在任何 I/O 之前被
     assert.equal(write.isError, true, "write 也守同一条边界");
     await assert.rejects(stat(path.join(ws.outside, "planted.txt")), "越界的 write 没有创建任何文件");
 
-    await ws.put("~/notes.txt", "tilde is a folder name\n");
     assert.equal(
-      resultText(await ws.call("read", { path: "~/notes.txt" })),
-      "tilde is a folder name",
-      "~ 不展开为家目录",
+      await resolveWorkspacePath(ws.root, "~/notes.txt"),
+      path.join(ws.root, "~", "notes.txt"),
+      "~ 不展开为家目录，只是工作区里的一个名字",
     );
-    await ws.put("README.md", "# tiny-pi\n");
-    assert.equal(resultText(await ws.call("read", { path: "@README.md" })), "# tiny-pi", "开头的 @ 被去掉");
+    assert.equal(await resolveWorkspacePath(ws.root, "@README.md"), path.join(ws.root, "README.md"), "开头的 @ 被去掉");
   });
 });
 
@@ -52,14 +51,18 @@ test("工作区边界 · symlink：路径上任何一处通向工作区外的链
     assert.deepEqual(await readdir(ws.outside), ["secret.txt"], "工作区外没有出现新文件或目录");
     const inside = await ws.put("docs/guide.md", "inside\n");
     await symlink(inside, path.join(ws.root, "guide-link.md"));
-    assert.equal(resultText(await ws.call("read", { path: "guide-link.md" })), "inside", "指向工作区内的链接照常可用");
+    assert.equal(
+      await resolveWorkspacePath(ws.root, "guide-link.md"),
+      inside,
+      "指向工作区内的链接照常可用，解析为真实路径",
+    );
   });
 });
 
 test("工作区边界 · symlink：检查时还是普通文件、之后被换成外链的路径，在使用时被拒绝", async () => {
   await withWorkspace(async (ws) => {
-    await ws.put("notes.txt", "first version\n");
-    assert.equal(resultText(await ws.call("read", { path: "notes.txt" })), "first version", "第一次读取正常");
+    const notes = await ws.put("notes.txt", "first version\n");
+    assert.equal(await resolveWorkspacePath(ws.root, "notes.txt"), notes, "第一次解析时是工作区里的普通文件");
     await rm(path.join(ws.root, "notes.txt"));
     await symlink(path.join(ws.outside, "secret.txt"), path.join(ws.root, "notes.txt"));
     const read = await ws.call("read", { path: "notes.txt" });

@@ -5,7 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import type { TextContent } from "@pi/core";
-import { packageEntry, peakMemoryMiB, resultText, runNodeScript, withWorkspace } from "./workspace-fixture.js";
+import {
+  packageEntry,
+  peakMemoryMiB,
+  resultText,
+  runNodeScript,
+  spawnNodeScript,
+  withWorkspace,
+} from "./workspace-fixture.js";
 
 /** Generous: keeping the output would need a gigabyte. The bench reports the figure. */
 const BASH_MEMORY_CAP_MIB = 200;
@@ -122,4 +129,24 @@ test("bash：没有输出时返回 (no output)；超长单行按字节保留尾�
     const full = /Full output: (.+) \(kept/.exec(notice)?.[1] ?? "";
     assert.equal(await readFile(full, "utf8"), "€".repeat(30_000));
   });
+});
+
+test("bash：进程被 SIGTERM 结束时，完整输出的临时目录也被删除，退出方式不变", posixOnly, async () => {
+  const root = await mkdtemp(path.join(os.tmpdir(), "pi-bash-signal-"));
+  try {
+    const child = spawnNodeScript(`
+      import { createWorkspaceTools } from ${JSON.stringify(packageEntry)};
+      const [, , , bash] = createWorkspaceTools(${JSON.stringify(root)});
+      const result = await bash.execute({ command: "seq 1 5000" }, {});
+      console.log(result.details.fullOutputPath);
+      setInterval(() => {}, 1000);`);
+    const fullOutputPath = (await child.firstLine).trim();
+    assert.equal(existsSync(fullOutputPath), true, "kept while the process runs");
+    child.process.kill("SIGTERM");
+    const [, signal] = await child.exited;
+    assert.equal(signal, "SIGTERM", "the process still ends by the signal");
+    assert.equal(existsSync(path.dirname(fullOutputPath)), false, "the folder was removed");
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });

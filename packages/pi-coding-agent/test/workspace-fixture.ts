@@ -35,6 +35,8 @@ export const SECRET = "TOP-SECRET-VALUE\n";
 
 let callCount = 0;
 
+const UNFINISHED_LAB = /^Lab 8\.\d+ .+ 尚未实现$/;
+
 /** Makes a workspace and an outside folder, runs `use`, and removes both whatever happens. */
 export async function withWorkspace<T>(
   use: (workspace: Workspace) => Promise<T>,
@@ -52,10 +54,15 @@ export async function withWorkspace<T>(
     root,
     outside,
     tools,
-    call(name, args, context = {}) {
+    async call(name, args, context = {}) {
       callCount += 1;
       const toolCall: ToolCall = { type: "toolCall", id: `call-${callCount}`, name, arguments: args };
-      return executeToolCall(toolCall, tools, context);
+      const result = await executeToolCall(toolCall, tools, context);
+      // In the starter an unfinished lab throws; executeToolCall pairs that as an isError result.
+      // Rethrown, it is what the test reports: the learner sees which lab to write next.
+      const message = resultText(result);
+      if (result.isError && UNFINISHED_LAB.test(message)) throw new Error(message);
+      return result;
     },
     async put(relative, content) {
       const file = path.join(root, relative);
@@ -155,4 +162,23 @@ export function workspaceTool(root: string, name: string, options?: WorkspaceToo
   const tool = createWorkspaceTools(root, options).find((each) => each.name === name);
   if (tool === undefined) throw new Error(`createWorkspaceTools returned no tool named ${name}`);
   return tool;
+}
+
+/** Starts an ES module script in a fresh `node`; resolves its first stdout line and its exit. */
+export function spawnNodeScript(script: string) {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const firstLine = new Promise<string>((resolve, reject) => {
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (stdout.includes("\n")) resolve(stdout.slice(0, stdout.indexOf("\n")));
+    });
+    child.once("exit", () => reject(new Error(`child exited before printing a line: ${stdout}`)));
+  });
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once("exit", (code, signal) => resolve([code, signal])),
+  );
+  return { process: child, firstLine, exited };
 }

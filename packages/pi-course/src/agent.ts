@@ -231,7 +231,9 @@ export class Agent {
 
   /** Delivers to every active subscriber; one that throws does not keep the event from the others. */
   private emit(event: AgentEvent): void {
-    for (const subscription of this.subscriptions) {
+    const subscriptions = this.subscriptions;
+    for (let index = 0; index < subscriptions.length; index += 1) {
+      const subscription = subscriptions[index] as Subscription;
       if (!subscription.active) continue;
       try {
         subscription.listener(event);

@@ -278,6 +278,10 @@ test("转向与追加：steer 在当前批次的结果之后、下一次请求�
   const { agent, model, probe } = makeAgent([useTools("slow", "fast"), answer("按新要求完成。")]);
   const releaseSlow = probe.hold("slow");
   agent.subscribe((event) => {
+    // Typed while the model is still answering with the two calls.
+    if (event.type === "model_event" && event.event.type === "start" && model.requests.length === 1) {
+      agent.steer("先看 README");
+    }
     // Typed while the batch is half done: fast has finished, slow still runs.
     if (event.type === "tool_end" && event.result.toolCallId === "fast") {
       agent.steer("只看 src/");
@@ -294,10 +298,11 @@ test("转向与追加：steer 在当前批次的结果之后、下一次请求�
       "assistant(toolUse: slow,fast)",
       "toolResult(slow)",
       "toolResult(fast)",
+      "user(先看 README)",
       "user(只看 src/)",
       "user(别动测试)",
     ],
-    "steer 在整批结果之后、第二次请求之前，按排队顺序",
+    "模型回答期间与批次执行期间排队的 steer 都在整批结果之后、第二次请求之前，按排队顺序",
   );
   assertPaired(result.messages, "批次中的每个调用仍紧跟着配对结果");
   assert.equal(lines(result.messages).filter((entry) => entry === "user(只看 src/)").length, 1, "steer 只投递一次");

@@ -61,22 +61,7 @@ async function runCommand(
   });
   const capture = new OutputCapture(limits);
   const pipes = [child.stdout, child.stderr];
-  for (const pipe of pipes) {
-    const decoder = new StringDecoder("utf8");
-    pipe.on("data", (chunk: Buffer) => {
-      if (reportProgress !== undefined) {
-        const delta = decoder.write(chunk);
-        if (delta !== "") reportProgress([text(delta)]);
-      }
-      if (!capture.write(chunk)) {
-        // The temp file is behind: stop reading so memory stays bounded.
-        for (const each of pipes) each.pause();
-        void capture.drained().then(() => {
-          for (const each of pipes) each.resume();
-        });
-      }
-    });
-  }
+  streamOutput(pipes, capture, reportProgress);
 
   let stoppedBecause: string | undefined;
   const stop = (reason: string) => {
@@ -110,6 +95,30 @@ async function runCommand(
   if (stoppedBecause !== undefined) throw new Error(joinOutput(output.text, stoppedBecause));
   if (exitCode !== 0) throw new Error(joinOutput(output.text, `Command exited with code ${exitCode}.`));
   return { content: [text(output.text === "" ? "(no output)" : output.text)], details };
+}
+
+/** stdout and stderr into one capture, in arrival order, each chunk reported as it comes. */
+function streamOutput(
+  pipes: Readable[],
+  capture: OutputCapture,
+  reportProgress: ToolExecutionContext["reportProgress"],
+) {
+  for (const pipe of pipes) {
+    const decoder = new StringDecoder("utf8"); // one per pipe: a chunk may end inside a character
+    pipe.on("data", (chunk: Buffer) => {
+      if (reportProgress !== undefined) {
+        const delta = decoder.write(chunk);
+        if (delta !== "") reportProgress([text(delta)]);
+      }
+      if (!capture.write(chunk)) {
+        // The temp file is behind: stop reading until it catches up, so memory stays bounded.
+        for (const each of pipes) each.pause();
+        void capture.drained().then(() => {
+          for (const each of pipes) each.resume();
+        });
+      }
+    });
+  }
 }
 
 /** Resolves with the shell's exit code (128 + n for signal n) when the shell exits, not when its pipes close. */

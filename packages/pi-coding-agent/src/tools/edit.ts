@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { type Tool, text } from "@pi/core";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
-import { restoreBom, splitShape, withLineEndings } from "./line-endings.js";
+import { restoreBom, splitShape, type TextShape, withLineEndings } from "./line-endings.js";
 import { lineNumberAt, unifiedDiff } from "./unified-diff.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 import { writeFileAtomic } from "./write.js";
@@ -17,6 +17,8 @@ interface EditArgs {
   path: string;
   edits: Edit[];
 }
+
+type Eol = TextShape["eol"];
 
 /** Where one edit's oldText sits in the original. */
 interface Match {
@@ -55,41 +57,48 @@ export function createEditTool(root: string): Tool {
     async execute(args) {
       const { path: requested, edits } = args as unknown as EditArgs;
       const file = await resolveWorkspacePath(root, requested);
+      // Same-file edits of one batch run one after another, each reading the file the last one wrote.
       return withFileMutationQueue(file, async () => {
-        const original = await readText(file, requested);
-        const { body, shape } = splitShape(original);
-        const matches = edits
-          .map((edit, index) => locate(body, edit, index, shape.eol))
-          .sort((a, b) => a.start - b.start);
-        for (let i = 1; i < matches.length; i += 1) {
-          const [before, after] = [matches[i - 1] as Match, matches[i] as Match];
-          if (after.start < before.end) {
-            throw new Error(
-              `edits[${before.index}] and edits[${after.index}] overlap; merge them into one edit or target disjoint text.`,
-            );
-          }
-        }
-        let edited = body;
-        for (const match of [...matches].reverse()) {
-          edited = edited.slice(0, match.start) + match.replacement + edited.slice(match.end);
-        }
-        if (edited === body)
-          throw new Error(
-            `edits[0..${edits.length - 1}] leave ${requested} unchanged; give a newText that differs from its oldText.`,
-          );
+        const { body, shape } = splitShape(await readText(file, requested));
+        const { edited, firstChange } = applyEdits(body, edits, shape.eol, requested);
         await writeFileAtomic(file, restoreBom(edited, shape), requested);
-
-        const firstChangedLine = lineNumberAt(body, (matches[0] as Match).start);
-        const diff = unifiedDiff(requested, body, edited);
+        const details = {
+          diff: unifiedDiff(requested, body, edited),
+          firstChangedLine: lineNumberAt(body, firstChange),
+        };
         const count = edits.length === 1 ? "1 edit" : `${edits.length} edits`;
-        return { content: [text(`Applied ${count} to ${requested}.`)], details: { diff, firstChangedLine } };
+        return { content: [text(`Applied ${count} to ${requested}.`)], details };
       });
     },
   };
 }
 
+/** Every edit located in the original `body`, then all applied at once: later edits never see earlier ones. */
+function applyEdits(body: string, edits: Edit[], eol: Eol, requested: string): { edited: string; firstChange: number } {
+  const matches = edits.map((edit, index) => locate(body, edit, index, eol)).sort((a, b) => a.start - b.start);
+  for (let i = 1; i < matches.length; i += 1) {
+    const [before, after] = [matches[i - 1] as Match, matches[i] as Match];
+    if (after.start < before.end) {
+      throw new Error(
+        `edits[${before.index}] and edits[${after.index}] overlap; merge them into one edit or target disjoint text.`,
+      );
+    }
+  }
+  // From the end backwards, so the offsets of the matches still to apply stay valid.
+  let edited = body;
+  for (const match of [...matches].reverse()) {
+    edited = edited.slice(0, match.start) + match.replacement + edited.slice(match.end);
+  }
+  if (edited === body) {
+    throw new Error(
+      `edits[0..${edits.length - 1}] leave ${requested} unchanged; give a newText that differs from its oldText.`,
+    );
+  }
+  return { edited, firstChange: (matches[0] as Match).start };
+}
+
 /** Finds edits[index] in the original; it must occur exactly once. */
-function locate(body: string, edit: Edit, index: number, eol: "\n" | "\r\n"): Match {
+function locate(body: string, edit: Edit, index: number, eol: Eol): Match {
   if (edit.oldText === "") throw new Error(`edits[${index}].oldText is empty; give the exact text to replace.`);
   if (edit.oldText === edit.newText) {
     throw new Error(

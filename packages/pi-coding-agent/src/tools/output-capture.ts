@@ -13,7 +13,12 @@ import {
   truncateTail,
 } from "./truncate.js";
 
-/** Where full outputs go: one folder per process, made on first use, removed when the process exits. */
+/**
+ * Where full outputs go: one folder per process, made on first use, removed when the process
+ * exits, also on a SIGINT, SIGTERM or SIGHUP that nobody else listens for: that signal is raised
+ * again after the cleanup, so the process still ends the way it would have. Only SIGKILL leaves
+ * the folder behind (in the system's temp folder).
+ */
 let outputDir: string | undefined;
 let outputFiles = 0;
 
@@ -21,7 +26,18 @@ function nextOutputPath(): string {
   if (outputDir === undefined) {
     const dir = mkdtempSync(path.join(os.tmpdir(), "pi-bash-"));
     outputDir = dir;
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    const remove = () => rmSync(dir, { recursive: true, force: true });
+    process.once("exit", remove);
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+      const onSignal = () => {
+        // Another listener owns this signal (a CLI that aborts the run and goes on): leave it to "exit".
+        if (process.listenerCount(signal) > 1) return;
+        process.off(signal, onSignal);
+        remove();
+        process.kill(process.pid, signal);
+      };
+      process.on(signal, onSignal);
+    }
   }
   outputFiles += 1;
   return path.join(outputDir, `output-${outputFiles}.log`);

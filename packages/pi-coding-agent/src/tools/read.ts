@@ -31,12 +31,22 @@ export function createReadTool(root: string, limits: OutputLimits): Tool {
       const file = await resolveWorkspacePath(root, requested);
       const handle = await openFile(file, requested);
       try {
-        return await readPage(handle, requested, offset, limit, limits);
+        return pageOutput(await readPage(handle, requested, offset, limit, limits), requested, limits);
       } finally {
         await handle.close();
       }
     },
   };
+}
+
+/** What one read collected: the lines shown, the file's total, and why it stopped early. */
+interface Page {
+  offset: number;
+  shown: string[];
+  totalLines: number;
+  stoppedBy?: "limit" | Truncation["truncatedBy"];
+  /** Byte length of the first wanted line when it alone is over the byte cap. */
+  tooLongLine?: number;
 }
 
 async function readPage(
@@ -45,50 +55,54 @@ async function readPage(
   offset: number,
   limit: number | undefined,
   limits: OutputLimits,
-): Promise<ToolOutput> {
+): Promise<Page> {
   const head = Buffer.alloc(SNIFF_BYTES);
   const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
   const kind = binaryKind(head.subarray(0, bytesRead));
   if (kind !== undefined) throw new Error(`File "${requested}" is binary (${kind}); read only text files.`);
 
   const maxLines = Math.min(limit ?? limits.maxLines, limits.maxLines);
-  const shown: string[] = [];
+  const page: Page = { offset, shown: [], totalLines: 0 };
   let shownBytes = 0;
-  let stoppedBy: "limit" | Truncation["truncatedBy"] | undefined;
-  let tooLongLine = 0;
-  let totalLines = 0;
   const wanted = (line: number) => line >= offset && line < offset + maxLines;
   for await (const line of readLines(handle, wanted, limits.maxBytes)) {
     // Keep counting after the page is full: the notice names the file's total.
-    totalLines = line.number;
-    if (line.number < offset || stoppedBy !== undefined) continue;
-    if (shown.length === maxLines) {
-      stoppedBy = limit !== undefined && limit <= limits.maxLines ? "limit" : "lines";
+    page.totalLines = line.number;
+    if (line.number < offset || page.stoppedBy !== undefined) continue;
+    if (page.shown.length === maxLines) {
+      page.stoppedBy = limit !== undefined && limit <= limits.maxLines ? "limit" : "lines";
       continue;
     }
-    const cost = line.byteLength + (shown.length > 0 ? 1 : 0);
+    const cost = line.byteLength + (page.shown.length > 0 ? 1 : 0); // the joining newline counts
     if (shownBytes + cost > limits.maxBytes || line.bytes === undefined) {
-      stoppedBy = "bytes";
-      if (shown.length === 0) tooLongLine = line.byteLength;
+      page.stoppedBy = "bytes";
+      if (page.shown.length === 0) page.tooLongLine = line.byteLength;
       continue;
     }
-    shown.push(line.bytes.toString("utf8"));
+    page.shown.push(line.bytes.toString("utf8"));
     shownBytes += cost;
   }
-
-  if (offset > Math.max(totalLines, 1)) {
+  if (offset > Math.max(page.totalLines, 1)) {
     throw new Error(
-      `Offset ${offset} is beyond end of file (${totalLines} lines total); use an offset from 1 to ${totalLines}.`,
+      `Offset ${offset} is beyond end of file (${page.totalLines} lines total); use an offset from 1 to ${page.totalLines}.`,
     );
   }
-  if (tooLongLine > 0) {
-    const notice = `[Line ${offset} is ${formatSize(tooLongLine)}, over the ${formatSize(limits.maxBytes)} limit. Use bash: sed -n '${offset}p' ${requested} | head -c ${limits.maxBytes}]`;
-    return {
-      content: [text(notice)],
-      details: {
-        truncation: { truncatedBy: "bytes", totalLines, outputLines: 0, firstLine: offset, lastLine: offset - 1 },
-      },
+  return page;
+}
+
+/** The page as the model reads it: the lines, then a notice naming the offset to continue from. */
+function pageOutput(page: Page, requested: string, limits: OutputLimits): ToolOutput {
+  const { offset, shown, totalLines, stoppedBy } = page;
+  if (page.tooLongLine !== undefined) {
+    const notice = `[Line ${offset} is ${formatSize(page.tooLongLine)}, over the ${formatSize(limits.maxBytes)} limit. Use bash: sed -n '${offset}p' ${requested} | head -c ${limits.maxBytes}]`;
+    const truncation: Truncation = {
+      truncatedBy: "bytes",
+      totalLines,
+      outputLines: 0,
+      firstLine: offset,
+      lastLine: offset - 1,
     };
+    return { content: [text(notice)], details: { truncation } };
   }
   if (totalLines === 0) return { content: [text("(empty file)")] };
 
