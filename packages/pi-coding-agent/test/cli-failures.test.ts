@@ -37,6 +37,7 @@ test("tiny-pi 密钥被拒（401）：一行说明用 --api-key 或 OPENAI_API_K
         /^模型服务拒绝了密钥（401 Incorrect API key provided.*）：请用 --api-key 或环境变量 OPENAI_API_KEY/,
       );
       assert.equal(server.requests.length, 1, "401 不重试");
+      assert.deepEqual(server.authorizations, ["Bearer sk-bad"], "--api-key 作为 Bearer 发送");
       assert.deepEqual(await sessionFiles(workspace), []);
     });
   } finally {

@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { runCli, sessionFiles, sessionMessages, withWorkspace } from "./cli-support/run-cli.js";
+import { cliEnv, runCli, sessionFiles, sessionMessages, withWorkspace } from "./cli-support/run-cli.js";
 
 test("tiny-pi --json：标准输出每行一个 LoopEvent，顺序与章节的 README 往返一致，以 turn_end(stop) 结束", async () => {
   const server = await startChatServer([
@@ -14,8 +14,10 @@ test("tiny-pi --json：标准输出每行一个 LoopEvent，顺序与章节的 R
   ]);
   try {
     await withWorkspace(async (workspace) => {
-      const result = await runCli(["--base-url", server.baseURL, "--model", "m", "--json", "读 README"], workspace);
+      const args = ["--base-url", server.baseURL, "--model", "m", "--json", "读 README"];
+      const result = await runCli(args, workspace, cliEnv({ OPENAI_API_KEY: "sk-env" }));
       assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(server.authorizations, ["Bearer sk-env", "Bearer sk-env"], "密钥默认取自 OPENAI_API_KEY");
       const events = result.stdout
         .trimEnd()
         .split("\n")
