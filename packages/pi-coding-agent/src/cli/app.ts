@@ -90,7 +90,7 @@ async function turnSetup(
     args.toolsFromDir === undefined ? createWorkspaceTools : await loadLearnerTools(args.toolsFromDir, from);
   const toolSource = args.toolsFromDir === undefined ? "课程" : shownPath(args.toolsFromDir, from);
   const tools = selectTools(createTools, args.workspace, args.tools, toolSource);
-  const choice = selectModel(args.endpoint);
+  const choice = await selectModel(args.endpoint);
   const view = args.json ? jsonView(process.stdout) : humanView(process.stdout, styleFor(process.stdout, process.env));
   return {
     runLoop,

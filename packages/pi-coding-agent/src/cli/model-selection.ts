@@ -1,6 +1,6 @@
 // Which model answers: a real OpenAI-compatible endpoint (--base-url/--model, key from --api-key
-// or OPENAI_API_KEY), or with neither the embedded scripted model of the chapter's README round trip.
-import { openAICompatibleModel } from "@pi/ai";
+// or OPENAI_API_KEY), or with neither the embedded scripted model of the chapter's README round
+// trip. The provider (and the openai SDK under it) is loaded only when an endpoint is named.
 import type { Model } from "@pi/core";
 import type { CliArgs } from "./args.js";
 import { readmeRoundTripModel } from "./embedded-model.js";
@@ -13,8 +13,9 @@ export interface ModelChoice {
   label: string;
 }
 
-export function selectModel(endpoint: CliArgs["endpoint"]): ModelChoice {
+export async function selectModel(endpoint: CliArgs["endpoint"]): Promise<ModelChoice> {
   if (endpoint === undefined) return { model: readmeRoundTripModel(), label: "内置脚本模型" };
+  const { openAICompatibleModel } = await import("@pi/ai");
   const { baseURL, model, apiKey } = endpoint;
   return {
     model: openAICompatibleModel(apiKey === undefined ? { baseURL, model } : { baseURL, model, apiKey }),

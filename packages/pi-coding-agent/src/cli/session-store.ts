@@ -74,15 +74,15 @@ export interface ResumedSession {
 
 /**
  * Continues the session in `file`: its messages, and a store appending to it. A call left without
- * a result (the run was stopped hard mid-batch) is paired now as aborted, in the file too, so
- * the next request is a valid transcript. A file that is missing or not a session is a UsageError.
+ * a result (the run was stopped hard mid-batch) is paired as aborted, so the next request is a
+ * valid transcript; the file gets that result with the first new message, not before. A file that
+ * is missing or not a session is a UsageError.
  */
 export function resumeSession(file: string): ResumedSession {
   const messages = readSession(file);
-  const store: SessionStore = { file, append: (more) => appendLines(file, more) };
   const repairs = unpairedCallResults(messages);
   messages.push(...repairs);
-  store.append(repairs);
+  const store: SessionStore = { file, append: (more) => appendLines(file, [...repairs.splice(0), ...more]) };
   return { store, messages };
 }
 
