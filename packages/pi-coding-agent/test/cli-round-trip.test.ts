@@ -5,7 +5,7 @@ import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { cliEnv, repoRoot, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
 
 const question = "请读取 README.md，并告诉我项目名。";
 
@@ -64,9 +64,10 @@ test("tiny-pi 真实模型 README 往返：服务器要求 read(README.md)，第
   }
 });
 
-test("tiny-pi 不给 --base-url：内置脚本模型离线走完 README 往返，read 是真实工具，并说明怎样接真实模型", async () => {
+test("tiny-pi 不给 --base-url：内置脚本模型离线走完 README 往返，read 是真实工具，工作区是运行 npm 的目录（INIT_CWD），并说明怎样接真实模型", async () => {
   await withWorkspace(async (workspace) => {
-    const result = await runCli([], workspace);
+    // As under `npm run tiny-pi`: npm runs the script from the repository root and says where it was run in INIT_CWD.
+    const result = await runCli([], repoRoot, cliEnv({ INIT_CWD: workspace }));
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(result.stdout.split("\n").slice(0, 4), [
       "我先读取项目说明。",
@@ -75,6 +76,7 @@ test("tiny-pi 不给 --base-url：内置脚本模型离线走完 README 往返�
       "— stop · 2 步 · tokens —",
     ]);
     assert.match(result.stderr, /内置脚本模型.*--base-url http:\/\/localhost:11434\/v1 --model/);
+    assert.equal((await sessionFiles(workspace)).length, 1, "会话写在那个目录里");
   });
 });
 
