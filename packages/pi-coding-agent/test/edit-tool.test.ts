@@ -91,7 +91,10 @@ test("edit 的 diff 只比较改动的区域，仍是能把原文变成新文的
     .map((parts) => parts.join(""));
   fc.assert(
     fc.property(text, text, (before, after) => {
-      assert.equal(applyPatch(before, unifiedDiff("f.txt", before, after)), after);
+      const { diff, firstChangedLine } = unifiedDiff("f.txt", before, after);
+      assert.equal(applyPatch(before, diff), after);
+      const unchanged = (text: string) => text.split("\n").slice(0, firstChangedLine - 1);
+      assert.deepEqual(unchanged(after), unchanged(before), "lines above firstChangedLine are unchanged");
     }),
     { numRuns: 1000 },
   );

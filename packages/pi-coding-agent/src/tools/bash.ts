@@ -136,25 +136,33 @@ function shellExit(child: ReturnType<typeof spawn>): Promise<number> {
  * keep them open forever.
  */
 function pipesQuiet(pipes: Readable[]): Promise<void> {
+  const open = pipes.filter((pipe) => !pipe.readableEnded && !pipe.destroyed);
+  if (open.length === 0) return Promise.resolve();
   return new Promise((resolve) => {
-    let open = pipes.filter((pipe) => !pipe.readableEnded && !pipe.destroyed).length;
+    let closed = 0;
+    let quiet: NodeJS.Timeout | undefined;
     const done = () => {
       clearTimeout(quiet);
       for (const pipe of pipes) pipe.destroy();
       resolve();
     };
-    let quiet = setTimeout(done, PIPE_QUIET_MS);
-    if (open === 0) return done();
-    for (const pipe of pipes) {
+    const rearm = () => {
+      clearTimeout(quiet);
+      // setImmediate after the timer: one more poll for data that is already waiting in a pipe.
+      quiet = setTimeout(() => setImmediate(() => (quietSince() ? done() : rearm())), PIPE_QUIET_MS);
+    };
+    let lastData = performance.now();
+    const quietSince = () => performance.now() - lastData >= PIPE_QUIET_MS && !open.some((pipe) => pipe.isPaused());
+    for (const pipe of open) {
       pipe.on("data", () => {
-        clearTimeout(quiet);
-        quiet = setTimeout(done, PIPE_QUIET_MS);
+        lastData = performance.now();
       });
       pipe.once("close", () => {
-        open -= 1;
-        if (open === 0) done();
+        closed += 1;
+        if (closed === open.length) done();
       });
     }
+    rearm();
   });
 }
 

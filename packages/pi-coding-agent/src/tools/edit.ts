@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { type Tool, text } from "@pi/core";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { restoreBom, splitShape, type TextShape, withLineEndings } from "./line-endings.js";
-import { lineNumberAt, unifiedDiff } from "./unified-diff.js";
+import { unifiedDiff } from "./unified-diff.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 import { writeFileAtomic } from "./write.js";
 
@@ -60,12 +60,9 @@ export function createEditTool(root: string): Tool {
       // Same-file edits of one batch run one after another, each reading the file the last one wrote.
       return withFileMutationQueue(file, async () => {
         const { body, shape } = splitShape(await readText(file, requested));
-        const { edited, firstChange } = applyEdits(body, edits, shape.eol, requested);
+        const edited = applyEdits(body, edits, shape.eol, requested);
         await writeFileAtomic(file, restoreBom(edited, shape), requested);
-        const details = {
-          diff: unifiedDiff(requested, body, edited),
-          firstChangedLine: lineNumberAt(body, firstChange),
-        };
+        const details = unifiedDiff(requested, body, edited); // { diff, firstChangedLine }
         const count = edits.length === 1 ? "1 edit" : `${edits.length} edits`;
         return { content: [text(`Applied ${count} to ${requested}.`)], details };
       });
@@ -74,7 +71,7 @@ export function createEditTool(root: string): Tool {
 }
 
 /** Every edit located in the original `body`, then all applied at once: later edits never see earlier ones. */
-function applyEdits(body: string, edits: Edit[], eol: Eol, requested: string): { edited: string; firstChange: number } {
+function applyEdits(body: string, edits: Edit[], eol: Eol, requested: string): string {
   const matches = edits.map((edit, index) => locate(body, edit, index, eol)).sort((a, b) => a.start - b.start);
   for (let i = 1; i < matches.length; i += 1) {
     const [before, after] = [matches[i - 1] as Match, matches[i] as Match];
@@ -94,7 +91,7 @@ function applyEdits(body: string, edits: Edit[], eol: Eol, requested: string): {
       `edits[0..${edits.length - 1}] leave ${requested} unchanged; give a newText that differs from its oldText.`,
     );
   }
-  return { edited, firstChange: (matches[0] as Match).start };
+  return edited;
 }
 
 /** Finds edits[index] in the original; it must occur exactly once. */

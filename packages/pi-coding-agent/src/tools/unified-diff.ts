@@ -6,8 +6,15 @@ const CONTEXT_LINES = 3;
 
 const STRIDE = 4096;
 
-/** The unified diff of `before` → `after` for `name`, as `diff -u` shows it; CR before LF is left out. */
-export function unifiedDiff(name: string, before: string, after: string): string {
+export interface FileDiff {
+  /** The unified diff, as `diff -u` shows it; a CR before LF is left out. */
+  diff: string;
+  /** 1-based line of `after` where the first change is. */
+  firstChangedLine: number;
+}
+
+/** The unified diff of `before` → `after` for `name`, and where it starts. */
+export function unifiedDiff(name: string, before: string, after: string): FileDiff {
   const shortest = Math.min(before.length, after.length);
   let head = 0;
   // Whole strides first (engine-speed comparison), then one character at a time.
@@ -37,16 +44,20 @@ export function unifiedDiff(name: string, before: string, after: string): string
       context: CONTEXT_LINES,
     },
   );
+  // Counting lines is the one step that walks the common head: done once, for both results.
   const skipped = lineNumberAt(before, start) - 1;
   for (const hunk of patch.hunks) {
     hunk.oldStart += skipped;
     hunk.newStart += skipped;
   }
-  return formatPatch(patch).replace(/\r$/gm, "");
+  return {
+    diff: formatPatch(patch).replace(/\r$/gm, ""),
+    firstChangedLine: skipped + lineNumberAt(after.slice(start, head), head - start),
+  };
 }
 
 /** The 1-based number of the line that holds `index`. */
-export function lineNumberAt(text: string, index: number): number {
+function lineNumberAt(text: string, index: number): number {
   let line = 1;
   for (let at = text.indexOf("\n"); at !== -1 && at < index; at = text.indexOf("\n", at + 1)) line += 1;
   return line;

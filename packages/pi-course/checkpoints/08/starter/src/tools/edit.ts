@@ -1,5 +1,5 @@
 // Checkpoint 08 · 学习脚手架：createEditTool() 的参数 schema、splitShape()/restoreBom()/withLineEndings()、
-// unifiedDiff()/lineNumberAt() 与 withFileMutationQueue() 已经写好；Lab 8.4 的算法抛出 `Lab 8.4 按原文精确编辑 尚未实现`。
+// unifiedDiff() 与 withFileMutationQueue() 已经写好；Lab 8.4 的算法抛出 `Lab 8.4 按原文精确编辑 尚未实现`。
 // 按 ① → ⑥ 完成 `// Lab 8.4` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="精确编辑" packages/pi-coding-agent/dist/test/08-*.test.js
@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { type Tool, text } from "@pi/core";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
 import { restoreBom, splitShape, type TextShape, withLineEndings } from "./line-endings.js";
-import { lineNumberAt, unifiedDiff } from "./unified-diff.js";
+import { unifiedDiff } from "./unified-diff.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 import { writeFileAtomic } from "./write.js";
 
@@ -65,21 +65,21 @@ export function createEditTool(root: string): Tool {
       // Lab 8.4 ①：整个读-改-写放进 withFileMutationQueue(file, async () => …)：同一批里对同一文件的两次
       //   edit 会按顺序执行，第二次读到的是第一次写下的内容，两次都落盘。
       // Lab 8.4 ⑤：在队列里：splitShape(await readText(file, requested)) 得到去掉 BOM 的 body 与 shape；
-      //   applyEdits(body, edits, shape.eol, requested) 得到 edited；writeFileAtomic(file, restoreBom(edited, shape), requested)。
-      // Lab 8.4 ⑥：返回 `Applied 1 edit to ${requested}.`（多个时 `Applied N edits …`），details 为
-      //   { diff: unifiedDiff(requested, body, edited), firstChangedLine: lineNumberAt(body, firstChange) }。
+      //   edited = applyEdits(body, edits, shape.eol, requested)；writeFileAtomic(file, restoreBom(edited, shape), requested)。
+      // Lab 8.4 ⑥：返回 `Applied 1 edit to ${requested}.`（多个时 `Applied N edits …`），
+      //   details 为 unifiedDiff(requested, body, edited)，即 { diff, firstChangedLine }。
       throw new Error("Lab 8.4 按原文精确编辑 尚未实现");
     },
   };
 }
 
 /** Every edit located in the original `body`, then all applied at once: later edits never see earlier ones. */
-function applyEdits(body: string, edits: Edit[], eol: Eol, requested: string): { edited: string; firstChange: number } {
+function applyEdits(body: string, edits: Edit[], eol: Eol, requested: string): string {
   // Lab 8.4 ③：每个 edit 都用 locate() 对照原文 body 定位（不是对照前一个 edit 的结果），按 start 排序；
   //   相邻两个区间重叠（后一个的 start < 前一个的 end）时抛出
   //   `edits[i] and edits[j] overlap; merge them into one edit or target disjoint text.`
   // Lab 8.4 ④：从最后一个区间往前替换（前面的偏移量因此不变）。结果与 body 相同时抛出
-  //   `edits[0..n-1] leave ${requested} unchanged; …`。返回 { edited, firstChange: 第一个区间的 start }。
+  //   `edits[0..n-1] leave ${requested} unchanged; …`。返回替换后的文字。
   throw new Error("Lab 8.4 按原文精确编辑 尚未实现");
 }
 

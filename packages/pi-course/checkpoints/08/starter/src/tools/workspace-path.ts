@@ -1,6 +1,6 @@
-// Checkpoint 08 · 学习脚手架：resolveWorkspacePath() 的签名和 isInside()、isLink()、outside() 三个小工具已经
-// 写好；Lab 8.1 的解析算法抛出 `Lab 8.1 守住工作区边界 尚未实现`。按 ① → ④ 完成注释描述的动作，删除临时错误，
-// 然后只运行这一段的测试：
+// Checkpoint 08 · 学习脚手架：resolveWorkspacePath() 的签名和 isInside()、isLink()、outside() 三个小工具已经写好；
+// Lab 8.1 的解析算法抛出 `Lab 8.1 守住工作区边界 尚未实现`。
+// 按 ① → ④ 完成 `// Lab 8.1` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="工作区边界" packages/pi-coding-agent/dist/test/08-*.test.js
 // biome-ignore-all lint/correctness: unfinished labs leave parameters, helpers and imports unused until written.
@@ -18,7 +18,7 @@ export async function resolveWorkspacePath(root: string, requested: string): Pro
   //   去掉后为空（或只有空白）时抛出一行错误：`Path is empty; give a file path inside the workspace ${root}.`
   // Lab 8.1 ②：lexical = path.resolve(root, relative)；isInside(path.resolve(root), lexical) 不成立时
   //   throw outside(requested, root)。`..` 与工作区外的绝对路径在这里、在任何文件 I/O 之前被拒绝。
-  // Lab 8.1 ③：realRoot = await realpath(root)（根不存在时抛出一行错误，说出 workspace 不存在）；
+  // Lab 8.1 ③：realRoot = await realpath(root)（根不存在时抛出一行错误：`The workspace ${root} does not exist; …`）；
   //   real = await realPathOf(lexical, requested, root)；isInside(realRoot, real) 不成立时 throw outside(…)。
   // Lab 8.1 ④：返回 real。工具只拿这个真实路径做 I/O；每次调用都重新解析，之后才换成外链的路径也会被拒绝。
   throw new Error("Lab 8.1 守住工作区边界 尚未实现");
