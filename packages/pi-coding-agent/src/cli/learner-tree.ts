@@ -37,7 +37,7 @@ async function loadExport(
     throw new RunError(`${flag} ${shown} 不是目录：请给出练习目录，例如 ${flag} practice/${checkpoint.id}。`);
   if (!existsSync(path.join(packageDir, "package.json"))) {
     throw new RunError(
-      `${shown} 里没有 ${packageName}：请给出第 ${checkpoint.id} 章的练习目录（npm run practice -w @pi/course -- ${checkpoint.id} 创建）。`,
+      `${shown} 里没有 ${packageName}：请给出第 ${checkpoint.id} 章的练习目录（npm run practice -w ${checkpoint.package} -- ${checkpoint.id} 创建）。`,
     );
   }
   const entry = path.join(packageDir, "dist", "src", "index.js");
@@ -73,7 +73,7 @@ async function requireFocusedTestsPass(dir: string, shown: string, checkpoint: C
   const counts = verdict.counts === undefined ? "" : `（通过 ${verdict.counts}）`;
   const what = verdict.timedOut ? "聚焦测试超时未结束" : `第 ${checkpoint.id} 章的聚焦测试没有全部通过${counts}`;
   throw new RunError(
-    `${shown} ${what}：先完成 Lab，进度与提示见 npm run verify -w @pi/course -- ${checkpoint.id} ${shown}。`,
+    `${shown} ${what}：先完成 Lab，进度与提示见 npm run verify -w ${checkpoint.package} -- ${checkpoint.id} ${shown}。`,
   );
 }
 
