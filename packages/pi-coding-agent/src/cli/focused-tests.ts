@@ -1,6 +1,7 @@
 // Runs a practice tree's focused tests as the chapter does (`node --test <files>`, in the tree)
 // and reads the verdict from the exit code; the TAP summary only adds the counts to the message.
-// The run is a child process group: stopped whole at its time limit or when tiny-pi exits.
+// The run is a child process group: stopped whole at its time limit, or when tiny-pi exits or is
+// stopped by a signal.
 import { spawn, spawnSync } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
@@ -46,7 +47,16 @@ export function runFocusedTests(tree: string, files: string[]): Promise<FocusedV
       // Already gone.
     }
   };
+  // The run leads its own process group, so a signal to tiny-pi does not reach it: stop it with us.
+  const stopWith = (signal: NodeJS.Signals) => {
+    kill();
+    process.kill(process.pid, signal);
+  };
+  const onTerm = () => stopWith("SIGTERM");
+  const onHup = () => stopWith("SIGHUP");
   process.once("exit", kill);
+  process.once("SIGTERM", onTerm);
+  process.once("SIGHUP", onHup);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -62,6 +72,8 @@ export function runFocusedTests(tree: string, files: string[]): Promise<FocusedV
     child.on("close", (code) => {
       clearTimeout(timer);
       process.removeListener("exit", kill);
+      process.removeListener("SIGTERM", onTerm);
+      process.removeListener("SIGHUP", onHup);
       const pass = /^# pass (\d+)$/m.exec(report)?.[1];
       const fail = /^# fail (\d+)$/m.exec(report)?.[1];
       const counts = pass !== undefined && fail !== undefined ? `${pass}/${Number(pass) + Number(fail)}` : undefined;
