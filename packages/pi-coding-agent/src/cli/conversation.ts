@@ -4,7 +4,7 @@
 // (--resume) goes turn by turn through runAgentLoop instead, lines typed meanwhile waiting their turn.
 
 import { type Message, userMessage } from "@pi/core";
-import { Agent, type AgentEvent, type AgentRunResult, runAgentLoop } from "@pi/course";
+import { Agent, type AgentEvent, type AgentRunResult, type LoopEvent, runAgentLoop } from "@pi/course";
 import { brokenRun, runTurn, type TurnSetup } from "./run-turn.js";
 
 export interface Conversation {
@@ -28,6 +28,9 @@ export function canUseAgent(setup: TurnSetup, history: Message[]): boolean {
   return setup.runLoop === runAgentLoop && history.length === 0;
 }
 
+/** The Agent's own events; every other one is a LoopEvent of the loop it runs. */
+const AGENT_ONLY = new Set<AgentEvent["type"]>(["agent_start", "agent_end", "retry", "queued"]);
+
 export function agentConversation(setup: TurnSetup, notes: AgentNotes): Conversation {
   const agent = new Agent({
     model: setup.model,
@@ -37,10 +40,11 @@ export function agentConversation(setup: TurnSetup, notes: AgentNotes): Conversa
   });
   agent.subscribe((event) => {
     if (event.type === "retry") notes.retry(event);
-    if (event.type === "agent_start" || event.type === "agent_end" || event.type === "retry") return;
-    if (event.type === "queued") return;
-    setup.recorder.onEvent(event);
-    setup.view(event);
+    else if (!AGENT_ONLY.has(event.type)) {
+      const loopEvent = event as LoopEvent;
+      setup.recorder.onEvent(loopEvent);
+      setup.view(loopEvent);
+    }
   });
   return {
     async prompt(text) {
