@@ -152,8 +152,8 @@ export const helpText = `用法：${usage}
   --base-url URL        OpenAI 兼容服务的地址，例如 Ollama 的 http://localhost:11434/v1
   --model NAME          模型名（有 --base-url 时必填）
   --api-key KEY         密钥；默认读取 OPENAI_API_KEY，本地服务（Ollama、llama.cpp、vLLM）不需要
-                        两者都不给：使用内置脚本模型，离线重放第 07 章的 README 往返（真实的 read 工具读取工作区里的
-                        README.md）；此时不给 prompt 就提问“请读取 README.md，并告诉我项目名。”
+  不给 --base-url 和 --model 时使用内置脚本模型：离线重放第 07 章的 README 往返（真实的 read 工具读取工作区里的
+  README.md）；此时不给 prompt 就提问“请读取 README.md，并告诉我项目名。”
 
 工具与 loop
   --workspace DIR       工具的工作区（默认：运行 npm 的目录）；工具不能访问它之外的路径
@@ -171,7 +171,7 @@ export const helpText = `用法：${usage}
 
 模式
   给出 prompt：运行一轮，打印回答；以 stop 结束时退出码 0，否则 1（error、aborted、maxSteps、length）。
-  不给 prompt 且在终端里（使用真实模型时）：进入 REPL，跨轮保留对话；/exit 或 Ctrl-D 退出。
+  不给 prompt 且在终端里（使用真实模型时）：进入 REPL，跨轮保留对话；/exit 或 Ctrl-D 退出。不在终端里时必须给 prompt。
         模型还在工作时输入的一行转入正在运行的这一轮（第 09 章的 Agent）；用 --loop 或 --resume 时排到这一轮之后。
   Ctrl-C 通过 signal 中止当前这一轮（已形成的消息都保留，REPL 继续）；再按一次 Ctrl-C 退出。
   参数有误时打印一行说明，退出码 2；运行失败（连不上服务、401……）退出码 1。
