@@ -46,7 +46,7 @@ test("checkpoint 07 的卡片：标题、模式、parent 与 target、教学与�
   ]) {
     assert.ok(card.includes(expected), `卡片含 ${expected}`);
   }
-  for (const entry of seven.target.paths) assert.ok(card.includes(entry), entry);
+  for (const entry of seven.target.adds) assert.ok(card.includes(entry), entry);
   for (const lab of seven.labs) {
     assert.match(card, new RegExp(`${lab.id.replace(".", "\\.")} +"${lab.pattern}" +${lab.expected} 项`));
   }

@@ -33,7 +33,7 @@ test("README：每个检查点的练习流程（practice → build → 第一次
       verifyCommand(checkpoint),
       checkpointCommand(checkpoint),
       checkpointCommand(checkpoint, "--diff"),
-      diagnosticCommand,
+      diagnosticCommand(checkpoint),
       ...checkpoint.labs.map((lab) => focusedCommand(checkpoint, lab.pattern)),
     ];
     for (const command of expected) assert.ok(readme.includes(command), `README 缺少：${command}`);

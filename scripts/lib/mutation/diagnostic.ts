@@ -1,9 +1,13 @@
 // The chapter's diagnostic experiment, run for real: the manifest's one-line change to the
 // target (for 07: the `length` branch sent down the execution path), built in a temp tree.
 
+import fs from "node:fs/promises";
+import path from "node:path";
 import type { Checkpoint } from "../course/manifest.js";
-import type { FocusedResult } from "../run/focused-run.js";
-import { type Mutation, mutatedFiles, runTargetWith } from "./mutants.js";
+import { targetFiles } from "../course/snapshots.js";
+import { buildTree, type FocusedResult, runFocused } from "../run/focused-run.js";
+import { withTempTree } from "../trees/temp-tree.js";
+import { type Mutation, mutatedFiles } from "./mutants.js";
 
 export function diagnosticMutation(checkpoint: Checkpoint): Mutation {
   const { file, find, replace } = checkpoint.diagnostic;
@@ -17,10 +21,32 @@ export interface DiagnosticOutcome {
   restored: FocusedResult;
 }
 
+/** The checkpoint's target file with the diagnostic change (throws when `find` no longer occurs exactly once). */
+export function diagnosticSource(checkpoint: Checkpoint): string {
+  const target = targetFiles(checkpoint);
+  const mutation = diagnosticMutation(checkpoint);
+  return mutatedFiles([mutation], (file) => target.get(file) ?? "")[mutation.file] ?? "";
+}
+
+/**
+ * Builds one temporary target tree with the diagnostic change and runs the focused tests, then
+ * restores the target's file in the same tree, rebuilds and runs them again.
+ */
 export async function runDiagnostic(checkpoint: Checkpoint): Promise<DiagnosticOutcome> {
-  const mutated = await runTargetWith(checkpoint, mutatedFiles([diagnosticMutation(checkpoint)]));
-  const restored = await runTargetWith(checkpoint, {});
-  return { mutated, restored };
+  const { file } = checkpoint.diagnostic;
+  const original = targetFiles(checkpoint).get(file) ?? "";
+  return withTempTree(checkpoint, "target", { [file]: diagnosticSource(checkpoint) }, async (dir) => {
+    const mutated = await buildAndRun(dir, checkpoint);
+    await fs.writeFile(path.join(dir, ...file.split("/")), original);
+    const restored = await buildAndRun(dir, checkpoint);
+    return { mutated, restored };
+  });
+}
+
+async function buildAndRun(dir: string, checkpoint: Checkpoint): Promise<FocusedResult> {
+  const build = await buildTree(dir, checkpoint);
+  if (!build.ok) throw new Error(`diagnostic tree does not build: ${build.firstError ?? build.output}`);
+  return runFocused(dir, checkpoint);
 }
 
 /** The tests of a run whose name contains `pattern`, with their status. */
