@@ -123,20 +123,39 @@ export function applyLabs(segments: Segment[], labIds: string[]): string {
     .join("");
 }
 
+/** The teaching files with the labs up to one lab completed from the target. */
+export interface LabStage {
+  lab: Lab;
+  /** Teaching file → its content at this stage. */
+  files: Record<string, string>;
+  /** Later labs some of whose code arrived early, in a block shared with this lab or an earlier one. */
+  early: string[];
+}
+
 /**
  * The teaching files after each lab, in order: stage N is every starter with the blocks of labs
  * 1…N applied from the target (a block shared with a later lab arrives with the first). The
  * integrity tests build each stage and expect the manifest's running counts.
  */
-export function labStages(checkpoint: Checkpoint): Record<string, string>[] {
+export function labStages(checkpoint: Checkpoint): LabStage[] {
   const labIds = checkpoint.labs.map((lab) => lab.id);
   const target = targetFiles(checkpoint);
   const segmentsOf = Object.entries(checkpoint.starters).map(
     ([file, starter]) => [file, labSegments(readRepo(starter), target.get(file) ?? "", labIds)] as const,
   );
-  return labIds.map((_, index) =>
-    Object.fromEntries(segmentsOf.map(([file, segments]) => [file, applyLabs(segments, labIds.slice(0, index + 1))])),
-  );
+  return checkpoint.labs.map((lab, index) => {
+    const done = labIds.slice(0, index + 1);
+    const applied = segmentsOf.flatMap(([, segments]) =>
+      segments.flatMap((segment) =>
+        segment.kind === "change" && segment.labs.some((id) => done.includes(id)) ? segment.labs : [],
+      ),
+    );
+    return {
+      lab,
+      files: Object.fromEntries(segmentsOf.map(([file, segments]) => [file, applyLabs(segments, done)])),
+      early: labIds.slice(index + 1).filter((id) => applied.includes(id)),
+    };
+  });
 }
 
 function findLab(checkpoint: Checkpoint, labId: string): Lab {

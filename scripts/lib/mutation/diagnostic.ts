@@ -4,6 +4,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Checkpoint } from "../course/manifest.js";
+import { diagnosticCommand } from "../commands.js";
 import { targetFiles } from "../course/snapshots.js";
 import { buildTree, type FocusedResult, runFocused } from "../run/focused-run.js";
 import { withTempTree } from "../trees/temp-tree.js";
@@ -29,18 +30,26 @@ export function diagnosticSource(checkpoint: Checkpoint): string {
 }
 
 /**
- * Builds one temporary target tree with the diagnostic change and runs the focused tests, then
- * restores the target's file in the same tree, rebuilds and runs them again.
+ * Plants the diagnostic change in a target tree, builds it and runs the focused tests, then puts
+ * the target's file back, rebuilds and runs them again. The tree is `builtTarget` when given
+ * (left as it was found), else a temporary one.
  */
-export async function runDiagnostic(checkpoint: Checkpoint): Promise<DiagnosticOutcome> {
+export async function runDiagnostic(checkpoint: Checkpoint, builtTarget?: string): Promise<DiagnosticOutcome> {
   const { file } = checkpoint.diagnostic;
   const original = targetFiles(checkpoint).get(file) ?? "";
-  return withTempTree(checkpoint, "target", { [file]: diagnosticSource(checkpoint) }, async (dir) => {
-    const mutated = await buildAndRun(dir, checkpoint);
-    await fs.writeFile(path.join(dir, ...file.split("/")), original);
-    const restored = await buildAndRun(dir, checkpoint);
-    return { mutated, restored };
-  });
+  const experiment = async (dir: string): Promise<DiagnosticOutcome> => {
+    const where = path.join(dir, ...file.split("/"));
+    await fs.writeFile(where, diagnosticSource(checkpoint));
+    try {
+      const mutated = await buildAndRun(dir, checkpoint);
+      await fs.writeFile(where, original);
+      return { mutated, restored: await buildAndRun(dir, checkpoint) };
+    } finally {
+      await fs.writeFile(where, original);
+    }
+  };
+  if (builtTarget !== undefined) return experiment(builtTarget);
+  return withTempTree(checkpoint, "target", {}, experiment);
 }
 
 async function buildAndRun(dir: string, checkpoint: Checkpoint): Promise<FocusedResult> {
@@ -57,7 +66,7 @@ function testsMatching(result: FocusedResult, pattern: string): FocusedResult["r
 export function diagnosticReport(checkpoint: Checkpoint, outcome: DiagnosticOutcome): string {
   const { pattern } = checkpoint.diagnostic;
   const lines = [
-    checkpoint.diagnostic.title,
+    `${checkpoint.diagnostic.title}（${diagnosticCommand(checkpoint)}）`,
     checkpoint.diagnostic.description,
     "",
     `改动（${checkpoint.diagnostic.file}）：`,

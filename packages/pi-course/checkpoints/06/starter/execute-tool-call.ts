@@ -5,6 +5,7 @@
 //   node --test --test-name-pattern="未知工具" packages/pi-core/dist/test/06-*.test.js
 // 不变量：除了 registry 本身的错误，executeToolCall() 对每个 call 都返回恰好一条配对结果，从不 reject。
 // biome-ignore-all lint/correctness: unfinished labs leave parameters, helpers and imports unused until written.
+// biome-ignore-all lint/complexity/noUselessCatch: Lab 6.5 ① writes this catch clause.
 import { argumentProblem } from "./argument-validation.js";
 import { errorMessageOf } from "./errors.js";
 import { type TextContent, type ToolCall, type ToolResultMessage, text } from "./messages.js";
