@@ -23,10 +23,12 @@ import { targetFiles } from "../lib/course/snapshots.js";
 import { labStages } from "../lib/diff/lab-regions.js";
 import { diagnosticReport, runDiagnostic } from "../lib/mutation/diagnostic.js";
 import { runNode, runNpm } from "../lib/run/child-process.js";
-import { buildTree, type FocusedResult, npmBuild, runFocused, runTreeTests } from "../lib/run/focused-run.js";
+import { buildTree, npmBuild, runFocused, runTreeTests } from "../lib/run/focused-run.js";
 import { snapshotDir } from "../lib/trees/dir-snapshot.js";
+import { withTempTree } from "../lib/trees/temp-tree.js";
 import { filesUnder } from "../lib/trees/tree-fs.js";
 import { practiceRoot } from "../lib/user-paths.js";
+import { verifyTree } from "../lib/verify/verify-labs.js";
 
 const manifest = loadManifest();
 const outside = await mkdtemp(path.join(os.tmpdir(), "pi-course-integrity-"));
@@ -36,6 +38,13 @@ after(async () => {
   await rm(outside, { recursive: true, force: true });
   await rm(inside, { recursive: true, force: true });
 });
+
+/** Starts `run` now (trees build side by side) and lets a test await it later without an unhandled rejection. */
+function started<T>(run: () => Promise<T>): Promise<T> {
+  const promise = run();
+  promise.catch(() => undefined);
+  return promise;
+}
 
 /** A comment a learner might leave in their own file: it proves which copy a tree holds. */
 const LEARNER_MARK = "// written by the learner\n";
@@ -48,7 +57,9 @@ async function sourceFiles(dir: string): Promise<Map<string, string>> {
   const skip = (name: string) => name === "node_modules" || name === "dist" || name.endsWith(".tsbuildinfo");
   const files = (await filesUnder(dir, ".", skip)).map((file) => file.replace(/^\.\//, ""));
   const kept = files.filter((file) => file !== "package.json" && file !== "tsconfig.json");
-  return new Map(await Promise.all(kept.map(async (file) => [file, await readFile(path.join(dir, file), "utf8")] as const)));
+  return new Map(
+    await Promise.all(kept.map(async (file) => [file, await readFile(path.join(dir, file), "utf8")] as const)),
+  );
 }
 
 /** The compiled path of a teaching file: `packages/x/src/y.ts` → `packages/x/dist/src/y.js`. */
@@ -90,13 +101,15 @@ async function assertIsolatedBuild(checkpoint: Checkpoint, dir: string): Promise
 
 async function assertFirstRed(checkpoint: Checkpoint, dir: string): Promise<void> {
   const total = focusedTestCount(checkpoint);
-  const run = await runFocused(dir, checkpoint);
-  assert.deepEqual([run.tests, run.pass, run.fail], [total, 0, total], "starter：全部聚焦测试失败");
-  assert.equal(run.firstFailure?.error, checkpoint.firstRed, "第一次红灯是清单的 firstRed");
   const [firstLab] = checkpoint.labs;
   assert.ok(firstLab);
+  const [run, focused] = await Promise.all([
+    runFocused(dir, checkpoint),
+    runFocused(dir, checkpoint, firstLab.pattern),
+  ]);
+  assert.deepEqual([run.tests, run.pass, run.fail], [total, 0, total], "starter：全部聚焦测试失败");
+  assert.equal(run.firstFailure?.error, checkpoint.firstRed, "第一次红灯是清单的 firstRed");
   assert.ok(run.firstFailure?.test.includes(firstLab.pattern), "第一次红灯来自第一段 Lab 的测试");
-  const focused = await runFocused(dir, checkpoint, firstLab.pattern);
   assert.deepEqual([focused.selected, focused.fail], [firstLab.expected, firstLab.expected]);
   assert.equal(focused.firstFailure?.error, checkpoint.firstRed, "只运行第一段 Lab 的测试时也是同一个红灯");
 }
@@ -110,20 +123,29 @@ async function writeFiles(dir: string, files: Record<string, string>): Promise<v
   for (const [file, content] of Object.entries(files)) await writeFile(path.join(dir, ...file.split("/")), content);
 }
 
-async function rebuildAndRun(checkpoint: Checkpoint, dir: string, label: string): Promise<FocusedResult> {
-  const build = await buildTree(dir, checkpoint);
-  assert.ok(build.ok, `${label}：可以构建：${build.firstError ?? build.output}`);
-  return runFocused(dir, checkpoint);
-}
-
 for (const [index, checkpoint] of manifest.checkpoints.entries()) {
   const { id } = checkpoint;
   const previous = manifest.checkpoints[index - 1];
+  // The independent trees of every checkpoint are written and built side by side from the start.
+  const targetBuilt = started(async () => {
+    await checkpointCommand([id, "--write", "target", targetDir(checkpoint)], outside);
+    return npmBuild(targetDir(checkpoint), ["run", "build"]);
+  });
+  const stageRuns = started(() =>
+    Promise.all(
+      labStages(checkpoint).map((stage) =>
+        withTempTree(checkpoint, "practice", stage.files, async (dir) => {
+          const build = await buildTree(dir, checkpoint);
+          if (!build.ok) throw new Error(`Lab ${stage.lab.id} 之后无法构建：${build.firstError ?? build.output}`);
+          return runFocused(dir, checkpoint);
+        }),
+      ),
+    ),
+  );
 
   test(`${id}：target（checkpoint --write target）可以构建，全部测试通过，其中聚焦测试 ${focusedTestCount(checkpoint)} 项`, async () => {
     const dir = targetDir(checkpoint);
-    await checkpointCommand([id, "--write", "target", dir], outside);
-    const build = await npmBuild(dir, ["run", "build"]);
+    const build = await targetBuilt;
     assert.ok(build.ok, `target 可以构建：${build.firstError ?? build.output}`);
     const { files, result } = await runTreeTests(dir);
     const sources = [...(await sourceFiles(dir)).keys()].filter((file) => file.endsWith(".test.ts"));
@@ -161,10 +183,17 @@ for (const [index, checkpoint] of manifest.checkpoints.entries()) {
     );
     const named = outcome.mutated.results.filter((result) => result.name.includes(pattern));
     assert.equal(named.length, failing, `名称含“${pattern}”的测试都变红`);
-    assert.deepEqual([outcome.restored.pass, outcome.restored.fail], [focusedTestCount(checkpoint), 0], "恢复后全部通过");
+    assert.deepEqual(
+      [outcome.restored.pass, outcome.restored.fail],
+      [focusedTestCount(checkpoint), 0],
+      "恢复后全部通过",
+    );
     const report = diagnosticReport(checkpoint, outcome);
     assert.match(report, new RegExp(`名称含“${pattern}”的失败 ${failing} 项`));
-    assert.equal((await readFile(path.join(dir, checkpoint.diagnostic.file), "utf8")).includes(checkpoint.diagnostic.replace), false);
+    assert.equal(
+      (await readFile(path.join(dir, checkpoint.diagnostic.file), "utf8")).includes(checkpoint.diagnostic.replace),
+      false,
+    );
   });
 
   test(`${id}：仓库内的练习目录（npm run practice 创建）隔离、第一次红灯正确；Lab 按顺序从 target 补上时聚焦测试依次通过，换上 target 后全部通过`, async () => {
@@ -178,15 +207,18 @@ for (const [index, checkpoint] of manifest.checkpoints.entries()) {
     await assertFirstRed(checkpoint, dir);
 
     let running = 0;
-    for (const [stageIndex, stage] of labStages(checkpoint).entries()) {
-      await writeFiles(dir, stage.files);
-      const result = await rebuildAndRun(checkpoint, dir, `Lab ${stage.lab.id}`);
+    const stages = labStages(checkpoint);
+    const results = await stageRuns;
+    for (const [stageIndex, stage] of stages.entries()) {
+      const result = results[stageIndex];
+      assert.ok(result);
       running += stage.lab.expected;
       const finished = checkpoint.labs.slice(0, stageIndex + 1).map((lab) => lab.id);
       for (const outcome of result.results) {
         const lab = labOfTest(checkpoint, outcome.name);
         assert.ok(lab, `测试名含某段 Lab 的模式：${outcome.name}`);
-        if (finished.includes(lab)) assert.equal(outcome.status, "pass", `Lab ${stage.lab.id} 之后通过：${outcome.name}`);
+        if (finished.includes(lab))
+          assert.equal(outcome.status, "pass", `Lab ${stage.lab.id} 之后通过：${outcome.name}`);
         else if (!stage.early.includes(lab)) {
           assert.equal(outcome.status, "fail", `Lab ${stage.lab.id} 之后仍失败：${outcome.name}`);
         }
@@ -198,15 +230,18 @@ for (const [index, checkpoint] of manifest.checkpoints.entries()) {
       }
     }
 
+    // The learner finishes with the target's teaching files (and a comment of their own): verify says done.
     const target = targetFiles(checkpoint);
     await writeFiles(dir, Object.fromEntries(checkpoint.teachingFiles.map((file) => [file, target.get(file) ?? ""])));
     for (const file of checkpoint.teachingFiles) await appendFile(path.join(dir, file), LEARNER_MARK);
-    const run = await rebuildAndRun(checkpoint, dir, "换上 target");
-    const total = focusedTestCount(checkpoint);
-    assert.deepEqual([run.tests, run.pass, run.fail], [total, total, 0], "换上 target 的教学文件后全部通过");
-    for (const lab of checkpoint.labs) {
-      const selected = await runFocused(dir, checkpoint, lab.pattern);
-      assert.deepEqual([selected.selected, selected.pass, selected.fail], [lab.expected, lab.expected, 0], lab.pattern);
+    const verification = await verifyTree(dir, checkpoint);
+    assert.ok(verification.built, "换上 target 的教学文件后可以构建");
+    for (const progress of verification.labs) {
+      assert.deepEqual(
+        [progress.selected, progress.passed, progress.done],
+        [progress.lab.expected, progress.lab.expected, true],
+        `Lab ${progress.lab.id}“${progress.lab.pattern}”选中并通过 ${progress.lab.expected} 项`,
+      );
     }
   });
 

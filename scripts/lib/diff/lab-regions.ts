@@ -128,7 +128,7 @@ export interface LabStage {
   lab: Lab;
   /** Teaching file → its content at this stage. */
   files: Record<string, string>;
-  /** Later labs some of whose code arrived early, in a block shared with this lab or an earlier one. */
+  /** Later labs some of whose code (not just comments) arrived early, in a block shared with this lab or an earlier one. */
   early: string[];
 }
 
@@ -147,7 +147,9 @@ export function labStages(checkpoint: Checkpoint): LabStage[] {
     const done = labIds.slice(0, index + 1);
     const applied = segmentsOf.flatMap(([, segments]) =>
       segments.flatMap((segment) =>
-        segment.kind === "change" && segment.labs.some((id) => done.includes(id)) ? segment.labs : [],
+        segment.kind === "change" && !isCommentOnly(segment) && segment.labs.some((id) => done.includes(id))
+          ? segment.labs
+          : [],
       ),
     );
     return {

@@ -3,8 +3,8 @@
 
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Checkpoint } from "../course/manifest.js";
 import { diagnosticCommand } from "../commands.js";
+import type { Checkpoint } from "../course/manifest.js";
 import { targetFiles } from "../course/snapshots.js";
 import { buildTree, type FocusedResult, runFocused } from "../run/focused-run.js";
 import { withTempTree } from "../trees/temp-tree.js";

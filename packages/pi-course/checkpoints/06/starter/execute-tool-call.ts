@@ -1,5 +1,5 @@
 // Checkpoint 06 · 学习脚手架（2/2）：executeToolCall() 与 toolErrorResult() 的公共表面已经声明；
-// Lab 6.2–6.5 的分支抛出 `Lab 6.N … 尚未实现`。先完成 tools.ts 里的 Lab 6.1，再按编号顺序完成这里
+// 其余各段 Lab 的分支先抛出“尚未实现”。先完成 tools.ts 里的第一段 Lab，再按编号顺序完成这里
 // `// Lab 6.N` 注释描述的动作，删除对应的临时错误，然后只运行这一段的测试，例如：
 //   npm run build -w @pi/core
 //   node --test --test-name-pattern="未知工具" packages/pi-core/dist/test/06-*.test.js

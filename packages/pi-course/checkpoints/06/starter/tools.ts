@@ -1,5 +1,5 @@
 // Checkpoint 06 · 学习脚手架（1/2）：Tool、ToolOutput、ToolExecutionContext 与 ToolRegistry 的公共表面已经声明；
-// Lab 6.1 的方法体抛出 `Lab 6.1 … 尚未实现`。完成 `// Lab 6.1` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
+// Lab 6.1 的三个方法体先抛出“尚未实现”。完成 `// Lab 6.1` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/core
 //   node --test --test-name-pattern="登记与定义" packages/pi-core/dist/test/06-*.test.js
 // biome-ignore-all lint/correctness: unfinished labs leave parameters and fields unused until written.
