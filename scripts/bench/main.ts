@@ -17,7 +17,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
 
   loop   runAgentLoop against a bare for-await over the same model streams, µs per step
   inner  npm run build -w @pi/course + the nine focused tests in a practice directory
-  setup  npm run practice -w @pi/course -- 07 <dir>: wall time and size
+  setup  npm run practice -w @pi/course -- <id> <dir> for every checkpoint: wall time and size
 
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables
