@@ -154,6 +154,10 @@ export function validateManifest(manifest: Manifest = loadManifest()): string[] 
     }
     if (checkpoint.diagnostic.find === checkpoint.diagnostic.replace)
       problems.push(`${where}: diagnostic changes nothing`);
+    if (checkpoint.build !== `npm run build -w ${checkpoint.package}`) {
+      problems.push(`${where}: build must be "npm run build -w ${checkpoint.package}"`);
+    }
+    problems.push(...guideProblems(checkpoint).map((problem) => `${where}: ${problem}`));
   }
   if (problems.length > 0) return problems;
   return snapshotProblems(manifest);
@@ -203,6 +207,27 @@ function shapeProblems(checkpoint: Checkpoint, first: boolean): string[] {
     if (typeof diagnostic?.[field] !== "string") problems.push(`diagnostic "${field}" must be a string`);
   }
   if (typeof diagnostic?.failing !== "number") problems.push(`diagnostic "failing" must be a number`);
+  return problems;
+}
+
+/**
+ * A guide kept in the repository must carry every lab's box (`实践 <id> · <practice>`), and each
+ * lab's hint must point at one of its headings (`见指南“<heading>”`).
+ */
+function guideProblems(checkpoint: Checkpoint): string[] {
+  if (checkpoint.guide === undefined || !existsSync(path.join(repoRoot, checkpoint.guide))) return [];
+  const guide = readFileSync(path.join(repoRoot, checkpoint.guide), "utf8");
+  const headings = new Set([...guide.matchAll(/^#{1,6} (.+)$/gm)].map((match) => match[1]?.trim()));
+  const problems: string[] = [];
+  for (const lab of checkpoint.labs) {
+    if (!guide.includes(`实践 ${lab.id} · ${lab.practice}`)) {
+      problems.push(`guide has no box "实践 ${lab.id} · ${lab.practice}"`);
+    }
+    const section = /见指南“([^”]+)”/.exec(lab.hint)?.[1];
+    if (section === undefined) problems.push(`lab ${lab.id} hint must point at a guide section: 见指南“<heading>”`);
+    else if (!headings.has(section))
+      problems.push(`lab ${lab.id} hint points at "${section}", not a heading of the guide`);
+  }
   return problems;
 }
 
