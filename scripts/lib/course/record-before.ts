@@ -9,9 +9,10 @@ import { beforeFolder, parentFiles } from "./snapshots.js";
 
 /**
  * Copies `file` as it is in the checkpoint's parent to `checkpoints/<id>/before/<file>`, so the
- * instructor can then change the live file for this checkpoint. Returns the path written.
+ * instructor can then change the live file for this checkpoint. Returns the path written (relative
+ * to `root`, the repository unless a test gives another folder).
  */
-export async function recordBefore(checkpoint: Checkpoint, file: string): Promise<string> {
+export async function recordBefore(checkpoint: Checkpoint, file: string, root: string = repoRoot): Promise<string> {
   const relative = path.posix.normalize(file.split(path.sep).join("/"));
   const content = parentFiles(checkpoint).get(relative);
   if (content === undefined) {
@@ -20,11 +21,11 @@ export async function recordBefore(checkpoint: Checkpoint, file: string): Promis
     );
   }
   const destination = `${beforeFolder(checkpoint)}/${relative}`;
-  if (existsSync(path.join(repoRoot, destination))) {
+  if (existsSync(path.join(root, destination))) {
     throw new UsageError(`${destination} 已经存在：检查点 ${checkpoint.id} 已记录过这个文件改动前的版本。`);
   }
-  await fs.mkdir(path.dirname(path.join(repoRoot, destination)), { recursive: true });
-  await fs.writeFile(path.join(repoRoot, destination), content);
+  await fs.mkdir(path.dirname(path.join(root, destination)), { recursive: true });
+  await fs.writeFile(path.join(root, destination), content);
   return destination;
 }
 
