@@ -73,7 +73,10 @@ export async function checkpoint(argv: string[], from: string = invocationDir())
     return checkCourse();
   }
   if (id === undefined) {
-    if (modes > 0) throw new UsageError("缺少检查点编号：例如 npm run checkpoint -w @pi/course -- 07 --diff。");
+    if (modes > 0)
+      throw new UsageError(
+        "缺少检查点编号：例如 npm run checkpoint -w @pi/course -- 07 --diff，或 npm run diagnostic -- 07。",
+      );
     return courseList(loadManifest(), from);
   }
   // `--write <kind> <dir>` and `--diff parent` take the word after the id.
