@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../usage-error.js";
-import { changedFiles, checkpointFolder as checkpointFolderOf, snapshotProblems } from "./snapshots.js";
+import { changedFiles, checkpointFolder, snapshotProblems } from "./snapshots.js";
 
 /** The repository root (the folder holding the top-level package.json). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -176,7 +176,7 @@ function shapeProblems(checkpoint: Checkpoint, first: boolean): string[] {
   }
   if (checkpoint.guide !== undefined && !/^packages\/.+\.md$/.test(checkpoint.guide)) {
     problems.push(
-      `"guide" must be the repository path of a Markdown file, e.g. ${checkpointFolderOf(checkpoint)}/README.md`,
+      `"guide" must be the repository path of a Markdown file, e.g. ${checkpointFolder(checkpoint)}/README.md`,
     );
   }
   const isStrings = (value: unknown) => Array.isArray(value) && value.every((entry) => typeof entry === "string");
