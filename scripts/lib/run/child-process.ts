@@ -117,14 +117,19 @@ export function quoteForCmd(arg: string): string {
   return quoted.replace(CMD_META, "^$1").replace(CMD_META, "^$1");
 }
 
-/** Runs `npm <args>` in `cwd` with a clean environment. */
-export function runNpm(args: string[], cwd: string): Promise<ProcessResult> {
-  const npm = npmInvocation(args, {
+/** How this process would start npm: its platform, the npm that runs it, its node. */
+export function npmContext() {
+  return {
     platform: process.platform,
     npmExecpath: process.env.npm_execpath,
     execPath: process.execPath,
     exists: existsSync,
-  });
+  };
+}
+
+/** Runs `npm <args>` in `cwd` with a clean environment. */
+export function runNpm(args: string[], cwd: string): Promise<ProcessResult> {
+  const npm = npmInvocation(args, npmContext());
   return runProcess(npm.command, npm.args, cwd, { shell: npm.shell });
 }
 
