@@ -1,9 +1,11 @@
 // Which practice directory `verify` looks at: the one the learner named, or else the newest
-// practice directory of the checkpoint under the top-level practice/.
+// practice directory of the checkpoint under the top-level practice/ that `practice` finished
+// creating (hidden temp folders and learners' copies are passed over).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { practiceCommand } from "../commands.js";
 import type { Checkpoint } from "../course/manifest.js";
+import { isFinishedPracticeDir } from "../trees/practice-marker.js";
 import { treePackageName } from "../trees/trees.js";
 import { UsageError } from "../usage-error.js";
 import { practiceRoot, resolveUserDir } from "../user-paths.js";
@@ -32,8 +34,9 @@ export function practiceDirs(checkpoint: Checkpoint, root: string = practiceRoot
     return [];
   }
   return entries
+    .filter((entry) => !entry.startsWith("."))
     .map((entry) => path.join(root, entry))
-    .filter((dir) => isPracticeTree(dir, checkpoint))
+    .filter((dir) => isPracticeTree(dir, checkpoint) && isFinishedPracticeDir(dir))
     .map((dir) => ({ dir, created: createdAt(dir) }))
     .sort((a, b) => b.created - a.created || b.dir.localeCompare(a.dir))
     .map(({ dir }) => dir);

@@ -1,0 +1,25 @@
+// The mark of a practice directory that `practice` finished creating: a small file written last,
+// just before the tree moves into place, naming the folder it was made for. A half-written temp
+// folder has no marker for its own path, and neither has a learner's copy (`cp -r practice/07
+// practice/07-backup`), so neither is taken for the learner's practice directory.
+import { readFileSync, realpathSync } from "node:fs";
+import path from "node:path";
+import { outputFile } from "fs-extra/esm";
+
+export const PRACTICE_MARKER = ".pi-course-practice.json";
+
+/** Writes the marker into the finished tree `tmp`, which is about to become `target`. */
+export async function writePracticeMarker(tmp: string, target: string): Promise<void> {
+  await outputFile(path.join(tmp, PRACTICE_MARKER), `${JSON.stringify({ dir: target }, null, 2)}\n`);
+}
+
+/** True when `dir` holds a marker written for `dir` itself. */
+export function isFinishedPracticeDir(dir: string): boolean {
+  try {
+    const { dir: madeFor } = JSON.parse(readFileSync(path.join(dir, PRACTICE_MARKER), "utf8")) as { dir?: unknown };
+    if (typeof madeFor !== "string") return false;
+    return path.resolve(madeFor) === path.resolve(dir) || realpathSync(madeFor) === realpathSync(dir);
+  } catch {
+    return false;
+  }
+}
