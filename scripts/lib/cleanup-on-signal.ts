@@ -7,7 +7,8 @@ type Cleanup = () => void;
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 const cleanups = new Set<Cleanup>();
 
-function onSignal(signal: NodeJS.Signals): void {
+/** Runs every pending cleanup now, newest first: for a process about to end early. */
+export function cleanUpNow(): void {
   for (const cleanup of [...cleanups].reverse()) {
     try {
       cleanup();
@@ -17,6 +18,10 @@ function onSignal(signal: NodeJS.Signals): void {
   }
   cleanups.clear();
   listen(false);
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  cleanUpNow();
   // Die of the same signal, so the shell (and npm) see an interrupted command, not a failed one.
   process.kill(process.pid, signal);
 }

@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { watchParent } from "./parent-watchdog.js";
 import { guardUntilClosed, killTree, ownProcessGroup } from "./process-tree.js";
 
 export interface ProcessResult {
@@ -61,7 +62,10 @@ function runProcess(
             timedOut = true;
             killTree(child);
           }, timeoutMs);
-    if (timeoutMs !== undefined) guardUntilClosed(child);
+    if (timeoutMs !== undefined) {
+      guardUntilClosed(child);
+      watchParent(child);
+    }
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       output += chunk;

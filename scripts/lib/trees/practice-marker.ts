@@ -8,16 +8,17 @@ import { outputFile } from "fs-extra/esm";
 
 export const PRACTICE_MARKER = ".pi-course-practice.json";
 
-/** Writes the marker into the finished tree `tmp`, which is about to become `target`. */
-export async function writePracticeMarker(tmp: string, target: string): Promise<void> {
-  await outputFile(path.join(tmp, PRACTICE_MARKER), `${JSON.stringify({ dir: target }, null, 2)}\n`);
+/** Writes the marker of checkpoint `id` into the finished tree `tmp`, which is about to become `target`. */
+export async function writePracticeMarker(tmp: string, target: string, id: string): Promise<void> {
+  await outputFile(path.join(tmp, PRACTICE_MARKER), `${JSON.stringify({ checkpoint: id, dir: target }, null, 2)}\n`);
 }
 
-/** True when `dir` holds a marker written for `dir` itself. */
-export function isFinishedPracticeDir(dir: string): boolean {
+/** True when `dir` holds a marker of checkpoint `id` written for `dir` itself. */
+export function isFinishedPracticeDir(dir: string, id: string): boolean {
   try {
-    const { dir: madeFor } = JSON.parse(readFileSync(path.join(dir, PRACTICE_MARKER), "utf8")) as { dir?: unknown };
-    if (typeof madeFor !== "string") return false;
+    const marker = JSON.parse(readFileSync(path.join(dir, PRACTICE_MARKER), "utf8")) as Record<string, unknown>;
+    const madeFor = marker.dir;
+    if (marker.checkpoint !== id || typeof madeFor !== "string") return false;
     return path.resolve(madeFor) === path.resolve(dir) || realpathSync(madeFor) === realpathSync(dir);
   } catch {
     return false;

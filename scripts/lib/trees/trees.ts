@@ -59,7 +59,7 @@ export async function writeCheckpointTree(
     const rootJson = rootPackageJson(treePackageName(checkpoint, kind), target, packages, toolchain);
     await writeFileIn(tmp, "package.json", `${JSON.stringify(rootJson, null, 2)}\n`);
     await linkNodeModules(tmp, target, packages, toolchain, links);
-    if (kind === "practice") await writePracticeMarker(tmp, target);
+    if (kind === "practice") await writePracticeMarker(tmp, target, checkpoint.id);
     await moveIntoPlace(tmp, target, replaceEmptyDir, options.rename);
   } catch (error) {
     await removeTree(tmp, links);
