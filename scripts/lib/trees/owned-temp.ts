@@ -38,6 +38,17 @@ export async function removeTreeAsync(dir: string): Promise<void> {
   await remove(dir);
 }
 
+/**
+ * Removes, synchronously (for a signal handler), every `<prefix>pid<this pid>-XXXXXX` in `parent`:
+ * also one whose mkdtemp has not reported its name yet when the signal comes.
+ */
+export function removeOwnedSync(parent: string, prefix: string): void {
+  const owned = ownedPrefix(prefix);
+  for (const name of readdirSync(parent)) {
+    if (name.startsWith(owned)) removeTreeSync(path.join(parent, name));
+  }
+}
+
 /** Removes `dir` synchronously (for a signal handler): links first, without following them. */
 export function removeTreeSync(dir: string): void {
   unlinkLinksUnder(dir);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { remove } from "fs-extra/esm";
 import { UsageError } from "../usage-error.js";
 import { explainFsFault, TargetTakenError } from "./fs-faults.js";
-import { ownedPrefix, removeLeftovers, removeTreeSync } from "./owned-temp.js";
+import { ownedPrefix, removeLeftovers, removeOwnedSync } from "./owned-temp.js";
 
 /**
  * Checks that `target` can become a new tree: its parent folder exists, and `target` does not
@@ -50,7 +50,7 @@ export async function makeTempSibling(target: string): Promise<string> {
   try {
     await fs.access(parent, constants.W_OK);
     await removeLeftovers(parent, (name) => TEMP_SIBLING.exec(name)?.[1]);
-    return await fs.mkdtemp(path.join(parent, ownedPrefix(`.${path.basename(target)}.tmp-`)));
+    return await fs.mkdtemp(path.join(parent, ownedPrefix(siblingPrefix(target))));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ENOENT" || code === "ENOTDIR") {
@@ -123,11 +123,17 @@ export async function removeTree(tmp: string, links: string[]): Promise<void> {
   await remove(tmp);
 }
 
+/** The mkdtemp prefix of `target`'s temp siblings: `.<name>.tmp-`. */
+function siblingPrefix(target: string): string {
+  return `.${path.basename(target)}.tmp-`;
+}
+
 /**
- * On a signal: removes the half-made tree in `tmp` (links first) and, if the learner's empty
- * target folder was already removed to make way for it (Windows), makes it again.
+ * On a signal: removes this process's half-made trees beside `target` (links first; also one
+ * whose mkdtemp has not returned yet) and, if the learner's empty target folder was already
+ * removed to make way for it (Windows), makes it again.
  */
-export function abandonTree(tmp: string, target: string, replaceEmptyDir: boolean): void {
-  removeTreeSync(tmp);
+export function abandonTree(target: string, replaceEmptyDir: boolean): void {
+  removeOwnedSync(path.dirname(target), siblingPrefix(target));
   if (replaceEmptyDir && !existsSync(target)) mkdirSync(target);
 }

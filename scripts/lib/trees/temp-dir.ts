@@ -5,19 +5,22 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { cleanupOnSignal } from "../cleanup-on-signal.js";
-import { ownedPrefix, removeLeftovers, removeTreeAsync, removeTreeSync } from "./owned-temp.js";
+import { ownedPrefix, removeLeftovers, removeOwnedSync, removeTreeAsync } from "./owned-temp.js";
 
 /** Makes `<tmpdir>/<prefix>pid<pid>-XXXXXX`, runs `use` on it and removes it, also when `use` throws. */
 export async function withTempDir<T>(prefix: string, use: (dir: string) => Promise<T>): Promise<T> {
   const parent = os.tmpdir();
   await removeLeftovers(parent, (name) => (name.startsWith(prefix) ? name.slice(prefix.length) : undefined));
-  const dir = await mkdtemp(path.join(parent, ownedPrefix(prefix)));
-  const release = cleanupOnSignal(() => removeTreeSync(dir));
+  const release = cleanupOnSignal(() => removeOwnedSync(parent, prefix));
   try {
-    return await use(dir);
+    const dir = await mkdtemp(path.join(parent, ownedPrefix(prefix)));
+    try {
+      return await use(dir);
+    } finally {
+      // Checkpoint trees hold symlinks (junctions on Windows): removed first, never followed.
+      await removeTreeAsync(dir);
+    }
   } finally {
-    // Checkpoint trees hold symlinks (junctions on Windows): removed first, never followed.
-    await removeTreeAsync(dir);
     release();
   }
 }

@@ -49,9 +49,15 @@ export async function writeCheckpointTree(
   const files = await treeFiles(checkpoint, kind, options.files ?? {});
   const packages = workspacePackages(files);
 
-  const tmp = await makeTempSibling(target);
+  const release = cleanupOnSignal(() => abandonTree(target, replaceEmptyDir));
+  let tmp: string;
+  try {
+    tmp = await makeTempSibling(target);
+  } catch (error) {
+    release();
+    throw error;
+  }
   const links: string[] = [];
-  const release = cleanupOnSignal(() => abandonTree(tmp, target, replaceEmptyDir));
   try {
     for (const [relative, content] of files) await writeFileIn(tmp, relative, content);
     await writeFileIn(tmp, "tsconfig.json", `${JSON.stringify(rootTsconfig(packages), null, 2)}\n`);
