@@ -46,6 +46,7 @@ export function nextPracticeDir(id: string, root: string = practiceRoot): string
   }
 }
 
+// lstat, not fs-extra's pathExists (which follows links): a dangling link named 07 still takes the name.
 function exists(candidate: string): boolean {
   try {
     lstatSync(candidate);

@@ -59,6 +59,8 @@ export async function writeCheckpointTree(
   }
   const links: string[] = [];
   try {
+    // Written from treeFiles' contents, not fs-extra's copy with a filter: a tree's files are not
+    // the repository's as they are (starters swapped in, repo scripts dropped, mutants applied).
     for (const [relative, content] of files) await writeFileIn(tmp, relative, content);
     await writeFileIn(tmp, "tsconfig.json", `${JSON.stringify(rootTsconfig(packages), null, 2)}\n`);
     const toolchain = await toolchainPackages(packages);
