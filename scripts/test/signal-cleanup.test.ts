@@ -63,19 +63,18 @@ async function courseTemps(tmp: string): Promise<string[]> {
   return (await readdir(tmp)).filter((name) => name.startsWith("pi-course-"));
 }
 
+/** `practice 07 <parent>/07`, sent `signal` while its temp sibling is being written. */
+function interruptPractice(parent: string, signal: NodeJS.Signals) {
+  return interruptWhenStarted("practice.ts", ["07", path.join(parent, "07")], parent, ".07.tmp-", signal);
+}
+
 const posixOnly = { skip: process.platform === "win32" };
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   test(`practice 写到一半收到 ${signal}：临时目录被删除，目标不存在，进程以该信号结束`, posixOnly, async () => {
     const parent = path.join(holder, `practice-${signal}`);
     await mkdir(parent);
-    const result = await interruptWhenStarted(
-      "practice.ts",
-      ["07", path.join(parent, "07")],
-      parent,
-      ".07.tmp-",
-      signal,
-    );
+    const result = await interruptPractice(parent, signal);
     assert.equal(result.signal, signal, result.stderr);
     assert.deepEqual(await readdir(parent), [], "no temp folder, no target");
   });
@@ -93,13 +92,7 @@ test("checkpoint --write target 写到一半收到 SIGINT：什么都不留下",
 test("practice 被 SIGKILL：临时目录留下；下一次写到同一个上级目录时先把它删掉", posixOnly, async () => {
   const parent = path.join(holder, "killed");
   await mkdir(parent);
-  const result = await interruptWhenStarted(
-    "practice.ts",
-    ["07", path.join(parent, "07")],
-    parent,
-    ".07.tmp-",
-    "SIGKILL",
-  );
+  const result = await interruptPractice(parent, "SIGKILL");
   assert.equal(result.signal, "SIGKILL");
   const [leftover, ...others] = await readdir(parent);
   assert.match(leftover ?? "", /^\.07\.tmp-pid\d+-/, "a SIGKILL leaves the half-made tree");

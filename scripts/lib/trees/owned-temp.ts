@@ -22,13 +22,16 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Removes the folders `<prefix>pid<N>-XXXXXX` in `parent` whose owner N is no longer running. */
+/**
+ * Removes the folders `<prefix>pid<N>-XXXXXX` in `parent` whose owner N is no longer running.
+ * Best effort: a leftover this user may not remove (another user's, in a shared /tmp) stays.
+ */
 export async function removeLeftovers(parent: string, matches: (name: string) => string | undefined): Promise<void> {
   const names = await readdir(parent).catch(() => [] as string[]);
   for (const name of names) {
     const owner = OWNER.exec(matches(name) ?? "")?.[1];
     if (owner === undefined || isAlive(Number(owner))) continue;
-    await removeTreeAsync(path.join(parent, name));
+    await removeTreeAsync(path.join(parent, name)).catch(() => undefined);
   }
 }
 
@@ -44,7 +47,7 @@ export async function removeTreeAsync(dir: string): Promise<void> {
  */
 export function removeOwnedSync(parent: string, prefix: string): void {
   const owned = ownedPrefix(prefix);
-  for (const name of readdirSync(parent)) {
+  for (const name of namesIn(parent)) {
     if (name.startsWith(owned)) removeTreeSync(path.join(parent, name));
   }
 }
@@ -61,13 +64,7 @@ export function removeTreeSync(dir: string): void {
  * been known to follow the link into the main node_modules.
  */
 function unlinkLinksUnder(dir: string): void {
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of entries) {
+  for (const name of namesIn(dir)) {
     const full = path.join(dir, name);
     try {
       const stat = lstatSync(full);
@@ -76,6 +73,15 @@ function unlinkLinksUnder(dir: string): void {
     } catch {
       // Gone meanwhile.
     }
+  }
+}
+
+/** The entries of `dir`; none when it is gone or not a folder. */
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 
