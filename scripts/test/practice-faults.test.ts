@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink } from "
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
+import { checkpoint as checkpointCli } from "../lib/cli/checkpoint-command.js";
 import { practice } from "../lib/cli/practice-command.js";
 import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
 import { snapshotDir } from "../lib/trees/dir-snapshot.js";
@@ -147,7 +148,7 @@ test("practice/ 不存在时，默认运行先创建它，再创建 practice/07"
   assert.deepEqual(await readdir(root), ["07"]);
 });
 
-test("practice 07 07、packages/ 里和仓库内 practice/ 之外的目标被拒绝（--force 才放行），什么都不写", async () => {
+test("practice 07 07、packages/ 里和仓库内 practice/ 之外的目标（也包括 checkpoint --write）被拒绝，--force 才放行，什么都不写", async () => {
   const inPackages = path.join(repoRoot, "packages/pi-course/src/x");
   const cases: [string, RegExp][] = [
     ["07", /在课程仓库里、practice\/ 之外：请放到 practice\/ 下.*加 --force/],
@@ -157,6 +158,11 @@ test("practice 07 07、packages/ 里和仓库内 practice/ 之外的目标被拒
   for (const [dir, message] of cases) {
     await assertRefusedUnchanged(repoRoot, () => practice(["07", dir], repoRoot), message);
   }
+  await assertRefusedUnchanged(
+    repoRoot,
+    () => checkpointCli(["07", "--write", "target", "packages/pi-course/src/x"], repoRoot),
+    /在 packages\/ 里.*--force/,
+  );
   await assert.rejects(stat(inPackages), { code: "ENOENT" });
   const forced = path.join(repoRoot, `forced-practice-${process.pid}`);
   try {
