@@ -21,16 +21,24 @@ const checkpoint = findCheckpoint("07");
 const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-practice-faults-"));
 after(() => rm(holder, { recursive: true, force: true }));
 
-/** Asserts `attempt` is refused with one line matching `message` and that `dir` is unchanged. */
-async function assertRefusedUnchanged(dir: string, attempt: () => Promise<unknown>, message: RegExp): Promise<void> {
-  const before = await snapshotDir(dir);
+/**
+ * Asserts `attempt` is refused with one line matching `message` and that `dir` is unchanged
+ * (`snapshot`: the whole tree below it by default).
+ */
+async function assertRefusedUnchanged(
+  dir: string,
+  attempt: () => Promise<unknown>,
+  message: RegExp,
+  snapshot: (dir: string) => Promise<string[]> = snapshotDir,
+): Promise<void> {
+  const before = await snapshot(dir);
   await assert.rejects(attempt(), (error: unknown) => {
     assert.ok(error instanceof UsageError, `UsageError (one line, no stack), got ${String(error)}`);
     assert.match(error.message, message);
     assert.doesNotMatch(error.message, /\n/);
     return true;
   });
-  assert.deepEqual(await snapshotDir(dir), before, "nothing written, nothing left behind");
+  assert.deepEqual(await snapshot(dir), before, "nothing written, nothing left behind");
 }
 
 /** A rename that always fails with `code`, as the last step of writing a tree. */
@@ -156,12 +164,14 @@ test("practice 07 07、packages/ 里和仓库内 practice/ 之外的目标（也
     ["scripts", /在课程仓库里、practice\/ 之外/],
   ];
   for (const [dir, message] of cases) {
-    await assertRefusedUnchanged(repoRoot, () => practice(["07", dir], repoRoot), message);
+    const parent = path.dirname(path.join(repoRoot, dir));
+    await assertRefusedUnchanged(parent, () => practice(["07", dir], repoRoot), message, readdir);
   }
   await assertRefusedUnchanged(
-    repoRoot,
+    path.dirname(inPackages),
     () => checkpointCli(["07", "--write", "target", "packages/pi-course/src/x"], repoRoot),
     /在 packages\/ 里.*--force/,
+    readdir,
   );
   await assert.rejects(stat(inPackages), { code: "ENOENT" });
   const forced = path.join(repoRoot, `forced-practice-${process.pid}`);
