@@ -1,10 +1,10 @@
 // Temp folders named after the process that owns them (`<prefix>pid<pid>-XXXXXX`), so that a later
 // run can remove what a killed run (SIGKILL: no handler runs) left behind, and never touch a live
 // run's folder. Removal never follows a link: a tree's node_modules links into the main tree.
-import { lstatSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
+import { lstatSync, readdirSync, rmdirSync, rmSync, unlinkSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { remove, removeSync } from "fs-extra/esm";
+import { remove } from "fs-extra/esm";
 
 /** The mkdtemp prefix of a temp folder owned by this process. */
 export function ownedPrefix(prefix: string): string {
@@ -52,10 +52,14 @@ export function removeOwnedSync(parent: string, prefix: string): void {
   }
 }
 
-/** Removes `dir` synchronously (for a signal handler): links first, without following them. */
+/**
+ * Removes `dir` synchronously (for a signal handler): links first, without following them. Node's
+ * rmSync with retries rather than fs-extra's removeSync (no retries): a child stopped by the same
+ * signal (tsc) may still be writing into the tree for a moment (ENOTEMPTY).
+ */
 export function removeTreeSync(dir: string): void {
   unlinkLinksUnder(dir);
-  removeSync(dir);
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
 
 /**
