@@ -64,6 +64,8 @@ export interface Checkpoint {
 }
 
 export interface Manifest {
+  /** For the instructor reading the file: how the format works. Not read by the machinery. */
+  about?: string[];
   checkpoints: Checkpoint[];
 }
 
