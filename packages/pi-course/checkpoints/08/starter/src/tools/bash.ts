@@ -1,5 +1,5 @@
 // Checkpoint 08 · 学习脚手架：createBashTool() 的参数 schema、shellInvocation()/signalProcessGroup()、
-// OutputCapture 与 pipesQuiet() 已经写好；Lab 8.5 的算法抛出 `Lab 8.5 在进程组里运行命令 尚未实现`。
+// OutputCapture 与 pipesQuiet() 已经写好；Lab 8.5 的算法先抛出“尚未实现”的临时错误。
 // 按 ① → ⑥ 完成 `// Lab 8.5` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="进程组命令" packages/pi-coding-agent/dist/test/08-*.test.js

@@ -1,5 +1,5 @@
 // Checkpoint 08 · 学习脚手架：createEditTool() 的参数 schema、splitShape()/restoreBom()/withLineEndings()、
-// unifiedDiff() 与 withFileMutationQueue() 已经写好；Lab 8.4 的算法抛出 `Lab 8.4 按原文精确编辑 尚未实现`。
+// unifiedDiff() 与 withFileMutationQueue() 已经写好；Lab 8.4 的算法先抛出“尚未实现”的临时错误。
 // 按 ① → ⑥ 完成 `// Lab 8.4` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="精确编辑" packages/pi-coding-agent/dist/test/08-*.test.js

@@ -1,5 +1,5 @@
 // Checkpoint 08 · 学习脚手架：createWriteTool() 的参数 schema 与 writeFileAtomic() 的签名已经写好；
-// Lab 8.3 的两段算法抛出 `Lab 8.3 原子写入文件 尚未实现`。edit（Lab 8.4）也用 writeFileAtomic()。
+// Lab 8.3 的两段算法先抛出“尚未实现”的临时错误。edit（Lab 8.4）也用 writeFileAtomic()。
 // 按 ① → ⑥ 完成 `// Lab 8.3` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="原子写入" packages/pi-coding-agent/dist/test/08-*.test.js
