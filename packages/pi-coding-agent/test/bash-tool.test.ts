@@ -150,3 +150,10 @@ test("bash：进程被 SIGTERM 结束时，完整输出的临时目录也被删�
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test("bash：很大的 timeout 不会溢出成立即超时", posixOnly, async () => {
+  await withWorkspace(async (ws) => {
+    const result = await ws.call("bash", { command: "echo fine", timeout: 10_000_000 });
+    assert.equal(resultText(result), "fine");
+  });
+});

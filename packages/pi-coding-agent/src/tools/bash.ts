@@ -11,6 +11,8 @@ import type { OutputLimits } from "./truncate.js";
 
 /** How long a group has between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 500;
+/** setTimeout's largest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the shell exits, output still in the pipes is read until they are quiet this long. */
 const PIPE_QUIET_MS = 100;
 
@@ -73,7 +75,7 @@ async function runCommand(
   };
   const timer = setTimeout(
     () => stop(`Command timed out after ${timeoutSeconds} seconds; pass a larger timeout or run it in the background.`),
-    timeoutSeconds * 1000,
+    Math.min(timeoutSeconds * 1000, MAX_TIMER_MS),
   );
   const onAbort = () => stop("Command aborted.");
   signal?.addEventListener("abort", onAbort, { once: true });

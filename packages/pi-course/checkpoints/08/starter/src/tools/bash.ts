@@ -16,6 +16,8 @@ import type { OutputLimits } from "./truncate.js";
 
 /** How long a group has between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 500;
+/** setTimeout's largest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the shell exits, output still in the pipes is read until they are quiet this long. */
 const PIPE_QUIET_MS = 100;
 
@@ -61,7 +63,7 @@ async function runCommand(
   //   detached: ownProcessGroup（自己领导一个进程组），stdio: ["ignore", "pipe", "pipe"]（stdin 关闭），windowsHide: true。
   // Lab 8.5 ②：new OutputCapture(limits)，用 streamOutput() 把 stdout 与 stderr 合并进去。
   // Lab 8.5 ③：stop(reason) 只生效一次：记下 reason，signalProcessGroup(pid, "SIGTERM")，再用 setTimeout 在
-  //   KILL_GRACE_MS 后 signalProcessGroup(pid, "SIGKILL")（忽略 SIGTERM 的后代也会结束）。超时计时器（timeoutSeconds * 1000）
+  //   KILL_GRACE_MS 后 signalProcessGroup(pid, "SIGKILL")（忽略 SIGTERM 的后代也会结束）。超时计时器（Math.min(timeoutSeconds * 1000, MAX_TIMER_MS)）
   //   以 `Command timed out after ${timeoutSeconds} seconds; pass a larger timeout or run it in the background.` 调用
   //   stop；signal 的 abort 以 "Command aborted." 调用 stop。
   // Lab 8.5 ④：await shellExit(child)（等 shell 退出，不等管道关闭），然后清掉计时器和 abort 监听；
