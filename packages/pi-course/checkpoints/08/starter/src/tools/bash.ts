@@ -13,6 +13,7 @@ import { type Tool, type ToolExecutionContext, type ToolOutput, text } from "@pi
 import { OutputCapture } from "./output-capture.js";
 import { ownProcessGroup, shellInvocation, signalProcessGroup } from "./process-group.js";
 import type { OutputLimits } from "./truncate.js";
+import { resolveWorkspacePath } from "./workspace-path.js";
 
 /** How long a group has between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 500;
@@ -46,20 +47,22 @@ export function createBashTool(root: string, options: BashOptions): Tool {
     },
     async execute(args, context) {
       const { command, timeout = options.timeoutSeconds } = args as unknown as BashArgs;
-      return runCommand(root, command, timeout, options.limits, context);
+      // The command runs in the workspace's real folder; a missing workspace is a one-line error.
+      const cwd = await resolveWorkspacePath(root, ".");
+      return runCommand(cwd, command, timeout, options.limits, context);
     },
   };
 }
 
 async function runCommand(
-  root: string,
+  cwd: string,
   command: string,
   timeoutSeconds: number,
   limits: OutputLimits,
   { signal, reportProgress }: ToolExecutionContext,
 ): Promise<ToolOutput> {
   // Lab 8.5 ①：signal 已经取消时不启动命令，抛出 "Command aborted before it started."。
-  //   用 shellInvocation(command) 选出 shell（bash -c，没有 bash 时 sh -c），spawn 时：cwd 为 root，
+  //   用 shellInvocation(command) 选出 shell（bash -c，没有 bash 时 sh -c），spawn 时：cwd 为 workspace 的真实路径，
   //   detached: ownProcessGroup（自己领导一个进程组），stdio: ["ignore", "pipe", "pipe"]（stdin 关闭），windowsHide: true。
   // Lab 8.5 ②：new OutputCapture(limits)，用 streamOutput() 把 stdout 与 stderr 合并进去。
   // Lab 8.5 ③：stop(reason) 只生效一次：记下 reason，signalProcessGroup(pid, "SIGTERM")，再用 setTimeout 在
