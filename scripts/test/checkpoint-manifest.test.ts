@@ -55,7 +55,11 @@ test("检查点编号：7、007、../07 与空编号格式不对，99 不存在�
       },
     );
   }
-  assert.throws(() => findCheckpoint("99"), /^ManifestLookupError: 没有检查点 99：可用的检查点是 06、07。$/);
+  const known = manifest.checkpoints.map((checkpoint) => checkpoint.id).join("、");
+  assert.throws(
+    () => findCheckpoint("99"),
+    new RegExp(`^ManifestLookupError: 没有检查点 99：可用的检查点是 ${known}。$`),
+  );
 });
 
 test("starter：每段 Lab 至少有一个“Lab 7.N <标题> 尚未实现”，7.1 恰好两个，在 collectModelTurn() 与 finish() 中", () => {
