@@ -51,10 +51,10 @@ export function innerLoopGoals(report: InnerLoopReport): Goal[] {
 }
 
 export function setupGoals(report: PracticeSetupReport): Goal[] {
-  return [
-    goal("practice set-up time", report.ms.median, SETUP_LIMIT_MS, "ms"),
-    goal("practice directory size", report.size.bytes, SETUP_LIMIT_BYTES, "bytes"),
-  ];
+  return report.checkpoints.flatMap((setup) => [
+    goal(`practice ${setup.id} set-up time`, setup.ms.median, SETUP_LIMIT_MS, "ms"),
+    goal(`practice ${setup.id} directory size`, setup.size.bytes, SETUP_LIMIT_BYTES, "bytes"),
+  ]);
 }
 
 export function toolsGoals(report: ToolsReport): Goal[] {

@@ -19,7 +19,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
 
   loop   runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner  npm run build -w @pi/course + the nine focused tests in a practice directory
-  setup  npm run practice -w @pi/course -- 07 <dir>: wall time and size
+  setup  npm run practice -w @pi/course -- <id> <dir> for every checkpoint: wall time and size
   tools  read of a 1 GiB file, edit of a 10 MB file, bash with 1 GiB of output and its abort
 
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)

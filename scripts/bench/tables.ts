@@ -95,12 +95,13 @@ export function innerLoopTable(report: InnerLoopReport): Table {
 export function practiceSetupTable(report: PracticeSetupReport): Table {
   return {
     title: `Practice set-up: median (IQR) of ${report.runs} runs`,
-    headers: ["measure", "value"],
-    rows: [
-      ["npm run practice -w @pi/course -- 07 <dir>, ms", spread(report.ms, 0)],
-      ["directory size, bytes (links not counted)", String(report.size.bytes)],
-      ["files / links", `${report.size.files} / ${report.size.links}`],
-    ],
+    headers: ["npm run practice -w @pi/course -- <id> <dir>", "ms", "bytes (links not counted)", "files / links"],
+    rows: report.checkpoints.map((setup) => [
+      setup.id,
+      spread(setup.ms, 0),
+      String(setup.size.bytes),
+      `${setup.size.files} / ${setup.size.links}`,
+    ]),
     notes: goalNotes(setupGoals(report)),
   };
 }

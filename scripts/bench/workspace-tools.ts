@@ -121,7 +121,7 @@ export async function measureWorkspaceTools(runs: number): Promise<ToolsReport> 
       runs,
       baselineMiB: summarize(baseline),
       read: { ms: summarize(read.ms), peakMiB: summarize(read.peak) },
-      edit: await measureEdit(root, Math.max(runs, 5)),
+      edit: await measureEdit(root, Math.max(runs * 3, 5)),
       bash: { ms: summarize(bash.ms), peakMiB: summarize(bash.peak), abortToExitMs: summarize(bash.abort) },
     };
   } finally {

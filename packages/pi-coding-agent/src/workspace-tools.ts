@@ -1,4 +1,5 @@
 // Chapter 08's tools as one set bound to a workspace root: read, write, edit, bash, in that order.
+import path from "node:path";
 import type { Tool } from "@pi/core";
 import { createBashTool } from "./tools/bash.js";
 import { createEditTool } from "./tools/edit.js";
@@ -18,7 +19,8 @@ export interface WorkspaceToolsOptions {
 export const DEFAULT_BASH_TIMEOUT_SECONDS = 120;
 
 /** The four workspace tools; every path they take is resolved inside `root`, at use. */
-export function createWorkspaceTools(root: string, options: WorkspaceToolsOptions = {}): Tool[] {
+export function createWorkspaceTools(workspace: string, options: WorkspaceToolsOptions = {}): Tool[] {
+  const root = path.resolve(workspace); // messages name the workspace as an absolute path
   const limits = {
     maxLines: positive("maxLines", options.maxLines ?? DEFAULT_MAX_LINES),
     maxBytes: positive("maxBytes", options.maxBytes ?? DEFAULT_MAX_BYTES),

@@ -12,6 +12,7 @@ import {
   runNodeScript,
   spawnNodeScript,
   withWorkspace,
+  workspaceTool,
 } from "./workspace-fixture.js";
 
 /** Generous: keeping the output would need a gigabyte. The bench reports the figure. */
@@ -149,4 +150,20 @@ test("bash：进程被 SIGTERM 结束时，完整输出的临时目录也被删�
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+});
+
+test("bash：很大的 timeout 不会溢出成立即超时", posixOnly, async () => {
+  await withWorkspace(async (ws) => {
+    const result = await ws.call("bash", { command: "echo fine", timeout: 10_000_000 });
+    assert.equal(resultText(result), "fine");
+  });
+});
+
+test("bash：workspace 不存在时是一行错误，说出 workspace", async () => {
+  const missing = path.join(os.tmpdir(), "pi-no-such-workspace", "gone");
+  const result = await workspaceTool(missing, "bash")
+    .execute({ command: "true" }, {})
+    .catch((error: Error) => error);
+  assert.ok(result instanceof Error);
+  assert.equal(result.message, `The workspace ${missing} does not exist; create it or choose another workspace.`);
 });

@@ -69,3 +69,13 @@ test("边界：工作区根不存在时是一行错误", async () => {
     await rm(base, { recursive: true, force: true });
   }
 });
+
+test("边界：相对的 workspace 根按当前目录解析，拒绝说明里写出绝对路径", async () => {
+  await withWorkspace(async (ws) => {
+    const read = workspaceTool(path.relative(process.cwd(), ws.root), "read");
+    await assert.rejects(read.execute({ path: "../secret.txt" }, {}), (error: Error) => {
+      assert.ok(error.message.includes(`outside the workspace ${ws.root};`), error.message);
+      return true;
+    });
+  });
+});

@@ -8,9 +8,12 @@ import { type Tool, type ToolExecutionContext, type ToolOutput, text } from "@pi
 import { OutputCapture } from "./output-capture.js";
 import { ownProcessGroup, shellInvocation, signalProcessGroup } from "./process-group.js";
 import type { OutputLimits } from "./truncate.js";
+import { resolveWorkspacePath } from "./workspace-path.js";
 
 /** How long a group has between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 500;
+/** setTimeout's largest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the shell exits, output still in the pipes is read until they are quiet this long. */
 const PIPE_QUIET_MS = 100;
 
@@ -39,13 +42,15 @@ export function createBashTool(root: string, options: BashOptions): Tool {
     },
     async execute(args, context) {
       const { command, timeout = options.timeoutSeconds } = args as unknown as BashArgs;
-      return runCommand(root, command, timeout, options.limits, context);
+      // The command runs in the workspace's real folder; a missing workspace is a one-line error.
+      const cwd = await resolveWorkspacePath(root, ".");
+      return runCommand(cwd, command, timeout, options.limits, context);
     },
   };
 }
 
 async function runCommand(
-  root: string,
+  cwd: string,
   command: string,
   timeoutSeconds: number,
   limits: OutputLimits,
@@ -54,7 +59,7 @@ async function runCommand(
   if (signal?.aborted) throw new Error("Command aborted before it started.");
   const { shell, args } = shellInvocation(command);
   const child = spawn(shell, args, {
-    cwd: root,
+    cwd,
     detached: ownProcessGroup,
     stdio: ["ignore", "pipe", "pipe"],
     windowsHide: true,
@@ -73,7 +78,7 @@ async function runCommand(
   };
   const timer = setTimeout(
     () => stop(`Command timed out after ${timeoutSeconds} seconds; pass a larger timeout or run it in the background.`),
-    timeoutSeconds * 1000,
+    Math.min(timeoutSeconds * 1000, MAX_TIMER_MS),
   );
   const onAbort = () => stop("Command aborted.");
   signal?.addEventListener("abort", onAbort, { once: true });

@@ -81,17 +81,20 @@ function applyEdits(body: string, edits: Edit[], eol: Eol, requested: string): s
       );
     }
   }
-  // From the end backwards, so the offsets of the matches still to apply stay valid.
-  let edited = body;
-  for (const match of [...matches].reverse()) {
-    edited = edited.slice(0, match.start) + match.replacement + edited.slice(match.end);
+  // Only the span from the first match to the end of the last changes: replacements, and the
+  // original text between them. Head and tail are copied once, and comparing spans is cheap.
+  let span = "";
+  for (const [i, match] of matches.entries()) {
+    const next = matches[i + 1];
+    span += match.replacement + (next === undefined ? "" : body.slice(match.end, next.start));
   }
-  if (edited === body) {
+  const [first, last] = [matches[0] as Match, matches[matches.length - 1] as Match];
+  if (span === body.slice(first.start, last.end)) {
     throw new Error(
       `edits[0..${edits.length - 1}] leave ${requested} unchanged; give a newText that differs from its oldText.`,
     );
   }
-  return edited;
+  return body.slice(0, first.start) + span + body.slice(last.end);
 }
 
 /** Finds edits[index] in the original; it must occur exactly once. */

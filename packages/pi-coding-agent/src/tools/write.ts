@@ -1,6 +1,6 @@
 // Lab 8.3 · write：create parent directories, then write atomically (temp file + rename).
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { type Tool, text } from "@pi/core";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
@@ -46,7 +46,14 @@ export async function writeFileAtomic(file: string, content: string, requested: 
   const existing = await stat(file).catch(() => undefined);
   if (existing?.isDirectory()) throw new Error(`Path "${requested}" is a directory; write to a file path.`);
   try {
-    await writeFile(temp, content, { encoding: "utf8", flag: "wx" });
+    // One buffer written whole: writeFile() would send a string out in 512 KB round trips.
+    const data = Buffer.from(content, "utf8");
+    const handle = await open(temp, "wx");
+    try {
+      for (let written = 0; written < data.length; ) written += (await handle.write(data, written)).bytesWritten;
+    } finally {
+      await handle.close();
+    }
     if (existing !== undefined) await chmod(temp, existing.mode & 0o7777);
     await rename(temp, file);
   } catch (error) {

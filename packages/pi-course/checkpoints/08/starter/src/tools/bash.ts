@@ -1,5 +1,5 @@
 // Checkpoint 08 · 学习脚手架：createBashTool() 的参数 schema、shellInvocation()/signalProcessGroup()、
-// OutputCapture 与 pipesQuiet() 已经写好；Lab 8.5 的算法抛出 `Lab 8.5 在进程组里运行命令 尚未实现`。
+// OutputCapture 与 pipesQuiet() 已经写好；Lab 8.5 的算法先抛出“尚未实现”的临时错误。
 // 按 ① → ⑥ 完成 `// Lab 8.5` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="进程组命令" packages/pi-coding-agent/dist/test/08-*.test.js
@@ -13,9 +13,12 @@ import { type Tool, type ToolExecutionContext, type ToolOutput, text } from "@pi
 import { OutputCapture } from "./output-capture.js";
 import { ownProcessGroup, shellInvocation, signalProcessGroup } from "./process-group.js";
 import type { OutputLimits } from "./truncate.js";
+import { resolveWorkspacePath } from "./workspace-path.js";
 
 /** How long a group has between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 500;
+/** setTimeout's largest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After the shell exits, output still in the pipes is read until they are quiet this long. */
 const PIPE_QUIET_MS = 100;
 
@@ -44,24 +47,26 @@ export function createBashTool(root: string, options: BashOptions): Tool {
     },
     async execute(args, context) {
       const { command, timeout = options.timeoutSeconds } = args as unknown as BashArgs;
-      return runCommand(root, command, timeout, options.limits, context);
+      // The command runs in the workspace's real folder; a missing workspace is a one-line error.
+      const cwd = await resolveWorkspacePath(root, ".");
+      return runCommand(cwd, command, timeout, options.limits, context);
     },
   };
 }
 
 async function runCommand(
-  root: string,
+  cwd: string,
   command: string,
   timeoutSeconds: number,
   limits: OutputLimits,
   { signal, reportProgress }: ToolExecutionContext,
 ): Promise<ToolOutput> {
   // Lab 8.5 ①：signal 已经取消时不启动命令，抛出 "Command aborted before it started."。
-  //   用 shellInvocation(command) 选出 shell（bash -c，没有 bash 时 sh -c），spawn 时：cwd 为 root，
+  //   用 shellInvocation(command) 选出 shell（bash -c，没有 bash 时 sh -c），spawn 时：cwd 为 workspace 的真实路径，
   //   detached: ownProcessGroup（自己领导一个进程组），stdio: ["ignore", "pipe", "pipe"]（stdin 关闭），windowsHide: true。
   // Lab 8.5 ②：new OutputCapture(limits)，用 streamOutput() 把 stdout 与 stderr 合并进去。
   // Lab 8.5 ③：stop(reason) 只生效一次：记下 reason，signalProcessGroup(pid, "SIGTERM")，再用 setTimeout 在
-  //   KILL_GRACE_MS 后 signalProcessGroup(pid, "SIGKILL")（忽略 SIGTERM 的后代也会结束）。超时计时器（timeoutSeconds * 1000）
+  //   KILL_GRACE_MS 后 signalProcessGroup(pid, "SIGKILL")（忽略 SIGTERM 的后代也会结束）。超时计时器（Math.min(timeoutSeconds * 1000, MAX_TIMER_MS)）
   //   以 `Command timed out after ${timeoutSeconds} seconds; pass a larger timeout or run it in the background.` 调用
   //   stop；signal 的 abort 以 "Command aborted." 调用 stop。
   // Lab 8.5 ④：await shellExit(child)（等 shell 退出，不等管道关闭），然后清掉计时器和 abort 监听；

@@ -1,5 +1,5 @@
 // Checkpoint 08 · 学习脚手架：createEditTool() 的参数 schema、splitShape()/restoreBom()/withLineEndings()、
-// unifiedDiff() 与 withFileMutationQueue() 已经写好；Lab 8.4 的算法抛出 `Lab 8.4 按原文精确编辑 尚未实现`。
+// unifiedDiff() 与 withFileMutationQueue() 已经写好；Lab 8.4 的算法先抛出“尚未实现”的临时错误。
 // 按 ① → ⑥ 完成 `// Lab 8.4` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="精确编辑" packages/pi-coding-agent/dist/test/08-*.test.js
@@ -78,8 +78,8 @@ function applyEdits(body: string, edits: Edit[], eol: Eol, requested: string): s
   // Lab 8.4 ③：每个 edit 都用 locate() 对照原文 body 定位（不是对照前一个 edit 的结果），按 start 排序；
   //   相邻两个区间重叠（后一个的 start < 前一个的 end）时抛出
   //   `edits[i] and edits[j] overlap; merge them into one edit or target disjoint text.`
-  // Lab 8.4 ④：从最后一个区间往前替换（前面的偏移量因此不变）。结果与 body 相同时抛出
-  //   `edits[0..n-1] leave ${requested} unchanged; …`。返回替换后的文字。
+  // Lab 8.4 ④：只有从第一个区间开头到最后一个区间结尾的这一段会变：依次接上每个 replacement 和两个区间之间的原文。
+  //   这一段与原文相同时抛出 `edits[0..n-1] leave ${requested} unchanged; …`；否则返回 开头 + 这一段 + 结尾。
   throw new Error("Lab 8.4 按原文精确编辑 尚未实现");
 }
 

@@ -1,5 +1,5 @@
 // Checkpoint 08 · 学习脚手架：createReadTool() 的参数 schema 与 execute() 的流程、binaryKind()、readLines()、formatSize()
-// 已经写好；Lab 8.2 的 readPage() 与 pageOutput() 抛出 `Lab 8.2 分页读取文本 尚未实现`。
+// 已经写好；Lab 8.2 的 readPage() 与 pageOutput() 先抛出“尚未实现”的临时错误。
 // 按 ① → ⑥ 完成 `// Lab 8.2` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="分页读取" packages/pi-coding-agent/dist/test/08-*.test.js

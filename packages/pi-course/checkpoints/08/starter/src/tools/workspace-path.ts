@@ -1,5 +1,5 @@
 // Checkpoint 08 · 学习脚手架：resolveWorkspacePath() 的签名和 isInside()、isLink()、outside() 三个小工具已经写好；
-// Lab 8.1 的解析算法抛出 `Lab 8.1 守住工作区边界 尚未实现`。
+// Lab 8.1 的解析算法先抛出“尚未实现”的临时错误。
 // 按 ① → ④ 完成 `// Lab 8.1` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="工作区边界" packages/pi-coding-agent/dist/test/08-*.test.js

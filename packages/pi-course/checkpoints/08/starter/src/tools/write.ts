@@ -1,12 +1,12 @@
 // Checkpoint 08 · 学习脚手架：createWriteTool() 的参数 schema 与 writeFileAtomic() 的签名已经写好；
-// Lab 8.3 的两段算法抛出 `Lab 8.3 原子写入文件 尚未实现`。edit（Lab 8.4）也用 writeFileAtomic()。
+// Lab 8.3 的两段算法先抛出“尚未实现”的临时错误。edit（Lab 8.4）也用 writeFileAtomic()。
 // 按 ① → ⑥ 完成 `// Lab 8.3` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="原子写入" packages/pi-coding-agent/dist/test/08-*.test.js
 // biome-ignore-all lint/correctness: unfinished labs leave parameters, helpers and imports unused until written.
 // biome-ignore-all lint/style/useImportType: the labs use these imports as values once written.
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { type Tool, text } from "@pi/core";
 import { withFileMutationQueue } from "./file-mutation-queue.js";
@@ -50,7 +50,8 @@ export async function writeFileAtomic(file: string, content: string, requested: 
   // Lab 8.3 ④：临时文件放在同一目录（rename 只有在同一文件系统里才是原子的），名字用
   //   `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`。
   // Lab 8.3 ⑤：stat(file) 看目标是否已存在；是目录时抛出 `Path "${requested}" is a directory; write to a file path.`
-  // Lab 8.3 ⑥：writeFile(temp, content, { encoding: "utf8", flag: "wx" })；目标已存在时 chmod(temp, 原来的 mode & 0o7777)；
+  // Lab 8.3 ⑥：open(temp, "wx") 新建临时文件，把 Buffer.from(content, "utf8") 用 handle.write() 循环写完再 close()
+  //   （整块写比 writeFile() 按 512 KB 分块快）；目标已存在时 chmod(temp, 原来的 mode & 0o7777)；
   //   最后 rename(temp, file)。任何一步失败：rm(temp, { force: true }) 再把错误抛出，不留临时文件。
   throw new Error("Lab 8.3 原子写入文件 尚未实现");
 }
