@@ -2,6 +2,7 @@
 import type { InnerLoopReport } from "./inner-loop.js";
 import type { LoopOverheadReport } from "./loop-overhead.js";
 import type { PracticeSetupReport } from "./practice-setup.js";
+import type { ProviderReport } from "./provider-overhead.js";
 
 export interface Goal {
   name: string;
@@ -20,6 +21,7 @@ export const LATE_OVER_EARLY_LIMIT = 1.3;
 export const INNER_LOOP_LIMIT_MS = 1500;
 export const SETUP_LIMIT_MS = 1000;
 export const SETUP_LIMIT_BYTES = 1024 * 1024;
+export const PROVIDER_RATIO_LIMIT = 1.2;
 
 export function loopGoals(report: LoopOverheadReport): Goal[] {
   const largest = Math.max(...report.plan.steps);
@@ -49,4 +51,9 @@ export function setupGoals(report: PracticeSetupReport): Goal[] {
     goal("practice set-up time", report.ms.median, SETUP_LIMIT_MS, "ms"),
     goal("practice directory size", report.size.bytes, SETUP_LIMIT_BYTES, "bytes"),
   ];
+}
+
+export function providerGoals(report: ProviderReport): Goal[] {
+  const ratio = report.ratio.ours;
+  return ratio === undefined ? [] : [goal("@pi/ai ÷ raw SDK stream per chunk", ratio, PROVIDER_RATIO_LIMIT, "×")];
 }
