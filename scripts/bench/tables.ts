@@ -118,7 +118,7 @@ export function providerTable(report: ProviderReport): Table {
       : [`upstream Pi openai-completions: not installed (${pi.reason})`, "", "", ""],
   ];
   return {
-    title: `Provider: µs per chunk of one ${report.chunks}-chunk stream through a 127.0.0.1 server, median (IQR) of ${report.plan.rounds} rounds`,
+    title: `Provider: µs per chunk of one ${report.chunks.toLocaleString("en-US")}-chunk stream through a 127.0.0.1 server, median (IQR) of ${report.plan.rounds} rounds`,
     headers: ["reader", "CPU µs per chunk", "÷raw", "wall µs per chunk"],
     rows,
     notes: [
