@@ -6,7 +6,14 @@ import { after, before, test } from "node:test";
 import { isTransientErrorMessage, openAICompatibleModel } from "@pi/ai";
 import type { ModelEvent } from "@pi/core";
 import { fixtureBytes, httpFixture } from "./support/fixtures.js";
-import { LoopbackServer, type Reply, resetAfter, sse, stallAfter } from "./support/loopback-server.js";
+import {
+  httpReply as fixtureReply,
+  LoopbackServer,
+  type Reply,
+  resetAfter,
+  sse,
+  stallAfter,
+} from "./support/loopback-server.js";
 import { runTurn } from "./support/turns.js";
 
 let server: LoopbackServer;
@@ -20,11 +27,7 @@ function model(maxRetries?: number, baseURL = server.baseURL) {
 }
 
 function httpReply(name: string, headers: Record<string, string> = {}): Reply {
-  const fixture = httpFixture(name);
-  return async (response) => {
-    response.writeHead(fixture.status, { ...fixture.headers, ...headers });
-    response.end(fixture.body);
-  };
+  return fixtureReply(httpFixture(name), headers);
 }
 
 function assertFailed(events: ModelEvent[], reason: "error" | "aborted", message: string | undefined) {
