@@ -210,3 +210,16 @@ test("流中出现服务器的错误对象：error（stream error），不可重
   assert.equal(assistant.errorMessage, "stream error: The model overloaded.");
   assert.equal(isTransientErrorMessage(assistant.errorMessage ?? ""), false);
 });
+
+test("数据行不是合法 JSON：error（malformed stream），控制台上什么也不打印", async (t) => {
+  const printed: unknown[] = [];
+  t.mock.method(console, "error", (...args: unknown[]) => printed.push(args));
+  t.mock.method(console, "warn", (...args: unknown[]) => printed.push(args));
+  const body = fixtureBytes("openai-text.sse").toString("utf8").replace('{"content":" is"}', '{"content":" is"');
+  server.reply(sse(Buffer.from(body)));
+  const { assistant } = await runTurn(model());
+  assert.equal(assistant.stopReason, "error");
+  assert.match(assistant.errorMessage ?? "", /^malformed stream: a chunk is not valid JSON \(/);
+  assert.deepEqual(assistant.content, [{ type: "text", text: "This project" }]);
+  assert.deepEqual(printed, []);
+});
