@@ -212,12 +212,13 @@ test("流中出现服务器的错误对象：error（stream error），不可重
 });
 
 test("数据行不是合法 JSON：error（malformed stream），控制台上什么也不打印", async (t) => {
+  // The SDK binds console.error once per process, so its output is caught where console writes it.
   const printed: unknown[] = [];
-  t.mock.method(console, "error", (...args: unknown[]) => printed.push(args));
-  t.mock.method(console, "warn", (...args: unknown[]) => printed.push(args));
+  t.mock.method(process.stderr, "write", (chunk: unknown) => printed.push(chunk) > 0);
   const body = fixtureBytes("openai-text.sse").toString("utf8").replace('{"content":" is"}', '{"content":" is"');
   server.reply(sse(Buffer.from(body)));
   const { assistant } = await runTurn(model());
+  t.mock.restoreAll();
   assert.equal(assistant.stopReason, "error");
   assert.match(assistant.errorMessage ?? "", /^malformed stream: a chunk is not valid JSON \(/);
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project" }]);
