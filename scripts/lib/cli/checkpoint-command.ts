@@ -5,6 +5,7 @@ import { compiledTestsOf } from "../course/test-files.js";
 import { formatLabChanges } from "../diff/lab-regions.js";
 import { parentDiffs, teachingDiffs } from "../diff/teaching-diff.js";
 import { diagnosticReport, runDiagnostic } from "../mutation/diagnostic.js";
+import { refuseInsideRepository } from "../trees/target-place.js";
 import { type TreeKind, treeFiles, writeCheckpointTree } from "../trees/trees.js";
 import { UsageError } from "../usage-error.js";
 import { displayDir, invocationDir, resolveUserDir } from "../user-paths.js";
@@ -27,9 +28,11 @@ export const checkpointHelp = `用法：npm run checkpoint -w @pi/course -- [编
   07 --write target <目录>      写出 target 的完整可构建树（9 项聚焦测试通过的终点）
   07 --diagnostic               运行章节的诊断实验（也可用 npm run diagnostic）
   07 --lab 7.N                  starter → target 中属于 Lab 7.N 的改动（卡住时再看）
+  --force                       与 --write 一起：确实要写到课程仓库里 practice/ 之外时使用
   --help                        显示本说明
 
-<目录> 必须不存在或为空，其上级目录必须存在；相对路径从你运行 npm 的目录算起。
+<目录> 必须不存在或为空，其上级目录必须存在；相对路径从你运行 npm 的目录算起；
+课程仓库里只能写到 practice/ 下（packages/ 里的目录会被主仓库一起编译），除非加 --force。
 Usage: npm run checkpoint -w @pi/course -- [id] [--diff [parent] | --write parent|target <dir> | --diagnostic | --lab 7.N]`;
 
 const options = {
@@ -38,6 +41,7 @@ const options = {
   diagnostic: { type: "boolean" },
   write: { type: "string" },
   lab: { type: "string" },
+  force: { type: "boolean" },
 } as const;
 
 /** Runs the command and returns what to print on stdout. */
@@ -72,17 +76,24 @@ export async function checkpoint(argv: string[], from: string = invocationDir())
   }
   if (values.diagnostic) return diagnosticReport(found, await runDiagnostic(found));
   if (values.lab !== undefined) return formatLabChanges(found, values.lab);
-  if (values.write !== undefined) return writeTree(found, values.write, dirArgument, from);
+  if (values.write !== undefined) return writeTree(found, values.write, dirArgument, from, values.force ?? false);
   return checkpointCard(found);
 }
 
-async function writeTree(found: Checkpoint, kind: string, dirArgument: string | undefined, from: string) {
+async function writeTree(
+  found: Checkpoint,
+  kind: string,
+  dirArgument: string | undefined,
+  from: string,
+  force: boolean,
+) {
   if (kind !== "parent" && kind !== "target") {
     throw new UsageError(`--write 只接受 parent 或 target，收到 "${kind}"：例如 --write target ../target-07。`);
   }
   if (dirArgument === undefined)
     throw new UsageError(`--write ${kind} 需要一个新目录：例如 --write ${kind} ../${kind}-07。`);
   const dir = resolveUserDir(dirArgument, from);
+  refuseInsideRepository(dir, force);
   await writeCheckpointTree(found, kind as TreeKind, dir);
   const build = kind === "parent" ? "npm run build" : found.build;
   const tests = kind === "parent" ? compiledTestsOf((await treeFiles(found, "parent")).keys()) : [found.focusedRun];

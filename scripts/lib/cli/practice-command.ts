@@ -1,12 +1,15 @@
 // `npm run practice -w @pi/course -- <id> [dir]`: a new isolated practice directory with the
 // parent, the starter and the focused tests, and the commands to run next.
 
+import { ensureDir } from "fs-extra/esm";
 import { focusedCommand, verifyCommand } from "../commands.js";
 import { type Checkpoint, findCheckpoint, focusedTestCount } from "../course/manifest.js";
 import { compiledPath } from "../course/test-files.js";
+import { TargetTakenError } from "../trees/fs-faults.js";
+import { refuseInsideRepository } from "../trees/target-place.js";
 import { writeCheckpointTree } from "../trees/trees.js";
 import { UsageError } from "../usage-error.js";
-import { displayDir, invocationDir, nextPracticeDir, resolveUserDir } from "../user-paths.js";
+import { displayDir, invocationDir, nextPracticeDir, practiceRoot, resolveUserDir } from "../user-paths.js";
 import { parseCli } from "./cli-args.js";
 
 /** The one-line synopsis, also the end of every argument error. */
@@ -19,7 +22,9 @@ export const practiceHelp = `用法：${practiceUsage}
 
   <编号>   检查点编号，两位数字，例如 07（npm run checkpoint -w @pi/course 列出全部）
   [目录]   新目录：必须不存在或为空，其上级目录必须已经存在；相对路径从你运行 npm 的目录算起。
-           默认 practice/07，已存在则 practice/07-2、practice/07-3……
+           默认 practice/07，已存在则 practice/07-2、practice/07-3……（practice/ 不存在时先创建它）
+           课程仓库里只能放在 practice/ 下（packages/ 里的目录会被主仓库一起编译）
+  --force  确实要把目录放在课程仓库里 practice/ 之外时使用
   --help   显示本说明
 
 Usage: npm run practice -w @pi/course -- <id> [dir]   (dir defaults to practice/<id>, practice/<id>-2, …)`;
@@ -30,9 +35,21 @@ export interface PracticeOutcome {
   message: string;
 }
 
-/** Parses the arguments, writes the practice directory, and says what to run next. */
-export async function practice(argv: string[], from: string = invocationDir()): Promise<PracticeOutcome | "help"> {
-  const { positionals, values } = parseCli(argv, { help: { type: "boolean", short: "h" } }, practiceUsage);
+/**
+ * Parses the arguments, writes the practice directory, and says what to run next. Without a
+ * directory the first free name under `root` is taken (`root` is made if missing); when another
+ * run takes that name first, the next free one is tried.
+ */
+export async function practice(
+  argv: string[],
+  from: string = invocationDir(),
+  root: string = practiceRoot,
+): Promise<PracticeOutcome | "help"> {
+  const { positionals, values } = parseCli(
+    argv,
+    { help: { type: "boolean", short: "h" }, force: { type: "boolean" } },
+    practiceUsage,
+  );
   if (values.help) return "help";
   const [id, dirArgument, ...rest] = positionals;
   if (id === undefined) {
@@ -40,9 +57,29 @@ export async function practice(argv: string[], from: string = invocationDir()): 
   }
   if (rest.length > 0) throw new UsageError(`多余的参数 ${rest.join(" ")}：只需要 <编号> [目录]（--help 查看用法）。`);
   const checkpoint = findCheckpoint(id);
-  const dir = dirArgument === undefined ? nextPracticeDir(checkpoint.id) : resolveUserDir(dirArgument, from);
-  await writeCheckpointTree(checkpoint, "practice", dir);
+  if (dirArgument !== undefined) {
+    const dir = resolveUserDir(dirArgument, from);
+    refuseInsideRepository(dir, values.force ?? false);
+    await writeCheckpointTree(checkpoint, "practice", dir);
+    return { dir, message: nextSteps(checkpoint, dir, from) };
+  }
+  const dir = await writeNextPracticeDir(checkpoint, root);
   return { dir, message: nextSteps(checkpoint, dir, from) };
+}
+
+/** Writes the practice tree to the first free `root/07`, `root/07-2`, …; returns where. */
+async function writeNextPracticeDir(checkpoint: Checkpoint, root: string): Promise<string> {
+  // The repository root exists, so fs-extra's ensureDir makes only practice/ itself.
+  await ensureDir(root);
+  for (let attempt = 1; ; attempt += 1) {
+    const dir = nextPracticeDir(checkpoint.id, root);
+    try {
+      await writeCheckpointTree(checkpoint, "practice", dir);
+      return dir;
+    } catch (error) {
+      if (!(error instanceof TargetTakenError) || attempt >= 10) throw error;
+    }
+  }
 }
 
 function nextSteps(checkpoint: Checkpoint, dir: string, from: string): string {

@@ -5,7 +5,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { Checkpoint } from "../course/manifest.js";
 import { compiledTestFiles } from "../course/test-files.js";
-import { RunTimeoutError } from "../usage-error.js";
+import { LearnerError, RunTimeoutError } from "../usage-error.js";
 import { runNode, runNpm } from "./child-process.js";
 import { type FocusedResult, parseTap } from "./tap-report.js";
 
@@ -67,8 +67,9 @@ export async function runFocused(
   runTimeoutMs: number = RUN_TIMEOUT_MS,
 ): Promise<FocusedResult> {
   const files = await focusedFiles(dir, checkpoint);
-  if (files.length === 0)
-    throw new Error(`no focused test file matches ${checkpoint.focusedRun} in ${dir}: build it first`);
+  if (files.length === 0) {
+    throw new LearnerError(`${dir} 里没有与 ${checkpoint.focusedRun} 匹配的聚焦测试：先运行 ${checkpoint.build}。`);
+  }
   // Hang guards, not speed checks: a test waiting on a timer forever fails alone after
   // TEST_TIMEOUT_MS; a synchronous infinite loop, which no test timeout can interrupt, ends the run.
   const args = ["--test", "--test-reporter=tap", `--test-timeout=${TEST_TIMEOUT_MS}`];

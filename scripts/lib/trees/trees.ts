@@ -7,8 +7,11 @@
 // dist/ and *.tsbuildinfo are never copied.
 import fs from "node:fs/promises";
 import path from "node:path";
+import { cleanupOnSignal } from "../cleanup-on-signal.js";
 import { type Checkpoint, repoRoot } from "../course/manifest.js";
-import { checkTargetDir, makeTempSibling, moveIntoPlace, type Rename, removeTree } from "./target-dir.js";
+import { explainFsFault } from "./fs-faults.js";
+import { writePracticeMarker } from "./practice-marker.js";
+import { abandonTree, checkTargetDir, makeTempSibling, moveIntoPlace, type Rename, removeTree } from "./target-dir.js";
 import { filesUnder, toPosix, writeFileIn } from "./tree-fs.js";
 import { linkNodeModules, toolchainPackages } from "./tree-links.js";
 import { rootPackageJson, rootTsconfig, workspacePackages } from "./tree-root.js";
@@ -46,19 +49,31 @@ export async function writeCheckpointTree(
   const files = await treeFiles(checkpoint, kind, options.files ?? {});
   const packages = workspacePackages(files);
 
-  const tmp = await makeTempSibling(target);
+  const release = cleanupOnSignal(() => abandonTree(target, replaceEmptyDir));
+  let tmp: string;
+  try {
+    tmp = await makeTempSibling(target);
+  } catch (error) {
+    release();
+    throw error;
+  }
   const links: string[] = [];
   try {
+    // Written from treeFiles' contents, not fs-extra's copy with a filter: a tree's files are not
+    // the repository's as they are (starters swapped in, repo scripts dropped, mutants applied).
     for (const [relative, content] of files) await writeFileIn(tmp, relative, content);
     await writeFileIn(tmp, "tsconfig.json", `${JSON.stringify(rootTsconfig(packages), null, 2)}\n`);
     const toolchain = await toolchainPackages(packages);
     const rootJson = rootPackageJson(treePackageName(checkpoint, kind), target, packages, toolchain);
     await writeFileIn(tmp, "package.json", `${JSON.stringify(rootJson, null, 2)}\n`);
     await linkNodeModules(tmp, target, packages, toolchain, links);
+    if (kind === "practice") await writePracticeMarker(tmp, target, checkpoint.id);
     await moveIntoPlace(tmp, target, replaceEmptyDir, options.rename);
   } catch (error) {
     await removeTree(tmp, links);
-    throw error;
+    throw explainFsFault(error, target);
+  } finally {
+    release();
   }
   // mkdtemp made the folder 0700; give the learner's directory ordinary permissions.
   await fs.chmod(target, 0o755);

@@ -3,6 +3,7 @@
 
 import type { Checkpoint, Lab } from "../course/manifest.js";
 import { type BuildResult, buildTree, type FocusedFailure, runFocused } from "../run/focused-run.js";
+import { checkPracticeTree } from "../trees/tree-health.js";
 
 export interface LabProgress {
   lab: Lab;
@@ -17,6 +18,7 @@ export interface LabProgress {
 export type Verification = { built: false; build: BuildResult } | { built: true; labs: LabProgress[] };
 
 export async function verifyTree(dir: string, checkpoint: Checkpoint): Promise<Verification> {
+  checkPracticeTree(dir, checkpoint);
   const build = await buildTree(dir, checkpoint);
   if (!build.ok) return { built: false, build };
   // The lab runs are independent processes over the same build: run them side by side.
