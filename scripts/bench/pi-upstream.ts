@@ -1,11 +1,12 @@
 // Upstream Pi's `openai-completions` provider, for comparison only: installed outside the repository
 // (under the system temp folder) at bench time, never a dependency of the course.
 import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, rename } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { runNpm } from "../lib/run/child-process.js";
+import { withTempDir } from "../lib/trees/temp-dir.js";
 
 export const PI_AI_PACKAGE = "@mariozechner/pi-ai";
 export const PI_AI_VERSION = "0.73.1";
@@ -33,15 +34,31 @@ export type PiUpstream =
 
 const packageDir = path.join(PI_AI_DIR, "node_modules", ...PI_AI_PACKAGE.split("/"));
 
+/** The reason npm gives, e.g. "notarget No matching version found for …", without its log-file line. */
+function npmFailure(output: string, code: number | null): string {
+  const lines = output.split("\n").map((line) => line.replace(/^npm error\s*/, "").trim());
+  return (
+    lines.find((line) => line !== "" && !/^(code |A complete log)/.test(line)) ?? `npm exited with ${String(code)}`
+  );
+}
+
+/**
+ * Installs into a scratch folder (removed afterwards, also on Ctrl-C) and moves the finished tree
+ * into place in one rename, so an interrupted install never leaves a half-made copy to load.
+ */
 async function install(progress: (message: string) => void): Promise<string | undefined> {
   progress(`installing ${PI_AI_PACKAGE}@${PI_AI_VERSION} into ${PI_AI_DIR} (once)…`);
-  await mkdir(PI_AI_DIR, { recursive: true });
-  const result = await runNpm(
-    ["install", "--prefix", PI_AI_DIR, "--no-audit", "--no-fund", `${PI_AI_PACKAGE}@${PI_AI_VERSION}`],
-    PI_AI_DIR,
-  );
-  if (result.code === 0 && existsSync(packageDir)) return undefined;
-  return result.output.trim().split("\n").at(-1) ?? `npm exited with ${String(result.code)}`;
+  return withTempDir("pi-bench-pi-ai-", async (scratch) => {
+    const target = path.join(scratch, "install");
+    await mkdir(target);
+    const result = await runNpm(
+      ["install", "--prefix", target, "--no-audit", "--no-fund", `${PI_AI_PACKAGE}@${PI_AI_VERSION}`],
+      target,
+    );
+    if (result.code !== 0) return npmFailure(result.output, result.code);
+    await rename(target, PI_AI_DIR);
+    return undefined;
+  });
 }
 
 /** Pi's model record for a custom OpenAI-compatible endpoint, every compat flag left to detection. */
