@@ -1,7 +1,7 @@
-// The three parts' reports as terminal tables.
+// The five parts' reports as terminal tables.
 
 import type { Variant } from "./bench-runs.js";
-import { type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals } from "./goals.js";
+import { type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
 import type { InnerLoopReport } from "./inner-loop.js";
 import type { LoopOverheadReport, LoopOverheadRow } from "./loop-overhead.js";
 import { PI_AI_INSTALL, PI_AI_PACKAGE } from "./pi-upstream.js";
@@ -9,6 +9,7 @@ import type { PracticeSetupReport } from "./practice-setup.js";
 import type { ProviderReport, ProviderVariant } from "./provider-overhead.js";
 import type { Summary } from "./stats.js";
 import { fixed, goalText, type Table } from "./table.js";
+import type { ToolsReport } from "./workspace-tools.js";
 
 /** Median with the interquartile range, e.g. `6.21 (5.90–6.80)`. */
 function spread(summary: Summary, digits = 2): string {
@@ -91,13 +92,37 @@ export function innerLoopTable(report: InnerLoopReport): Table {
 export function practiceSetupTable(report: PracticeSetupReport): Table {
   return {
     title: `Practice set-up: median (IQR) of ${report.runs} runs`,
-    headers: ["measure", "value"],
-    rows: [
-      ["npm run practice -w @pi/course -- 07 <dir>, ms", spread(report.ms, 0)],
-      ["directory size, bytes (links not counted)", String(report.size.bytes)],
-      ["files / links", `${report.size.files} / ${report.size.links}`],
-    ],
+    headers: ["npm run practice -w @pi/course -- <id> <dir>", "ms", "bytes (links not counted)", "files / links"],
+    rows: report.checkpoints.map((setup) => [
+      setup.id,
+      spread(setup.ms, 0),
+      String(setup.size.bytes),
+      `${setup.size.files} / ${setup.size.links}`,
+    ]),
     notes: goalNotes(setupGoals(report)),
+  };
+}
+
+export function toolsTable(report: ToolsReport): Table {
+  const mib = (summary: Summary) => spread(summary, 1);
+  return {
+    title: `Workspace tools on large inputs: median (IQR) of ${report.runs} runs (edit: ${report.edit.ms.samples})`,
+    headers: ["measure", "ms", "peak RSS, MiB"],
+    rows: [
+      ["node importing the tools (baseline)", "", mib(report.baselineMiB)],
+      ["read: last 10 lines of a 1 GiB sparse file", spread(report.read.ms, 0), mib(report.read.peakMiB)],
+      [`edit: one line of a ${fixed(report.edit.fileBytes / 1e6, 1)} MB file`, spread(report.edit.ms, 1), ""],
+      [
+        "bash: yes | head -c 1G (tail kept, full output to a temp file)",
+        spread(report.bash.ms, 0),
+        mib(report.bash.peakMiB),
+      ],
+      ["bash: abort() → the call settles (yes, 200 ms in)", spread(report.bash.abortToExitMs, 0), ""],
+    ],
+    notes: [
+      "read and bash each run in a fresh node; peak RSS is its process.resourceUsage().maxRSS",
+      ...goalNotes(toolsGoals(report)),
+    ],
   };
 }
 

@@ -17,7 +17,9 @@ const seven = findCheckpoint("07");
 
 test("checkpoint 不带编号时列出检查点；--help 说明每个选项", async () => {
   const list = await checkpoint([], holder);
-  assert.match(list, /^ {2}07 {2}闭合一次 README 工具往返（重建）/m);
+  assert.match(list, /^ {2}06 {2}让每个工具调用都得到配对结果（重建） +\S/m);
+  assert.match(list, /^ {2}07 {2}闭合一次 README 工具往返（重建） +\S/m);
+  assert.ok(list.indexOf("  06  ") < list.indexOf("  07  "), "按学习顺序：06 在 07 之前");
   assert.equal(await checkpoint(["--help"], holder), checkpointHelp);
   for (const option of ["--diff", "--diff parent", "--write parent", "--write target", "--diagnostic", "--lab 7.N"]) {
     assert.ok(checkpointHelp.includes(option), option);
@@ -34,7 +36,7 @@ test("checkpoint 07 的卡片：标题、模式、parent 与 target、教学与�
   for (const expected of [
     "Checkpoint 07 · 闭合一次 README 工具往返",
     "模式：重建",
-    "packages/pi-core",
+    "= Checkpoint 06 的 target",
     "教学文件：packages/pi-course/src/agent-loop.ts",
     "聚焦测试：packages/pi-course/test/07-agent-loop.test.ts（9 项）",
     "构建：npm run build -w @pi/course",
@@ -46,7 +48,7 @@ test("checkpoint 07 的卡片：标题、模式、parent 与 target、教学与�
   ]) {
     assert.ok(card.includes(expected), `卡片含 ${expected}`);
   }
-  for (const entry of seven.target.paths) assert.ok(card.includes(entry), entry);
+  for (const entry of seven.target.adds) assert.ok(card.includes(entry), entry);
   for (const lab of seven.labs) {
     assert.match(card, new RegExp(`${lab.id.replace(".", "\\.")} +"${lab.pattern}" +${lab.expected} 项`));
   }
@@ -127,7 +129,7 @@ test("npm run checkpoint 从仓库根目录与 -w @pi/course 都能打印卡片�
   assert.equal(fromWorkspace.output, fromRoot.output);
   const bad = await runNpm(["run", "-s", "checkpoint", "--", "../07"], repoRoot);
   assert.notEqual(bad.code, 0);
-  assert.equal(bad.output.trim(), '检查点编号 "../07" 格式不对：请用两位数字，例如 07（可用：07）。');
+  assert.equal(bad.output.trim(), '检查点编号 "../07" 格式不对：请用两位数字，例如 06（可用：06、07）。');
 });
 
 test("npm run checkpoint 的未知选项与缺少取值的选项：一行说明与用法行，退出码非零，什么都不写", async () => {

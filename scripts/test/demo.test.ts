@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 import type { Message, ToolResultMessage } from "@pi/core";
 import type { LoopEvent } from "@pi/course";
 import { repoRoot } from "../lib/course/manifest.js";
@@ -229,4 +233,65 @@ test("demo 参数错误（缺少 --scenario 的取值、未知选项）：一行
     assert.match(lines[0] ?? "", message);
     assert.ok(lines[0]?.endsWith("用法：npm run demo -- [--scenario <名称>] [--json]"), lines[0]);
   }
+});
+
+test("demo workspace：真实的 read 读取临时 workspace 里的 README.md，loop 照常两次请求，结束后删除 workspace", async () => {
+  const { code, output } = await runNode(
+    ["--import", "tsx", "scripts/demo.ts", "--scenario", "workspace", "--json"],
+    repoRoot,
+  );
+  assert.equal(code, 0, output);
+  const lines = output
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Line);
+  const workspace = lines.find((line) => line.kind === "scenario")?.workspace;
+  assert.equal(typeof workspace, "string", "scenario 行写出临时 workspace");
+  assert.equal(existsSync(workspace as string), false, "运行结束后 workspace 已删除");
+  const run = parseJsonLines(output);
+  const [readResult] = toolResults(run.messages);
+  assert.deepEqual(
+    readResult?.content,
+    [{ type: "text", text: "# tiny-pi\nA small agent runtime." }],
+    "磁盘上的 README",
+  );
+  assert.equal(readResult?.isError, false);
+  const answer = run.messages.at(-1);
+  assert.ok(answer?.role === "assistant" && JSON.stringify(answer.content).includes("tiny-pi"), "回答说出项目名");
+  assert.deepEqual([run.result.reason, run.result.modelRequests, run.result.toolExecutions], ["stop", 2, 1]);
+
+  const inProcess = await runScenario("workspace");
+  assert.deepEqual(
+    inProcess.requests[0]?.tools.map((tool) => tool.name),
+    ["read", "write", "edit", "bash"],
+    "模型看到第 08 章的四个工具",
+  );
+});
+
+test("demo workspace：运行中按 Ctrl-C（SIGINT），临时 workspace 也被删除，进程按信号结束", async () => {
+  const module = pathToFileURL(path.join(repoRoot, "scripts/lib/demo/demo-workspace.ts")).href;
+  const script = `
+    import { withDemoWorkspace } from ${JSON.stringify(module)};
+    await withDemoWorkspace({ "README.md": "# tiny-pi\\n" }, async (root) => {
+      console.log(root);
+      await new Promise(() => setInterval(() => {}, 1000));
+    });`;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const root = await new Promise<string>((resolve) => {
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (stdout.includes("\n")) resolve(stdout.trim());
+    });
+  });
+  assert.equal(existsSync(path.join(root, "README.md")), true, "运行中 workspace 存在");
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.once("exit", (_code, signal) => resolve(signal)),
+  );
+  child.kill("SIGINT");
+  assert.equal(await exited, "SIGINT", "进程仍按 SIGINT 结束");
+  assert.equal(existsSync(root), false, "临时 workspace 已删除");
 });

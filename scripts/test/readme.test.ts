@@ -33,7 +33,7 @@ test("README：每个检查点的练习流程（practice → build → 第一次
       verifyCommand(checkpoint),
       checkpointCommand(checkpoint),
       checkpointCommand(checkpoint, "--diff"),
-      diagnosticCommand,
+      diagnosticCommand(checkpoint),
       ...checkpoint.labs.map((lab) => focusedCommand(checkpoint, lab.pattern)),
     ];
     for (const command of expected) assert.ok(readme.includes(command), `README 缺少：${command}`);
@@ -48,6 +48,7 @@ test("README：提到的 npm run 脚本在根目录或对应 workspace 中都存
   const workspaces: Record<string, Record<string, string>> = {
     "@pi/course": scriptsOf("packages/pi-course/package.json"),
     "@pi/core": scriptsOf("packages/pi-core/package.json"),
+    "@pi/coding-agent": scriptsOf("packages/pi-coding-agent/package.json"),
   };
   const mentions = [...readme.matchAll(/npm run (?:-s )?([\w:-]+)(?: -w (@pi\/[\w-]+))?/g)];
   assert.ok(mentions.length > 10, "README 里应有 npm run 命令");

@@ -1,5 +1,8 @@
 // The chapter 07 situations the demo plays through the real runAgentLoop, each on the
-// ScriptedModel with in-memory tools, recorded as a DemoRun that the printers turn into text or JSON.
+// ScriptedModel with in-memory tools, and chapter 08's README round trip with the real workspace
+// tools in a temp workspace; each recorded as a DemoRun that the printers turn into text or JSON.
+
+import { createWorkspaceTools } from "@pi/coding-agent";
 import {
   type AssistantMessage,
   assistantMessage,
@@ -13,6 +16,7 @@ import {
   userMessage,
 } from "@pi/core";
 import { type AgentRunResult, type LoopEvent, runAgentLoop, type ToolExecutor } from "@pi/course";
+import { withDemoWorkspace } from "./demo-workspace.js";
 
 export const scenarioNames = [
   "readme",
@@ -23,6 +27,7 @@ export const scenarioNames = [
   "abort-before",
   "abort-after-tool",
   "max-steps",
+  "workspace",
 ] as const;
 
 export type ScenarioName = (typeof scenarioNames)[number];
@@ -59,6 +64,8 @@ export interface DemoRun {
   completionOrder: string[];
   /** Call ids in the order their results sit in the transcript. */
   transcriptOrder: string[];
+  /** The temp workspace the tools worked in (already removed when the run is returned). */
+  workspace?: string;
 }
 
 interface ScenarioSetup {
@@ -67,7 +74,10 @@ interface ScenarioSetup {
   /** The user's request; the README question unless the situation needs another. */
   question?: string;
   turns: AssistantMessage[];
-  tools: Tool[];
+  /** The tools, or a function making them for the temp workspace made from `workspaceFiles`. */
+  tools: Tool[] | ((workspace: string) => Tool[]);
+  /** Files of a real temp workspace for the run; it is removed afterwards. */
+  workspaceFiles?: Record<string, string>;
   /** An injected executor, given the run's registry so it can delegate to chapter 06's executeToolCall. */
   executeToolCall?: (tools: ToolRegistry) => ToolExecutor;
   signal?: AbortSignal;
@@ -103,6 +113,17 @@ function readTool(counter: ExecutionCounter, during?: () => void): Tool {
       during?.();
       if (args.path !== "README.md") throw new Error(`${String(args.path)} 不在内存工作区中`);
       return { content: [text(readmeText)] };
+    },
+  };
+}
+
+/** `tool` as it is, counting its executions. */
+function counted(tool: Tool, counter: ExecutionCounter): Tool {
+  return {
+    ...tool,
+    execute(args, context) {
+      counter.count += 1;
+      return tool.execute(args, context);
     },
   };
 }
@@ -233,15 +254,38 @@ const scenarios: Record<ScenarioName, (counter: ExecutionCounter) => ScenarioSet
     tools: [readTool(counter)],
     maxSteps: 1,
   }),
+
+  workspace: (counter) => ({
+    title: "第 08 章：真实 workspace 里的 README 往返",
+    chapterNote:
+      "runAgentLoop 不变：内存 read 换成 createWorkspaceTools() 的 read、write、edit、bash，call-1 的结果来自临时 workspace 里的 README.md",
+    turns: [firstAnswer, finalAnswer],
+    workspaceFiles: { "README.md": `${readmeText}\n` },
+    tools: (workspace) => createWorkspaceTools(workspace).map((tool) => counted(tool, counter)),
+  }),
 };
 
 /** Plays one scenario through runAgentLoop and records everything the printers show. */
 export async function runScenario(name: ScenarioName): Promise<DemoRun> {
   const counter: ExecutionCounter = { count: 0 };
   const setup = scenarios[name](counter);
+  const { tools } = setup;
+  if (typeof tools !== "function") return playScenario(name, setup, tools, counter);
+  return withDemoWorkspace(setup.workspaceFiles ?? {}, async (workspace) => ({
+    ...(await playScenario(name, setup, tools(workspace), counter)),
+    workspace,
+  }));
+}
+
+async function playScenario(
+  name: ScenarioName,
+  setup: ScenarioSetup,
+  scenarioTools: Tool[],
+  counter: ExecutionCounter,
+): Promise<DemoRun> {
   const model = new ScriptedModel(setup.turns);
   const tools = new ToolRegistry();
-  for (const tool of setup.tools) tools.register(tool);
+  for (const tool of scenarioTools) tools.register(tool);
   const events: DemoEvent[] = [];
   const asked = setup.question ?? question;
 

@@ -14,6 +14,7 @@ export function formatRun(run: DemoRun, style: Style): string {
     style.title(run.title),
     `${style.dim("用户：")}${run.question}`,
     `${style.dim("对照章节：")}${run.chapterNote}`,
+    ...(run.workspace === undefined ? [] : [`${style.dim("工作区：")}${run.workspace}（临时目录，运行结束后已删除）`]),
     "",
     style.heading("LoopEvent（按发出顺序）"),
     ...timelineLines(run, style),

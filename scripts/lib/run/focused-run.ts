@@ -77,10 +77,15 @@ export async function runFocused(
   const { code, output } = await runNode([...args, ...files], dir, runTimeoutMs);
   if (code === null) {
     throw new RunTimeoutError(
-      `聚焦测试 ${runTimeoutMs / 1000} 秒后仍未结束，已被终止：检查 agent-loop.ts 里是否有不会结束的同步循环。`,
+      `聚焦测试 ${runTimeoutMs / 1000} 秒后仍未结束，已被终止：检查 ${teachingNames(checkpoint)} 里是否有不会结束的同步循环。`,
     );
   }
   return parseTap(output);
+}
+
+/** The teaching files' names, as the learner sees them in their editor: `agent-loop.ts`. */
+function teachingNames(checkpoint: Checkpoint): string {
+  return checkpoint.teachingFiles.map((file) => path.posix.basename(file)).join("、");
 }
 
 const TEST_TIMEOUT_MS = 30_000;

@@ -1,7 +1,9 @@
 // Writes a checkpoint as a complete, buildable, isolated workspace:
-//   parent   = the parent's paths (the course at the end of the previous chapter)
-//   target   = parent + the target's paths (the chapter's finished code and focused tests)
+//   parent   = the previous checkpoint's target (course/snapshots.ts rebuilds it)
+//   target   = the chapter's finished code and focused tests
 //   practice = target with each teaching file replaced by its starter
+// A tree holds only the files its checkpoint names; package.json and tsconfig.json files are
+// trimmed to the packages inside it (package-files.ts).
 // Each tree has its own workspace root (tree-root.ts), links the shared toolchain from the main
 // node_modules instead of copying it (tree-links.ts), and is written safely (target-dir.ts).
 // dist/ and *.tsbuildinfo are never copied.
@@ -9,10 +11,12 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { cleanupOnSignal } from "../cleanup-on-signal.js";
 import { type Checkpoint, repoRoot } from "../course/manifest.js";
+import { parentFiles, targetFiles } from "../course/snapshots.js";
 import { explainFsFault } from "./fs-faults.js";
+import { trimPackageFiles, workspaceNames } from "./package-files.js";
 import { writePracticeMarker } from "./practice-marker.js";
 import { abandonTree, checkTargetDir, makeTempSibling, moveIntoPlace, type Rename, removeTree } from "./target-dir.js";
-import { filesUnder, toPosix, writeFileIn } from "./tree-fs.js";
+import { toPosix, writeFileIn } from "./tree-fs.js";
 import { linkNodeModules, toolchainPackages } from "./tree-links.js";
 import { rootPackageJson, rootTsconfig, workspacePackages } from "./tree-root.js";
 
@@ -24,14 +28,6 @@ export interface WriteTreeOptions {
   /** Moves the finished tree into place; replaceable so tests can make that last step fail. */
   rename?: Rename;
 }
-
-/** Folders and files that are build output or installs, never part of a tree. */
-function isExcluded(name: string): boolean {
-  return name === "dist" || name === "node_modules" || name.endsWith(".tsbuildinfo");
-}
-
-/** Workspace-root files copied into every tree as they are. */
-const SHARED_ROOT_FILES = ["tsconfig.base.json"];
 
 /**
  * Writes the `kind` tree of `checkpoint` into the new directory `dir` (which must not exist, or
@@ -90,33 +86,14 @@ export async function treeFiles(
   kind: TreeKind,
   extra: Record<string, string> = {},
 ): Promise<Map<string, string>> {
-  const sources =
-    kind === "parent" ? checkpoint.parent.paths : [...checkpoint.parent.paths, ...checkpoint.target.paths];
-  const files = new Map<string, string>();
-  for (const relative of SHARED_ROOT_FILES)
-    files.set(relative, await fs.readFile(path.join(repoRoot, relative), "utf8"));
-  for (const source of sources) {
-    for (const relative of await listFiles(source)) {
-      files.set(relative, await fs.readFile(path.join(repoRoot, relative), "utf8"));
-    }
-  }
+  const files = kind === "parent" ? parentFiles(checkpoint) : targetFiles(checkpoint);
   if (kind === "practice") {
     for (const [teaching, starter] of Object.entries(checkpoint.starters)) {
       files.set(teaching, await fs.readFile(path.join(repoRoot, starter), "utf8"));
     }
   }
   for (const [relative, content] of Object.entries(extra)) files.set(treeRelative(relative), content);
-  for (const [relative, content] of files) {
-    if (path.posix.basename(relative) === "package.json") files.set(relative, withoutRepoScripts(content));
-  }
-  return files;
-}
-
-/** A repository-relative file or folder → the repository-relative files under it (posix separators). */
-async function listFiles(relative: string): Promise<string[]> {
-  const source = toPosix(relative);
-  const stat = await fs.stat(path.join(repoRoot, relative));
-  return stat.isFile() ? [source] : filesUnder(repoRoot, source, isExcluded);
+  return trimPackageFiles(files, workspaceNames());
 }
 
 /** A path for `options.files`: relative, inside the tree, posix separators. */
@@ -126,17 +103,4 @@ function treeRelative(relative: string): string {
     throw new Error(`tree file path must be relative and inside the tree: "${relative}"`);
   }
   return normalized;
-}
-
-/**
- * Package scripts that call the repository's own tooling (`../../scripts/…`, e.g. `checkpoint`)
- * cannot run inside a tree, which has no scripts/ folder: drop them, keep the rest (build).
- */
-function withoutRepoScripts(content: string): string {
-  const json = JSON.parse(content) as { scripts?: Record<string, string> };
-  if (json.scripts === undefined) return content;
-  const kept = Object.entries(json.scripts).filter(([, command]) => !/(^|[\s"'/])scripts\//.test(command));
-  if (kept.length === Object.keys(json.scripts).length) return content;
-  json.scripts = Object.fromEntries(kept);
-  return `${JSON.stringify(json, null, 2)}\n`;
 }
