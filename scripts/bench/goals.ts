@@ -2,6 +2,7 @@
 import type { InnerLoopReport } from "./inner-loop.js";
 import type { LoopOverheadReport } from "./loop-overhead.js";
 import type { PracticeSetupReport } from "./practice-setup.js";
+import type { ProviderReport } from "./provider-overhead.js";
 import type { ToolsReport } from "./workspace-tools.js";
 
 export interface Goal {
@@ -25,6 +26,7 @@ export const SETUP_LIMIT_BYTES = 1024 * 1024;
 export const READ_PEAK_OVER_BASELINE_MIB = 64;
 export const EDIT_LIMIT_MS = 100;
 export const ABORT_TO_EXIT_LIMIT_MS = 1000;
+export const PROVIDER_RATIO_LIMIT = 1.2;
 
 export function loopGoals(report: LoopOverheadReport): Goal[] {
   const largest = Math.max(...report.plan.steps);
@@ -68,4 +70,9 @@ export function toolsGoals(report: ToolsReport): Goal[] {
     goal("edit of one line in a 10 MB file", report.edit.ms.median, EDIT_LIMIT_MS, "ms"),
     goal("bash abort to exit", report.bash.abortToExitMs.median, ABORT_TO_EXIT_LIMIT_MS, "ms"),
   ];
+}
+
+export function providerGoals(report: ProviderReport): Goal[] {
+  const ratio = report.ratio.ours;
+  return ratio === undefined ? [] : [goal("@pi/ai ÷ raw SDK stream per chunk", ratio, PROVIDER_RATIO_LIMIT, "×")];
 }

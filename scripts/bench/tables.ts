@@ -1,10 +1,12 @@
-// The four parts' reports as terminal tables.
+// The five parts' reports as terminal tables.
 
 import type { Variant } from "./bench-runs.js";
-import { type Goal, innerLoopGoals, loopGoals, setupGoals, toolsGoals } from "./goals.js";
+import { type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
 import type { InnerLoopReport } from "./inner-loop.js";
 import type { LoopOverheadReport, LoopOverheadRow } from "./loop-overhead.js";
+import { PI_AI_INSTALL, PI_AI_PACKAGE } from "./pi-upstream.js";
 import type { PracticeSetupReport } from "./practice-setup.js";
+import type { ProviderReport, ProviderVariant } from "./provider-overhead.js";
 import type { Summary } from "./stats.js";
 import { fixed, goalText, type Table } from "./table.js";
 import type { ToolsReport } from "./workspace-tools.js";
@@ -125,6 +127,36 @@ export function toolsTable(report: ToolsReport): Table {
     notes: [
       "read and bash each run in a fresh node; peak RSS is its process.resourceUsage().maxRSS",
       ...goalNotes(toolsGoals(report)),
+    ],
+  };
+}
+
+export function providerTable(report: ProviderReport): Table {
+  const row = (label: string, variant: ProviderVariant): string[] => {
+    const cpu = report.cpuPerChunk[variant];
+    const wall = report.wallPerChunk[variant];
+    const ratio = report.ratio[variant];
+    if (cpu === undefined || wall === undefined || ratio === undefined) return [label, "", "", ""];
+    return [label, spread(cpu), fixed(ratio), spread(wall)];
+  };
+  const pi = report.pi;
+  const rows = [
+    row("raw openai SDK stream, chunks read with no mapping", "raw"),
+    row("@pi/ai openAICompatibleModel, events and the assistant", "ours"),
+    pi.installed
+      ? row(`upstream Pi openai-completions (${PI_AI_PACKAGE}@${pi.version})`, "pi")
+      : [`upstream Pi openai-completions: not installed (${pi.reason})`, "", "", ""],
+  ];
+  return {
+    title: `Provider: µs per chunk of one ${report.chunks.toLocaleString("en-US")}-chunk stream through a 127.0.0.1 server, median (IQR) of ${report.plan.rounds} rounds`,
+    headers: ["reader", "CPU µs per chunk", "÷raw", "wall µs per chunk"],
+    rows,
+    notes: [
+      "CPU: user + system time of this process; ÷raw: median of the CPU ratios measured in the same round",
+      "raw and @pi/ai run first; Pi is loaded afterwards and its ÷raw is against raw runs interleaved with it",
+      "every reader parses the same bytes with the SDK's SSE decoder; wall time also counts other processes' turns",
+      ...(pi.installed ? [] : [`to compare with Pi: ${PI_AI_INSTALL}`]),
+      ...goalNotes(providerGoals(report)),
     ],
   };
 }

@@ -6,7 +6,14 @@ import { after, before, test } from "node:test";
 import { isTransientErrorMessage, openAICompatibleModel } from "@pi/ai";
 import type { ModelEvent } from "@pi/core";
 import { fixtureBytes, httpFixture } from "./support/fixtures.js";
-import { LoopbackServer, type Reply, resetAfter, sse, stallAfter } from "./support/loopback-server.js";
+import {
+  httpReply as fixtureReply,
+  LoopbackServer,
+  type Reply,
+  resetAfter,
+  sse,
+  stallAfter,
+} from "./support/loopback-server.js";
 import { runTurn } from "./support/turns.js";
 
 let server: LoopbackServer;
@@ -20,11 +27,7 @@ function model(maxRetries?: number, baseURL = server.baseURL) {
 }
 
 function httpReply(name: string, headers: Record<string, string> = {}): Reply {
-  const fixture = httpFixture(name);
-  return async (response) => {
-    response.writeHead(fixture.status, { ...fixture.headers, ...headers });
-    response.end(fixture.body);
-  };
+  return fixtureReply(httpFixture(name), headers);
 }
 
 function assertFailed(events: ModelEvent[], reason: "error" | "aborted", message: string | undefined) {
@@ -32,6 +35,17 @@ function assertFailed(events: ModelEvent[], reason: "error" | "aborted", message
   assert.deepEqual(events.at(-1), { type: "error", reason, message });
   assert.equal(events.filter((event) => event.type === "error" || event.type === "done").length, 1);
   assert.ok(message !== undefined && !message.includes("\n"), `one line: ${message}`);
+}
+
+/** Aborts, then checks that the turn settled before the event loop's next turn: no timer was waited for. */
+async function abortAndExpectSettled(controller: AbortController, turn: Promise<unknown>) {
+  let settled = false;
+  void turn.then(() => {
+    settled = true;
+  });
+  controller.abort();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(settled, true, "the turn ended at once, without waiting out the retry delay");
 }
 
 test("401：不重试，error，errorMessage 以状态码开头并指出检查 API key", async () => {
@@ -74,17 +88,36 @@ test("429 要求等待超过 60 秒：不等待也不重试，error 写明服务
   assert.equal(isTransientErrorMessage(assistant.errorMessage ?? ""), true);
 });
 
-test("重试等待中取消：立即以 aborted 结束，不再发第二次请求", { timeout: 10_000 }, async () => {
+test("重试等待中取消：立即以 aborted 结束，不再发第二次请求", async () => {
   const before = server.requests.length;
   server.reply(httpReply("openai-429.http", { "retry-after": "30" }));
   const controller = new AbortController();
   const turn = runTurn(model(), undefined, { signal: controller.signal });
   while (server.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 5));
-  controller.abort();
+  await abortAndExpectSettled(controller, turn);
   const { events, assistant } = await turn;
   assert.equal(assistant.stopReason, "aborted");
   assertFailed(events, "aborted", assistant.errorMessage);
   assert.equal(server.requests.length - before, 1);
+});
+
+test("连接在响应头之前被重置、SDK 等待重试时取消：立即 aborted，不再发起第二次连接", async (t) => {
+  let connections = 0;
+  const resetting = createServer((socket) => {
+    connections += 1;
+    socket.resetAndDestroy();
+  }).listen(0, "127.0.0.1");
+  await once(resetting, "listening");
+  t.after(() => resetting.close());
+  const { port } = resetting.address() as { port: number };
+  const controller = new AbortController();
+  const turn = runTurn(model(2, `http://127.0.0.1:${port}/v1`), undefined, { signal: controller.signal });
+  while (connections === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  await abortAndExpectSettled(controller, turn);
+  const { events, assistant } = await turn;
+  assert.equal(assistant.stopReason, "aborted");
+  assertFailed(events, "aborted", assistant.errorMessage);
+  assert.equal(connections, 1);
 });
 
 test("500：重试用尽后 error，errorMessage 以 500 开头", async () => {
@@ -176,4 +209,18 @@ test("流中出现服务器的错误对象：error（stream error），不可重
   const { assistant } = await runTurn(model());
   assert.equal(assistant.errorMessage, "stream error: The model overloaded.");
   assert.equal(isTransientErrorMessage(assistant.errorMessage ?? ""), false);
+});
+
+test("数据行不是合法 JSON：error（malformed stream），控制台上什么也不打印", async (t) => {
+  // The SDK binds console.error once per process, so its output is caught where console writes it.
+  const printed: unknown[] = [];
+  t.mock.method(process.stderr, "write", (chunk: unknown) => printed.push(chunk) > 0);
+  const body = fixtureBytes("openai-text.sse").toString("utf8").replace('{"content":" is"}', '{"content":" is"');
+  server.reply(sse(Buffer.from(body)));
+  const { assistant } = await runTurn(model());
+  t.mock.restoreAll();
+  assert.equal(assistant.stopReason, "error");
+  assert.match(assistant.errorMessage ?? "", /^malformed stream: a chunk is not valid JSON \(/);
+  assert.deepEqual(assistant.content, [{ type: "text", text: "This project" }]);
+  assert.deepEqual(printed, []);
 });

@@ -14,13 +14,16 @@ before(async () => {
 after(() => server.close());
 
 /** The body and headers the server received for one turn of `request`. */
-async function received(request: ModelRequest, options: { compat?: OpenAICompatibleCompat; apiKey?: string } = {}) {
+async function received(
+  request: ModelRequest,
+  options: { compat?: OpenAICompatibleCompat; apiKey?: string; headers?: Record<string, string> } = {},
+) {
   server.reply(sse(fixtureBytes("openai-text.sse")));
   const model = openAICompatibleModel({
     baseURL: server.baseURL,
     model: "qwen2.5:7b",
     apiKey: "apiKey" in options ? options.apiKey : "sk-test",
-    headers: { "x-course": "pi" },
+    headers: options.headers ?? { "x-course": "pi" },
     compat: options.compat,
   });
   const { assistant } = await runTurn(model, request);
@@ -127,12 +130,14 @@ test("没有工具时请求里不出现 tools 字段；没有 systemPrompt 时�
   assert.deepEqual(request.body.messages, [{ role: "user", content: "What is the project's name? Read README.md." }]);
 });
 
-test("没有 API key（本地服务器）：不发送 Authorization 头", async () => {
+test("没有 API key（本地服务器）：不发送 Authorization 头，除非 headers 自己带了", async () => {
   const saved = process.env.OPENAI_API_KEY;
   delete process.env.OPENAI_API_KEY;
   try {
     const request = await received(README_REQUEST, { apiKey: undefined });
     assert.equal(request.headers.authorization, undefined);
+    const proxied = await received(README_REQUEST, { apiKey: undefined, headers: { authorization: "Basic cHJveHk=" } });
+    assert.equal(proxied.headers.authorization, "Basic cHJveHk=");
   } finally {
     if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
   }

@@ -9,6 +9,8 @@ import { LoopbackServer, sse } from "./support/loopback-server.js";
 import { runTurn, withoutTimestamp } from "./support/turns.js";
 
 const RUNS_PER_FIXTURE = 12;
+/** Fixed, as in @pi/course's property tests, so `npm test` is reproducible; PI_PROPERTY_SEED explores others. */
+const SEED = Number(process.env.PI_PROPERTY_SEED ?? 20260707);
 
 let server: LoopbackServer;
 before(async () => {
@@ -24,7 +26,8 @@ async function replay(body: Buffer, cuts: number[]) {
 }
 
 for (const name of fixtureNames(".sse")) {
-  test(`任意字节边界切分 ${name}：事件与最终消息和一次写完全相同`, async () => {
+  test(`任意字节边界切分 ${name}：事件与最终消息和一次写完全相同`, async (t) => {
+    t.diagnostic(`fast-check seed ${SEED}, ${RUNS_PER_FIXTURE} runs (PI_PROPERTY_SEED to change)`);
     const body = fixtureBytes(name);
     const whole = await replay(body, []);
     assert.equal(whole.events[0]?.type, "start");
@@ -36,7 +39,7 @@ for (const name of fixtureNames(".sse")) {
       fc.asyncProperty(cuts, async (points) => {
         assert.deepEqual(await replay(body, points), whole);
       }),
-      { numRuns: RUNS_PER_FIXTURE, examples },
+      { numRuns: RUNS_PER_FIXTURE, seed: SEED, examples },
     );
   });
 }

@@ -7,7 +7,7 @@ import { ToolCallAssembler } from "./tool-call-assembler.js";
 /** How the transport ended: it read the stream to its end, the signal aborted it, or it failed. */
 export type StreamEnd = { kind: "complete" } | { kind: "aborted" } | { kind: "failed"; message: string };
 
-export const ABORTED_MESSAGE = "aborted: the request was cancelled";
+const ABORTED_MESSAGE = "aborted: the request was cancelled";
 
 /**
  * Text fragments become `text_delta`s and argument fragments `toolcall_delta`s as they arrive. Calls

@@ -8,12 +8,17 @@ import { chatCompletionParams } from "./request-params.js";
 import { retryWaitingFetch } from "./retry-fetch.js";
 import { untilAborted } from "./until-aborted.js";
 
+/** The SDK insists on a key. Without one, a null Authorization keeps its placeholder out of the request. */
+function defaultHeaders(options: ResolvedOptions): Record<string, string | null> {
+  const own = Object.keys(options.headers).some((name) => name.toLowerCase() === "authorization");
+  return options.apiKey === undefined && !own ? { ...options.headers, Authorization: null } : options.headers;
+}
+
 function createClient(options: ResolvedOptions): OpenAI {
   return new OpenAI({
     baseURL: options.baseURL,
-    // The SDK insists on a key; without one, the null header below keeps Authorization out of the request.
     apiKey: options.apiKey ?? "none",
-    defaultHeaders: options.apiKey === undefined ? { ...options.headers, Authorization: null } : options.headers,
+    defaultHeaders: defaultHeaders(options),
     maxRetries: options.maxRetries,
     fetch: retryWaitingFetch(options.maxRetries),
     // The SDK would print unparsable chunks to the console; the failed turn reports them instead.

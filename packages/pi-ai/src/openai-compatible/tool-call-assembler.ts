@@ -54,10 +54,6 @@ export class ToolCallAssembler {
     return piece;
   }
 
-  get size(): number {
-    return this.byIndex.size;
-  }
-
   /** The calls in index order, their arguments parsed. A bad call keeps `{}` so the loop can still pair it. */
   finish(): AssembledCalls {
     let problem: string | undefined;
