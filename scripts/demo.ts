@@ -1,5 +1,6 @@
 // `npm run demo`: plays chapter 07's README round trip (or another situation of the chapter)
-// through the real runAgentLoop on the scripted model, and prints it as timelines or JSON lines.
+// through the real runAgentLoop on the scripted model (the agent scenario: through chapter 09's
+// Agent), and prints it as timelines or JSON lines.
 import { parseCli } from "./lib/cli/cli-args.js";
 import { jsonLines } from "./lib/demo/demo-json.js";
 import { isScenarioName, runScenario, type ScenarioName, scenarioNames } from "./lib/demo/demo-scenarios.js";
@@ -11,8 +12,8 @@ const usageLine = "npm run demo -- [--scenario <名称>] [--json]";
 
 const usage = `用法：${usageLine}
 
-在内置的 ScriptedModel 与内存 read 工具上运行第 07 章的 agent loop，按时间线打印
-每次模型请求、每个 LoopEvent、最终 transcript 与运行结果。
+在内置的 ScriptedModel 与内存 read 工具上运行第 07 章的 agent loop（agent 场景运行
+第 09 章的 Agent），按时间线打印每次模型请求、每个事件、最终 transcript 与运行结果。
 
   --scenario <名称>  要运行的情形，默认 readme：
                      ${scenarioNames.join("、")}
