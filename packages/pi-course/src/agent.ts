@@ -190,9 +190,8 @@ export class Agent {
         }
       }
 
-      if (result.reason !== "stop" || (this.steering.length === 0 && this.followUps.length === 0)) {
-        return { ...result, steps };
-      }
+      const queued = this.steering.length > 0 || this.followUps.length > 0;
+      if (result.reason !== "stop" || !queued) return { ...result, steps };
       if (signal.aborted) return { reason: "aborted", messages: this.messages, steps };
       if (steps >= this.maxSteps) return { reason: "maxSteps", messages: this.messages, steps };
       // Steering waiting is taken by the next run's first request; otherwise one follow-up goes in now.
