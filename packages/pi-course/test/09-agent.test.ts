@@ -413,7 +413,8 @@ test("退避重试：瞬时错误按指数退避加抖动重试，重试前移�
 
   const run = agent.prompt("你好");
   for (const attempt of [1, 2]) {
-    await settle();
+    // A run that failed instead of waiting fails the test with its own error.
+    await Promise.race([run, settle()]);
     const retry = retries[attempt - 1];
     assert.ok(retry, `第 ${attempt} 次失败后发出 retry`);
     assert.equal(model.requests.length, attempt, "等待结束前不发起新请求");
