@@ -217,7 +217,7 @@ export class Agent {
         signal,
         maxSteps,
         ...(this.options.executeToolCall && { executeToolCall: this.options.executeToolCall }),
-        onEvent: this.forward,
+        onEvent: this.emit,
         takeSteering,
       });
     } catch (error) {
@@ -226,10 +226,8 @@ export class Agent {
     }
   }
 
-  private readonly forward = (event: LoopEvent): void => this.emit(event);
-
-  /** Delivers to every active subscriber; one that throws does not keep the event from the others. */
-  private emit(event: AgentEvent): void {
+  /** Delivers to every active subscriber; one that throws does not keep the event from the others. The loop's onEvent. */
+  private readonly emit = (event: AgentEvent): void => {
     const subscriptions = this.subscriptions;
     for (let index = 0; index < subscriptions.length; index += 1) {
       const subscription = subscriptions[index] as Subscription;
@@ -240,7 +238,7 @@ export class Agent {
         // A listener's failure is its own: the run and the other listeners go on.
       }
     }
-  }
+  };
 }
 
 function toUserMessage(input: string | UserMessage): UserMessage {

@@ -4,7 +4,7 @@
 // 删除对应的临时错误，然后只运行这一段的测试，例如：
 //   npm run build -w @pi/course
 //   node --test --test-name-pattern="状态与订阅" packages/pi-course/dist/test/09-*.test.js
-// biome-ignore-all lint/correctness lint/complexity/noUselessCatch: unfinished labs leave parameters, helpers, imports and a bare catch until written.
+// biome-ignore-all lint/correctness lint/complexity/noUselessCatch lint/style/useConst: unfinished labs leave parameters, helpers, imports, a bare catch and a never-reassigned let until written.
 import {
   type AssistantMessage,
   type Message,
@@ -156,7 +156,7 @@ export class Agent {
    */
   private async runTurns(signal: AbortSignal): Promise<AgentRunResult> {
     let steps = 0;
-    const attempt = 0;
+    let attempt = 0;
     for (;;) {
       const result = await this.runLoop(signal, this.maxSteps - steps);
       this.messages = result.messages;
@@ -197,7 +197,7 @@ export class Agent {
     };
     try {
       // Lab 9.2 ⑥：用 this.options 的 model、tools、systemPrompt 与 executeToolCall（有才给），
-      // 当前 transcript 作为 context.messages，加上 signal、maxSteps、onEvent: this.forward 和
+      // 当前 transcript 作为 context.messages，加上 signal、maxSteps、onEvent: this.emit 和
       // takeSteering，调用 runAgentLoop 并返回它的结果。
       throw new Error("Lab 9.2 prompt 与运行守卫 尚未实现");
     } catch (error) {
@@ -207,14 +207,12 @@ export class Agent {
     }
   }
 
-  private readonly forward = (event: LoopEvent): void => this.emit(event);
-
-  /** Delivers to every active subscriber; one that throws does not keep the event from the others. */
-  private emit(event: AgentEvent): void {
+  /** Delivers to every active subscriber; one that throws does not keep the event from the others. The loop's onEvent. */
+  private readonly emit = (event: AgentEvent): void => {
     // Lab 9.1 ④：依次交给 this.subscriptions 中每个仍然 active 的订阅者。每次调用各自包在
     // try/catch 里：一个订阅者抛错，其他订阅者照常收到事件，运行继续。
     throw new Error("Lab 9.1 状态、订阅与排队 尚未实现");
-  }
+  };
 }
 
 function toUserMessage(input: string | UserMessage): UserMessage {
