@@ -11,6 +11,7 @@ import {
   text,
 } from "@pi/core";
 import { Agent, type AgentEvent, type AgentOptions } from "../src/agent.js";
+import { assertPaired } from "./transcript-pairing.js";
 
 // ---------------------------------------------------------------------------
 // Helpers: each test reads like the chapter's timelines.
@@ -96,20 +97,6 @@ function lines(messages: Message[]): string[] {
 
 function requestLines(model: ScriptedModel): string[][] {
   return model.requests.map((request) => lines(request.messages));
-}
-
-/** Every call of every assistant has exactly one result with its id, right after its batch. */
-function assertPaired(messages: Message[], rule: string): void {
-  messages.forEach((message, index) => {
-    if (message.role !== "assistant") return;
-    const ids = message.content.flatMap((block) => (block.type === "toolCall" ? [block.id] : []));
-    const following = messages.slice(index + 1, index + 1 + ids.length);
-    assert.deepEqual(
-      following.map((result) => (result.role === "toolResult" ? result.toolCallId : `(${result.role})`)),
-      ids,
-      rule,
-    );
-  });
 }
 
 function eventTypes(events: AgentEvent[], types: AgentEvent["type"][]): string[] {

@@ -4,6 +4,7 @@ import type { Message } from "@pi/core";
 import fc from "fast-check";
 import { type AgentScenario, type DriveRecord, drive, type Op, type TurnPlan } from "./properties/agent-driver.js";
 import { propertyParameters } from "./properties/loop-property.js";
+import { assertPaired } from "./transcript-pairing.js";
 
 /** Runs in `npm test` unless PI_PROPERTY_RUNS asks for another count. */
 const AGENT_RUNS = 500;
@@ -32,20 +33,6 @@ const scenarioArbitrary: fc.Arbitrary<AgentScenario> = fc.record({
 function userText(message: Message): string | undefined {
   if (message.role !== "user") return undefined;
   return typeof message.content === "string" ? message.content : message.content.map((block) => block.text).join("");
-}
-
-/** Every call is followed at once by its results, in call order: no message in the middle of a batch. */
-function assertPaired(messages: Message[], where: string): void {
-  messages.forEach((message, index) => {
-    if (message.role !== "assistant") return;
-    const ids = message.content.flatMap((block) => (block.type === "toolCall" ? [block.id] : []));
-    const next = messages.slice(index + 1, index + 1 + ids.length);
-    assert.deepEqual(
-      next.map((entry) => (entry.role === "toolResult" ? entry.toolCallId : `(${entry.role})`)),
-      ids,
-      `${where}：调用 ${ids.join(",")} 之后紧跟着各自的结果`,
-    );
-  });
 }
 
 /** The queued messages of one kind: a prefix delivered once each in order, the rest still queued in order. */
