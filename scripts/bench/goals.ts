@@ -18,6 +18,7 @@ function goal(name: string, value: number, limit: number, unit: string): Goal {
 }
 
 export const LOOP_RATIO_LIMIT = 2;
+export const AGENT_RATIO_LIMIT = 1.1;
 export const LATE_OVER_EARLY_LIMIT = 1.3;
 export const INNER_LOOP_LIMIT_MS = 1500;
 export const SETUP_LIMIT_MS = 1000;
@@ -33,6 +34,7 @@ export function loopGoals(report: LoopOverheadReport): Goal[] {
     .filter((row) => row.calls === 4)
     .flatMap((row) => [
       goal(`loop ÷ bare per step, K=4, S=${row.steps}`, row.ratio.loop, LOOP_RATIO_LIMIT, "×"),
+      goal(`Agent ÷ loop per step, K=4, S=${row.steps}`, row.agentOverLoop, AGENT_RATIO_LIMIT, "×"),
       ...(row.steps === largest
         ? [
             goal(

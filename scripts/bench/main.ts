@@ -18,7 +18,7 @@ type Part = (typeof PARTS)[number];
 
 const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider]
 
-  loop      runAgentLoop against a bare for-await over the same model streams, µs per step
+  loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
   setup     npm run practice -w @pi/course -- <id> <dir> for every checkpoint: wall time and size
   tools     read of a 1 GiB file, edit of a 10 MB file, bash with 1 GiB of output and its abort

@@ -28,6 +28,8 @@ export interface AgentLoopOptions {
   /** Default: chapter 06's executeToolCall bound to `tools`. */
   executeToolCall?: ToolExecutor;
   onEvent?: (event: LoopEvent) => void;
+  /** Chapter 09: called before each model request once the abort check passes; its messages are appended first. */
+  takeSteering?: () => Message[];
 }
 
 export type LoopEvent =
@@ -93,6 +95,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunR
   for (let steps = 1; steps <= maxSteps; steps += 1) {
     // Request `steps` has not started; steps - 1 requests are complete.
     if (options.signal?.aborted) return finish("aborted", steps - 1);
+    if (options.takeSteering) messages.push(...options.takeSteering());
 
     const assistant = await collectModelTurn(options, messages, emit);
     messages.push(assistant);
