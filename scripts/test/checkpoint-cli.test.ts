@@ -5,7 +5,8 @@ import path from "node:path";
 import { after, test } from "node:test";
 import { applyPatch, parsePatch } from "diff";
 import { checkpoint, checkpointHelp, checkpointUsage } from "../lib/cli/checkpoint-command.js";
-import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
+import { findCheckpoint, loadManifest, repoRoot } from "../lib/course/manifest.js";
+import { targetFiles } from "../lib/course/snapshots.js";
 import { runNpm } from "../lib/run/child-process.js";
 import { snapshotDir } from "../lib/trees/dir-snapshot.js";
 import { treeFiles } from "../lib/trees/trees.js";
@@ -14,6 +15,9 @@ import { UsageError } from "../lib/usage-error.js";
 const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-checkpoint-cli-"));
 after(() => rm(holder, { recursive: true, force: true }));
 const seven = findCheckpoint("07");
+const knownIds = loadManifest()
+  .checkpoints.map((entry) => entry.id)
+  .join("、");
 
 test("checkpoint 不带编号时列出检查点；--help 说明每个选项", async () => {
   const list = await checkpoint([], holder);
@@ -65,8 +69,7 @@ test("checkpoint 07 --diff 是 starter → target 的 unified diff：打到 star
     assert.equal(patch.newFileName, `b/${teaching}`);
     assert.match(patch.oldHeader ?? "", /^starter /);
     const starter = await readFile(path.join(repoRoot, seven.starters[teaching] ?? ""), "utf8");
-    const target = await readFile(path.join(repoRoot, teaching), "utf8");
-    assert.equal(applyPatch(starter, patch), target);
+    assert.equal(applyPatch(starter, patch), targetFiles(seven).get(teaching));
   }
 });
 
@@ -84,8 +87,7 @@ test("checkpoint 07 --diff parent 是 parent → target 的 unified diff：paren
       assert.equal(parent.has(teaching), false, "第 07 章要重建的文件不在 parent 里");
       assert.equal(patch.oldFileName, "/dev/null");
       assert.equal(patch.newFileName, `b/${teaching}`);
-      const target = await readFile(path.join(repoRoot, teaching), "utf8");
-      assert.equal(applyPatch("", patch), target);
+      assert.equal(applyPatch("", patch), targetFiles(seven).get(teaching));
     }
   }
 });
@@ -129,7 +131,7 @@ test("npm run checkpoint 从仓库根目录与 -w @pi/course 都能打印卡片�
   assert.equal(fromWorkspace.output, fromRoot.output);
   const bad = await runNpm(["run", "-s", "checkpoint", "--", "../07"], repoRoot);
   assert.notEqual(bad.code, 0);
-  assert.equal(bad.output.trim(), '检查点编号 "../07" 格式不对：请用两位数字，例如 06（可用：06、07）。');
+  assert.equal(bad.output.trim(), `检查点编号 "../07" 格式不对：请用两位数字，例如 06（可用：${knownIds}）。`);
 });
 
 test("npm run checkpoint 的未知选项与缺少取值的选项：一行说明与用法行，退出码非零，什么都不写", async () => {

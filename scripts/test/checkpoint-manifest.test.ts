@@ -11,6 +11,7 @@ import {
   repoRoot,
   validateManifest,
 } from "../lib/course/manifest.js";
+import { targetFiles } from "../lib/course/snapshots.js";
 
 const manifest = loadManifest();
 
@@ -94,7 +95,7 @@ test("starter：每段 Lab 至少有一个“Lab 7.N <标题> 尚未实现”，
 test("starter：声明 target 的五个公共名字，且与 target 的类型声明逐字相同", () => {
   const checkpoint = findCheckpoint("07");
   for (const [teaching, starterPath] of Object.entries(checkpoint.starters)) {
-    const target = read(teaching);
+    const target = targetFiles(checkpoint).get(teaching) ?? "";
     const starter = read(starterPath);
     const exported = (source: string) =>
       [...source.matchAll(/^export (?:async function|function|type|interface|const) (\w+)/gm)].map((m) => m[1]).sort();

@@ -191,10 +191,34 @@ test("demo max-steps：maxSteps 1 仍执行 read，结果停在 toolResult，rea
   );
 });
 
+test("demo agent：read 执行期间的 steer 在 toolResult 之后进入请求 2，followUp 在 stop 之后作为请求 3 运行", async () => {
+  const run = await runScenario("agent");
+  assert.deepEqual(
+    run.requests.map((request) => roles(request.messages)),
+    ["user", "user → assistant → toolResult → user", "user → assistant → toolResult → user → assistant → user"],
+    "steer 紧跟批次结果，followUp 紧跟 stop",
+  );
+  const agentLines = run.events.flatMap(({ event }) =>
+    event.type === "queued" ? [`queued(${event.kind})`] : event.type.startsWith("agent_") ? [event.type] : [],
+  );
+  assert.deepEqual(
+    agentLines,
+    ["agent_start", "queued(steer)", "queued(followUp)", "agent_end"],
+    "Agent 的事件在时间线上",
+  );
+  assert.equal(run.result.reason, "stop");
+  assert.equal(run.result.steps, 3);
+  const text = formatRun(run, plainStyle);
+  assert.match(text, /AgentEvent（按发出顺序）/);
+  assert.match(text, /queued\(steer\) +只回答项目名，不要解释。/);
+});
+
 test("demo 文本输出：每个场景都打印事件、transcript 与结果；README 往返显示两次请求的 roles", async () => {
   for (const name of scenarioNames) {
-    const text = formatRun(await runScenario(name), plainStyle);
-    for (const heading of ["LoopEvent（按发出顺序）", "transcript（最终 messages）", "结果"]) {
+    const run = await runScenario(name);
+    const text = formatRun(run, plainStyle);
+    const events = run.through === "Agent" ? "AgentEvent（按发出顺序）" : "LoopEvent（按发出顺序）";
+    for (const heading of [events, "transcript（最终 messages）", "结果"]) {
       assert.ok(text.includes(heading), `${name}：含 ${heading}`);
     }
     assert.ok(!text.includes("\u001b["), `${name}：plainStyle 不含颜色`);

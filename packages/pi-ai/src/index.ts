@@ -1,3 +1,2 @@
-export { isTransientErrorMessage } from "./openai-compatible/error-message.js";
 export { openAICompatibleModel } from "./openai-compatible/model.js";
 export type { OpenAICompatibleCompat, OpenAICompatibleOptions } from "./openai-compatible/options.js";

@@ -3,8 +3,9 @@ import assert from "node:assert/strict";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { after, before, test } from "node:test";
-import { isTransientErrorMessage, openAICompatibleModel } from "@pi/ai";
+import { openAICompatibleModel } from "@pi/ai";
 import type { ModelEvent } from "@pi/core";
+import { isTransientError } from "@pi/course";
 import { fixtureBytes, httpFixture } from "./support/fixtures.js";
 import {
   httpReply as fixtureReply,
@@ -57,7 +58,7 @@ test("401：不重试，error，errorMessage 以状态码开头并指出检查 A
   assert.match(assistant.errorMessage ?? "", /^401 Incorrect API key provided: sk-bad\. .*\(check the API key\)$/);
   assert.deepEqual(assistant.content, []);
   assertFailed(events, "error", assistant.errorMessage);
-  assert.equal(isTransientErrorMessage(assistant.errorMessage ?? ""), false);
+  assert.equal(isTransientError(assistant.errorMessage), false);
 });
 
 test("404（Ollama 未拉取的模型）：error，errorMessage 带上服务器的说明和检查项", async () => {
@@ -85,7 +86,7 @@ test("429 要求等待超过 60 秒：不等待也不重试，error 写明服务
   assert.equal(server.requests.length - before, 1);
   assert.match(assistant.errorMessage ?? "", /^429 Rate limit reached .*retry after 120 s, more than the 60 s/);
   assertFailed(events, "error", assistant.errorMessage);
-  assert.equal(isTransientErrorMessage(assistant.errorMessage ?? ""), true);
+  assert.equal(isTransientError(assistant.errorMessage), true);
 });
 
 test("重试等待中取消：立即以 aborted 结束，不再发第二次请求", async () => {
@@ -127,7 +128,7 @@ test("500：重试用尽后 error，errorMessage 以 500 开头", async () => {
   assert.equal(server.requests.length - before, 2);
   assert.equal(assistant.errorMessage, "500 The server had an error while processing your request. Sorry about that!");
   assertFailed(events, "error", assistant.errorMessage);
-  assert.equal(isTransientErrorMessage(assistant.errorMessage ?? ""), true);
+  assert.equal(isTransientError(assistant.errorMessage), true);
 });
 
 test("连接在流中途被重置：error（stream interrupted），已收到的文本保留，未完成的调用不进入消息", async () => {
@@ -138,7 +139,7 @@ test("连接在流中途被重置：error（stream interrupted），已收到的
   assert.match(assistant.errorMessage ?? "", /^stream interrupted: /);
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project" }]);
   assertFailed(events, "error", assistant.errorMessage);
-  assert.equal(isTransientErrorMessage(assistant.errorMessage ?? ""), true);
+  assert.equal(isTransientError(assistant.errorMessage), true);
 
   const call = fixtureBytes("openai-one-call.sse");
   server.reply(resetAfter(call, call.indexOf("README")));
@@ -162,6 +163,7 @@ test("没有服务器在监听：error（connection error），说出地址", as
     `connection error: cannot reach ${baseURL} (ECONNREFUSED); is the server running?`,
   );
   assertFailed(events, "error", assistant.errorMessage);
+  assert.equal(isTransientError(assistant.errorMessage), true);
 });
 
 test("慢速流中取消：HTTP 请求被中止，aborted，已收到的文本保留", async () => {
@@ -200,15 +202,20 @@ test("参数不是合法 JSON：调用保留（参数为 {}）以便 loop 配对
   ]);
   assert.equal(events.filter((event) => event.type === "toolcall_end").length, 1);
   assertFailed(events, "error", assistant.errorMessage);
-  assert.equal(isTransientErrorMessage(assistant.errorMessage ?? ""), false);
+  assert.equal(isTransientError(assistant.errorMessage), false);
 });
 
-test("流中出现服务器的错误对象：error（stream error），不可重试", async () => {
-  const error = JSON.stringify({ error: { message: "The model overloaded.", type: "server_error", code: null } });
-  server.reply(sse(Buffer.from(`data: ${error}\n\n`)));
-  const { assistant } = await runTurn(model());
-  assert.equal(assistant.errorMessage, "stream error: The model overloaded.");
-  assert.equal(isTransientErrorMessage(assistant.errorMessage ?? ""), false);
+test("流中出现服务器的错误对象：error（stream error），Agent 只在措辞说过载时重试", async () => {
+  for (const [message, transient] of [
+    ["Invalid schema for function 'read'.", false],
+    ["The model is overloaded. Please try again later.", true],
+  ] as const) {
+    const error = JSON.stringify({ error: { message, type: "server_error", code: null } });
+    server.reply(sse(Buffer.from(`data: ${error}\n\n`)));
+    const { assistant } = await runTurn(model());
+    assert.equal(assistant.errorMessage, `stream error: ${message}`);
+    assert.equal(isTransientError(assistant.errorMessage), transient, message);
+  }
 });
 
 test("数据行不是合法 JSON：error（malformed stream），控制台上什么也不打印", async (t) => {
@@ -223,4 +230,5 @@ test("数据行不是合法 JSON：error（malformed stream），控制台上什
   assert.match(assistant.errorMessage ?? "", /^malformed stream: a chunk is not valid JSON \(/);
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project" }]);
   assert.deepEqual(printed, []);
+  assert.equal(isTransientError(assistant.errorMessage), false);
 });

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { openAICompatibleModel } from "@pi/ai";
 import type { ModelEvent } from "@pi/core";
+import { isTransientError } from "@pi/course";
 import { fixtureBytes } from "./support/fixtures.js";
 import { LoopbackServer, sse } from "./support/loopback-server.js";
 import { runTurn } from "./support/turns.js";
@@ -176,6 +177,7 @@ test("content_filter：error，errorMessage 写明 finish_reason", async () => {
   const { events, assistant } = await replay("openai-content-filter.sse");
   assert.equal(assistant.stopReason, "error");
   assert.match(assistant.errorMessage ?? "", /^finish_reason "content_filter"/);
+  assert.equal(isTransientError(assistant.errorMessage), false, "the Agent does not retry it");
   assert.deepEqual(last(events), { type: "error", reason: "error", message: assistant.errorMessage });
   assert.deepEqual(assistant.content, [{ type: "text", text: "I can" }]);
 });
@@ -184,6 +186,7 @@ test("流以 [DONE] 结束却没有 finish_reason：error，而不是截断的�
   const { events, assistant } = await replay("ollama-no-finish-reason.sse");
   assert.equal(assistant.stopReason, "error");
   assert.match(assistant.errorMessage ?? "", /^no finish_reason: /);
+  assert.equal(isTransientError(assistant.errorMessage), false, "the Agent does not retry it");
   assert.deepEqual(last(events), { type: "error", reason: "error", message: assistant.errorMessage });
   assert.deepEqual(assistant.content, [{ type: "text", text: "The project is" }]);
 });

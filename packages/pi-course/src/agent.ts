@@ -190,9 +190,8 @@ export class Agent {
         }
       }
 
-      if (result.reason !== "stop" || (this.steering.length === 0 && this.followUps.length === 0)) {
-        return { ...result, steps };
-      }
+      const queued = this.steering.length > 0 || this.followUps.length > 0;
+      if (result.reason !== "stop" || !queued) return { ...result, steps };
       if (signal.aborted) return { reason: "aborted", messages: this.messages, steps };
       if (steps >= this.maxSteps) return { reason: "maxSteps", messages: this.messages, steps };
       // Steering waiting is taken by the next run's first request; otherwise one follow-up goes in now.
@@ -218,7 +217,7 @@ export class Agent {
         signal,
         maxSteps,
         ...(this.options.executeToolCall && { executeToolCall: this.options.executeToolCall }),
-        onEvent: this.forward,
+        onEvent: this.emit,
         takeSteering,
       });
     } catch (error) {
@@ -227,10 +226,8 @@ export class Agent {
     }
   }
 
-  private readonly forward = (event: LoopEvent): void => this.emit(event);
-
-  /** Delivers to every active subscriber; one that throws does not keep the event from the others. */
-  private emit(event: AgentEvent): void {
+  /** Delivers to every active subscriber; one that throws does not keep the event from the others. The loop's onEvent. */
+  private readonly emit = (event: AgentEvent): void => {
     const subscriptions = this.subscriptions;
     for (let index = 0; index < subscriptions.length; index += 1) {
       const subscription = subscriptions[index] as Subscription;
@@ -241,7 +238,7 @@ export class Agent {
         // A listener's failure is its own: the run and the other listeners go on.
       }
     }
-  }
+  };
 }
 
 function toUserMessage(input: string | UserMessage): UserMessage {

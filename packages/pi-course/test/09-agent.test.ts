@@ -11,6 +11,7 @@ import {
   text,
 } from "@pi/core";
 import { Agent, type AgentEvent, type AgentOptions } from "../src/agent.js";
+import { assertPaired } from "./transcript-pairing.js";
 
 // ---------------------------------------------------------------------------
 // Helpers: each test reads like the chapter's timelines.
@@ -96,20 +97,6 @@ function lines(messages: Message[]): string[] {
 
 function requestLines(model: ScriptedModel): string[][] {
   return model.requests.map((request) => lines(request.messages));
-}
-
-/** Every call of every assistant has exactly one result with its id, right after its batch. */
-function assertPaired(messages: Message[], rule: string): void {
-  messages.forEach((message, index) => {
-    if (message.role !== "assistant") return;
-    const ids = message.content.flatMap((block) => (block.type === "toolCall" ? [block.id] : []));
-    const following = messages.slice(index + 1, index + 1 + ids.length);
-    assert.deepEqual(
-      following.map((result) => (result.role === "toolResult" ? result.toolCallId : `(${result.role})`)),
-      ids,
-      rule,
-    );
-  });
 }
 
 function eventTypes(events: AgentEvent[], types: AgentEvent["type"][]): string[] {
@@ -354,6 +341,48 @@ test("转向与追加：最后一次请求期间排队的 steer 先于 followUp 
   assert.equal(result.messages.length, 7, "每条排队消息恰好一次");
 });
 
+test("转向与追加：回合以 aborted 或 error 结束时排队的消息留在队列、在 state 中可见，下一个 prompt 按顺序投递", async () => {
+  const { agent, model, probe } = makeAgent([
+    useTools("a"),
+    failure("401 Incorrect API key provided"),
+    answer("按 steer 做了。"),
+    answer("文档也好了。"),
+  ]);
+  const release = probe.hold("a");
+  const run = agent.prompt("整理代码");
+  await settle();
+  agent.steer("只看 src/");
+  agent.followUp("再更新文档");
+  agent.abort();
+  release();
+  const aborted = await run;
+
+  assert.equal(aborted.reason, "aborted", "第一个回合被中止");
+  assert.deepEqual(lines(agent.state.queued.steer), ["user(只看 src/)"], "中止后 steer 仍在队列中");
+  assert.deepEqual(lines(agent.state.queued.followUp), ["user(再更新文档)"], "中止后 followUp 仍在队列中");
+  assertPaired(agent.state.messages, "中止后 transcript 仍配对");
+
+  const failed = await agent.prompt("继续");
+  assert.deepEqual(
+    requestLines(model)[1]?.slice(-2),
+    ["user(继续)", "user(只看 src/)"],
+    "留下的 steer 随下一个 prompt 进入它的第一次请求",
+  );
+  assert.equal(failed.reason, "error", "第二个回合以不可重试的错误结束");
+  assert.deepEqual(lines(agent.state.queued.followUp), ["user(再更新文档)"], "错误结束后 followUp 仍在队列中");
+
+  const done = await agent.prompt("再试一次");
+  assert.equal(done.reason, "stop", "第三个回合完成");
+  assert.deepEqual(
+    lines(done.messages).slice(-5),
+    ["assistant(error)", "user(再试一次)", "assistant(stop)", "user(再更新文档)", "assistant(stop)"],
+    "followUp 在下一次 stop 之后运行",
+  );
+  for (const queued of ["user(只看 src/)", "user(再更新文档)"]) {
+    assert.equal(lines(done.messages).filter((entry) => entry === queued).length, 1, `${queued} 恰好投递一次`);
+  }
+});
+
 // ---------------------------------------------------------------------------
 // Lab 9.4 · 瞬时错误的退避重试
 // ---------------------------------------------------------------------------
@@ -371,7 +400,8 @@ test("退避重试：瞬时错误按指数退避加抖动重试，重试前移�
 
   const run = agent.prompt("你好");
   for (const attempt of [1, 2]) {
-    await settle();
+    // A run that failed instead of waiting fails the test with its own error.
+    await Promise.race([run, settle()]);
     const retry = retries[attempt - 1];
     assert.ok(retry, `第 ${attempt} 次失败后发出 retry`);
     assert.equal(model.requests.length, attempt, "等待结束前不发起新请求");
@@ -446,50 +476,8 @@ test("退避重试：等待期间 abort() 立即以 aborted 结束，不再请�
 });
 
 // ---------------------------------------------------------------------------
-// Lab 9.5 · 中止后的队列、waitForIdle 与 reset
+// Lab 9.5 · waitForIdle、reset 与被拒的运行
 // ---------------------------------------------------------------------------
-
-test("空闲与重置：回合以 aborted 或 error 结束时排队的消息留在队列、在 state 中可见，下一个 prompt 按顺序投递", async () => {
-  const { agent, model, probe } = makeAgent([
-    useTools("a"),
-    failure("401 Incorrect API key provided"),
-    answer("按 steer 做了。"),
-    answer("文档也好了。"),
-  ]);
-  const release = probe.hold("a");
-  const run = agent.prompt("整理代码");
-  await settle();
-  agent.steer("只看 src/");
-  agent.followUp("再更新文档");
-  agent.abort();
-  release();
-  const aborted = await run;
-
-  assert.equal(aborted.reason, "aborted", "第一个回合被中止");
-  assert.deepEqual(lines(agent.state.queued.steer), ["user(只看 src/)"], "中止后 steer 仍在队列中");
-  assert.deepEqual(lines(agent.state.queued.followUp), ["user(再更新文档)"], "中止后 followUp 仍在队列中");
-  assertPaired(agent.state.messages, "中止后 transcript 仍配对");
-
-  const failed = await agent.prompt("继续");
-  assert.deepEqual(
-    requestLines(model)[1]?.slice(-2),
-    ["user(继续)", "user(只看 src/)"],
-    "留下的 steer 随下一个 prompt 进入它的第一次请求",
-  );
-  assert.equal(failed.reason, "error", "第二个回合以不可重试的错误结束");
-  assert.deepEqual(lines(agent.state.queued.followUp), ["user(再更新文档)"], "错误结束后 followUp 仍在队列中");
-
-  const done = await agent.prompt("再试一次");
-  assert.equal(done.reason, "stop", "第三个回合完成");
-  assert.deepEqual(
-    lines(done.messages).slice(-5),
-    ["assistant(error)", "user(再试一次)", "assistant(stop)", "user(再更新文档)", "assistant(stop)"],
-    "followUp 在下一次 stop 之后运行",
-  );
-  for (const queued of ["user(只看 src/)", "user(再更新文档)"]) {
-    assert.equal(lines(done.messages).filter((entry) => entry === queued).length, 1, `${queued} 恰好投递一次`);
-  }
-});
 
 test("空闲与重置：waitForIdle 在 agent_end 之后 resolve；运行中 reset 抛出一行错误，空闲时清空 transcript 与两个队列", async () => {
   const { agent, probe, events } = makeAgent([useTools("a"), answer("完成。")]);

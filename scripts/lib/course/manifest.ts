@@ -140,8 +140,8 @@ export function validateManifest(manifest: Manifest = loadManifest()): string[] 
     if (!checkpoint.target.adds.includes(checkpoint.focusedTest)) {
       problems.push(`${where}: focused test ${checkpoint.focusedTest} is not in target.adds`);
     }
-    if (!checkpoint.teachingFiles.includes(checkpoint.diagnostic.file)) {
-      problems.push(`${where}: diagnostic.file must be one of the teaching files`);
+    if (!ownFiles.has(checkpoint.diagnostic.file)) {
+      problems.push(`${where}: diagnostic.file must be a file this checkpoint adds or changes`);
     }
     const firstLab = checkpoint.labs[0];
     if (firstLab === undefined) problems.push(`${where}: no labs`);

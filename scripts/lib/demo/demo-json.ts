@@ -8,6 +8,7 @@ export function jsonLines(run: DemoRun): string[] {
       kind: "scenario",
       name: run.name,
       title: run.title,
+      through: run.through,
       question: run.question,
       ...(run.workspace !== undefined && { workspace: run.workspace }),
     },

@@ -1,21 +1,16 @@
 // Transport failures → the one-line `errorMessage` of the failed assistant.
 //
-// The message's start is stable, so a caller (the Agent's retry) can tell transient failures apart:
-//   "<status> …"             an HTTP error; 408, 409, 429 and 5xx are transient
-//   "connection error: …"    no response (refused, reset or DNS) after the SDK's retries: transient
-//   "connection timed out…"  no response in time: transient
-//   "stream interrupted: …"  the connection dropped after a 200, mid-stream: transient
-// Everything else is not worth retrying: "stream error: …" (the server sent an error inside the
-// stream), "malformed stream: …", "finish_reason …", "no finish_reason: …", bad tool-call arguments.
+// The message's start is stable. @pi/course's `isTransientError` (the Agent's retry rule) reads it:
+//   "<status> …"             an HTTP error; the status alone decides (408, 409, 429 and 5xx retry)
+//   "connection error: …"    no response (refused, reset or DNS) after the SDK's retries: retried
+//   "connection timed out…"  no response in time: retried
+//   "stream interrupted: …"  the connection dropped after a 200, mid-stream: retried
+//   "stream error: …"        the server's own error object inside the stream: retried only when
+//                            its wording says overload or rate limit
+// Not retried: "malformed stream: …", "finish_reason …", "no finish_reason: …", and a tool call
+// whose arguments are not a JSON object ("the arguments of tool call …").
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { MAX_RETRY_WAIT_MS, REFUSED_WAIT_HEADER } from "./retry-fetch.js";
-
-const TRANSIENT = /^(?:(?:408|409|429|5\d\d) |connection error: |connection timed out|stream interrupted: )/;
-
-/** True when an errorMessage written by this provider names a failure that may pass on a retry. */
-export function isTransientErrorMessage(message: string): boolean {
-  return TRANSIENT.test(message);
-}
 
 function oneLine(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();

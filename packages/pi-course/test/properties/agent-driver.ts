@@ -20,7 +20,8 @@ export type TurnPlan =
   | { kind: "tools"; calls: number }
   | { kind: "stop" }
   | { kind: "transient" } // e.g. `503 …`: retried
-  | { kind: "permanent" }; // e.g. `401 …`: ends the run in an error
+  | { kind: "permanent" } // e.g. `401 …`: ends the run in an error
+  | { kind: "breaks" }; // the stream fails: the loop, and so the prompt, rejects
 
 export type Op = { kind: "prompt" | "steer" | "followUp" | "abort" | "tick" } | { kind: "release"; pick: number };
 
@@ -28,6 +29,9 @@ export interface AgentScenario {
   turns: TurnPlan[];
   ops: Op[];
 }
+
+/** How a prompt rejects when its model breaks the protocol. */
+export const PROTOCOL_BREAK = "stream broke on request";
 
 /** Something in flight that only the driver finishes: a model request or a tool execution. */
 interface Pending {
@@ -73,6 +77,10 @@ class GatedModel implements Model {
         if (options?.signal?.aborted) {
           stream.push({ type: "error", reason: "aborted" });
           stream.end({ ...assistantMessage([], "aborted", number), errorMessage: "Request was aborted." });
+          return;
+        }
+        if (this.turns[number - 1]?.kind === "breaks") {
+          stream.fail(new Error(`${PROTOCOL_BREAK} ${number}`));
           return;
         }
         const turn = planned(this.turns[number - 1], number);
