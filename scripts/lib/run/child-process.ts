@@ -19,7 +19,13 @@ function cleanEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(base)) {
     const upper = key.toUpperCase();
-    if (upper.startsWith("NPM_") || upper === "INIT_CWD" || upper === "NODE_TEST_CONTEXT") continue;
+    if (
+      upper.startsWith("NPM_") ||
+      upper === "INIT_CWD" ||
+      upper === "NODE_TEST_CONTEXT" ||
+      upper === "PI_COURSE_SUITE"
+    )
+      continue;
     if (upper === "PATH" && value !== undefined) {
       env[key] = value
         .split(path.delimiter)
