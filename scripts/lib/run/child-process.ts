@@ -48,10 +48,10 @@ function runProcess(
   command: string,
   args: string[],
   cwd: string,
-  options: { shell?: boolean; timeoutMs?: number } = {},
+  options: { shell?: boolean; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const { timeoutMs } = options;
+    const { timeoutMs, signal } = options;
     const child = spawn(command, args, {
       cwd,
       env: cleanEnv(),
@@ -68,6 +68,13 @@ function runProcess(
             killTree(child);
           }, timeoutMs);
     if (timeoutMs !== undefined) guardUntilClosed(child);
+    // A cancelled run (verify --watch after a new save) is stopped as a whole tree, like a timed-out one.
+    const cancel = () => {
+      timedOut = true;
+      killTree(child);
+    };
+    signal?.addEventListener("abort", cancel, { once: true });
+    if (signal?.aborted === true) cancel();
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       output += chunk;
@@ -78,6 +85,7 @@ function runProcess(
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", cancel);
       resolve({ code: timedOut ? null : code, output });
     });
   });
@@ -134,7 +142,7 @@ export function runNpm(args: string[], cwd: string): Promise<ProcessResult> {
   return runProcess(npm.command, npm.args, cwd, { shell: npm.shell });
 }
 
-/** Runs `node <args>` with the node that runs this process; killed after `timeoutMs` when given. */
-export function runNode(args: string[], cwd: string, timeoutMs?: number): Promise<ProcessResult> {
-  return runProcess(process.execPath, args, cwd, { timeoutMs });
+/** Runs `node <args>` with the node that runs this process; killed after `timeoutMs`, or when `signal` aborts. */
+export function runNode(args: string[], cwd: string, timeoutMs?: number, signal?: AbortSignal): Promise<ProcessResult> {
+  return runProcess(process.execPath, args, cwd, { timeoutMs, signal });
 }
