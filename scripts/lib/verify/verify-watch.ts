@@ -31,6 +31,7 @@ export interface TreeWatcher {
 
 /** How often a missing practice directory is looked for. */
 const REAPPEAR_POLL_MS = 500;
+const SETTLE_MS = 100;
 
 /**
  * Calls `onChange` with the path (relative to `root`) of each change that is not ignored, and with
@@ -50,24 +51,29 @@ export function watchTree(root: string, onChange: (relative: string) => void): T
         return relative !== "" && isIgnoredPath(relative);
       },
     });
-    current.on("all", (_event, absolute) => onChange(path.relative(root, absolute)));
+    current.on("all", (event, absolute) => {
+      const relative = path.relative(root, absolute);
+      // The root itself went away: stop this watcher now (a new one starts once the root is back).
+      if (relative === "" && event === "unlinkDir") checkPresence();
+      else onChange(relative);
+    });
     // A watcher error (a folder removed mid-scan) must not end the watch: the presence check recovers.
     current.on("error", () => {});
     ready = new Promise((resolve) => current.once("ready", () => resolve()));
     watcher = current;
   };
 
-  if (present) start();
-  const presence = setInterval(() => {
+  const checkPresence = (): void => {
     const now = existsSync(root);
     if (now === present) return;
     present = now;
-    if (now) {
-      void watcher?.close();
-      start();
-    }
+    void watcher?.close();
+    watcher = undefined;
+    if (now) start();
     onChange("");
-  }, REAPPEAR_POLL_MS);
+  };
+  if (present) start();
+  const presence = setInterval(checkPresence, REAPPEAR_POLL_MS);
 
   return {
     get ready() {
@@ -82,6 +88,10 @@ export function watchTree(root: string, onChange: (relative: string) => void): T
     },
     async close() {
       clearInterval(presence);
+      // chokidar can open a folder's fs.watch after close() when the folder's scan was still in
+      // flight (a folder just created or replaced): let scans settle first.
+      await ready;
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
       await watcher?.close();
     },
   };
