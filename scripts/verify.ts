@@ -95,6 +95,11 @@ async function main(): Promise<void> {
   // Under `npm run -w`, the script runs in the workspace folder; relative paths are the learner's.
   const dir = resolvePracticeDir(checkpoint, options.dir, base);
   const style = styleFor(process.stdout, process.env);
+  // `verify | head` closes the pipe early: the output just stops.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(process.exitCode ?? 0);
+  });
   const screen = new Screen(style);
   const context: ReportContext = { checkpoint, dir: displayDir(dir, base), style, paths: { tree: dir, from: base } };
 

@@ -53,6 +53,8 @@ export async function writeCheckpointTree(
     await writeFileIn(tmp, "tsconfig.json", `${JSON.stringify(rootTsconfig(packages), null, 2)}\n`);
     const toolchain = await toolchainPackages(packages);
     const rootJson = rootPackageJson(treePackageName(checkpoint, kind), target, packages, toolchain);
+    // `npm run verify` inside a practice tree checks that tree (verify finds the tree it is run in).
+    if (kind === "practice") Object.assign((rootJson as { scripts: object }).scripts, { verify: verifyScript() });
     await writeFileIn(tmp, "package.json", `${JSON.stringify(rootJson, null, 2)}\n`);
     await linkNodeModules(tmp, target, packages, toolchain, links);
     await moveIntoPlace(tmp, target, replaceEmptyDir, options.rename);
@@ -116,12 +118,26 @@ function treeRelative(relative: string): string {
 /**
  * Package scripts that call the repository's own tooling (`../../scripts/…`, e.g. `checkpoint`)
  * cannot run inside a tree, which has no scripts/ folder: drop them, keep the rest (build).
+ * `verify` is kept, pointed at the repository's verify, so the card's command works in a tree too.
  */
 function withoutRepoScripts(content: string): string {
   const json = JSON.parse(content) as { scripts?: Record<string, string> };
   if (json.scripts === undefined) return content;
-  const kept = Object.entries(json.scripts).filter(([, command]) => !/(^|[\s"'/])scripts\//.test(command));
-  if (kept.length === Object.keys(json.scripts).length) return content;
+  const kept = Object.entries(json.scripts).flatMap(([name, command]): [string, string][] => {
+    if (!/(^|[\s"'/])scripts\//.test(command)) return [[name, command]];
+    return name === "verify" ? [[name, verifyScript()]] : [];
+  });
+  if (
+    kept.every(([name, command]) => json.scripts?.[name] === command) &&
+    kept.length === Object.keys(json.scripts).length
+  )
+    return content;
   json.scripts = Object.fromEntries(kept);
   return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+/** The repository's verify, run by the repository's tsx, as a script a tree's package.json can hold. */
+function verifyScript(): string {
+  const tsx = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
+  return `node "${tsx}" "${path.join(repoRoot, "scripts", "verify.ts")}"`;
 }
