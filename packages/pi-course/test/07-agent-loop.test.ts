@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -41,25 +41,28 @@ function referenceWarning(): string | undefined {
   return "你在课程仓库根目录运行聚焦测试：这里是参考实现（target），不是你的练习。请先 cd practice/07（或你的练习目录）。";
 }
 
-/** One line naming the build command when a source file is newer than its compiled output. */
+/**
+ * One line naming the build command when a source file differs from what was compiled: each
+ * source map carries the source it was made from (inlineSources), so a save without a rebuild,
+ * or a build that failed and wrote nothing (noEmitOnError), shows whatever the file times say.
+ */
 function staleBuildWarning(): string | undefined {
   for (const folder of ["src", "test"]) {
     for (const entry of readdirSync(path.join(packageDir, folder), { recursive: true, encoding: "utf8" })) {
       if (!entry.endsWith(".ts")) continue;
       const source = path.join(packageDir, folder, entry);
-      const compiled = path.join(packageDir, "dist", folder, entry.replace(/\.ts$/, ".js"));
-      const compiledAt = modifiedAt(compiled);
-      if (compiledAt !== undefined && compiledAt >= (modifiedAt(source) ?? 0)) continue;
+      const map = path.join(packageDir, "dist", folder, entry.replace(/\.ts$/, ".js.map"));
+      if (compiledSource(map) === readFileSync(source, "utf8")) continue;
       const shown = path.relative(treeRoot, source).split(path.sep).join("/");
-      return `${shown} 比编译输出新：下面的结果来自上一次成功的构建。先运行 ${BUILD_COMMAND}（修好它报告的错误），再运行测试。`;
+      return `${shown} 和上一次成功的构建不一样：下面的结果来自旧的编译输出。先运行 ${BUILD_COMMAND}（修好它报告的错误），再运行测试。`;
     }
   }
   return undefined;
 }
 
-function modifiedAt(file: string): number | undefined {
+function compiledSource(map: string): string | undefined {
   try {
-    return statSync(file).mtimeMs;
+    return (JSON.parse(readFileSync(map, "utf8")) as { sourcesContent?: string[] }).sourcesContent?.[0];
   } catch {
     return undefined;
   }

@@ -8,8 +8,8 @@ export interface FocusedFailure {
   error: string;
   /** The first differing lines of the actual/expected diff (`+ actual`, `- expected`), when there is one. */
   diff: string[];
-  /** True when the test was stopped by its timeout (an asynchronous hang). */
-  timedOut: boolean;
+  /** True when the test never finished: stopped by its timeout, or its promise could never settle. */
+  hung: boolean;
 }
 
 export interface FocusedTest {
@@ -86,7 +86,9 @@ function firstTapFailure(output: string): FocusedFailure | undefined {
     test,
     error: headline ?? "",
     diff: diff.slice(0, DIFF_LINES),
-    timedOut: fields.get("failureType") === "testTimeoutFailure",
+    hung:
+      fields.get("failureType") === "testTimeoutFailure" ||
+      (headline ?? "").startsWith("Promise resolution is still pending"),
   };
 }
 

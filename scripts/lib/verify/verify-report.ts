@@ -119,7 +119,7 @@ export function formatSummary(labs: LabProgress[], { checkpoint, style }: Report
 
 /** The failure's first line; a timeout says what hangs that way. */
 function failureLine(failure: NonNullable<LabProgress["firstFailure"]>): string {
-  if (!failure.timedOut) return failure.error;
+  if (!failure.hung) return failure.error;
   return `${failure.error}：这项测试没有结束。常见原因是一个永远不 settle 的 Promise（漏了 await、resolve 或 return），或留下的定时器。`;
 }
 
