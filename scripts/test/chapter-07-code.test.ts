@@ -17,20 +17,28 @@ const teaching = "packages/pi-course/src/agent-loop.ts";
 const target = readFileSync(path.join(repoRoot, teaching), "utf8");
 const starter = readFileSync(path.join(repoRoot, checkpoint.starters[teaching] ?? ""), "utf8");
 
+/** The chapter's first model request and event loop, as printed. */
+const chapterRequest = [
+  "const stream = options.model.stream(",
+  "    {",
+  "      systemPrompt: options.context.systemPrompt,",
+  "      messages,",
+  "      tools: options.tools.definitions(),",
+  "    },",
+  "    { signal: options.signal },",
+  "  );",
+].join("\n");
+const chapterForAwait = [
+  "for await (const event of stream) {",
+  '    emit(options, { type: "model_event", event });',
+  "  }",
+].join("\n");
+
 /** The chapter's code blocks that the target must show as they are printed. */
 const chapterShapes = [
   "const messages = structuredClone(options.context.messages);",
-  [
-    "const stream = options.model.stream(",
-    "    {",
-    "      systemPrompt: options.context.systemPrompt,",
-    "      messages,",
-    "      tools: options.tools.definitions(),",
-    "    },",
-    "    { signal: options.signal },",
-    "  );",
-  ].join("\n"),
-  ["for await (const event of stream) {", '    emit(options, { type: "model_event", event });', "  }"].join("\n"),
+  chapterRequest,
+  chapterForAwait,
   ["messages.push(assistant);", '    emit(options, { type: "assistant_message", message: assistant });'].join("\n"),
   "for (let steps = 1; steps <= maxSteps; steps += 1) {",
   'return finish("aborted", steps - 1);',
@@ -89,23 +97,7 @@ const labs: Record<string, { fills: [marker: string, code: string][]; edits?: Ty
         "// Lab 7.1 ④",
         ['emit(options, { type: "turn_end", reason, steps });', "    return { reason, messages, steps };"].join("\n"),
       ],
-      [
-        "// Lab 7.1 ①",
-        [
-          "const stream = options.model.stream(",
-          "    {",
-          "      systemPrompt: options.context.systemPrompt,",
-          "      messages,",
-          "      tools: options.tools.definitions(),",
-          "    },",
-          "    { signal: options.signal },",
-          "  );",
-          "  for await (const event of stream) {",
-          '    emit(options, { type: "model_event", event });',
-          "  }",
-          "  return stream.result();",
-        ].join("\n"),
-      ],
+      ["// Lab 7.1 ①", `${chapterRequest}\n  ${chapterForAwait}\n  return stream.result();`],
     ],
     edits: [
       {

@@ -7,15 +7,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
 import { runNode, runNpm } from "../lib/run/child-process.js";
 import { buildTree, focusedFiles, runFocused } from "../lib/run/focused-run.js";
 import { plainStyle } from "../lib/terminal-style.js";
-import { withTempDir } from "../lib/trees/temp-dir.js";
-import { writeCheckpointTree } from "../lib/trees/trees.js";
 import { verifyTree } from "../lib/verify/verify-labs.js";
 import { formatVerification } from "../lib/verify/verify-report.js";
+import { sharedPracticeTree } from "./support/shared-practice-tree.js";
 
 const checkpoint = findCheckpoint("07");
 const loopFile = "packages/pi-course/src/agent-loop.ts";
@@ -23,25 +22,9 @@ const target = readFileSync(path.join(repoRoot, loopFile), "utf8");
 const starter = readFileSync(path.join(repoRoot, checkpoint.starters[loopFile] ?? ""), "utf8");
 const referenceLine = "你在课程仓库根目录运行聚焦测试：这里是参考实现（target），不是你的练习。";
 
-let dir = "";
-let release: () => void = () => {};
+const practiceDir = sharedPracticeTree(checkpoint, "pi-course-traps-");
 
-before(async () => {
-  await new Promise<void>((ready) => {
-    void withTempDir("pi-course-traps-", async (holder) => {
-      dir = path.join(holder, "practice-07");
-      await writeCheckpointTree(checkpoint, "practice", dir);
-      ready();
-      await new Promise<void>((done) => {
-        release = done;
-      });
-    });
-  });
-});
-
-after(() => release());
-
-const loopPath = () => path.join(dir, ...loopFile.split("/"));
+const loopPath = () => path.join(practiceDir(), ...loopFile.split("/"));
 
 /** The chapter's bare focused command in `root` (files expanded here, as a shell would). */
 async function focusedCommand(root: string): Promise<string> {
@@ -63,25 +46,25 @@ test("在仓库根目录运行聚焦命令：结果之前有一行说明这是�
   assert.equal(atRoot.split(referenceLine).length, 2, "只说一次");
 
   await writeFile(loopPath(), target);
-  assert.ok((await buildTree(dir, checkpoint)).ok);
-  const inPractice = await focusedCommand(dir);
+  assert.ok((await buildTree(practiceDir(), checkpoint)).ok);
+  const inPractice = await focusedCommand(practiceDir());
   assert.ok(!inPractice.includes(referenceLine), "练习目录里不提示");
   assert.match(inPractice, /# pass 9/);
 });
 
 test("改了教学文件没有重新构建：结果之前一行写出构建命令；失败的构建不写出新的 JavaScript", async () => {
   await writeFile(loopPath(), target);
-  assert.ok((await buildTree(dir, checkpoint)).ok);
-  const compiled = path.join(dir, "packages/pi-course/dist/src/agent-loop.js");
+  assert.ok((await buildTree(practiceDir(), checkpoint)).ok);
+  const compiled = path.join(practiceDir(), "packages/pi-course/dist/src/agent-loop.js");
   const before = await readFile(compiled, "utf8");
-  assert.doesNotMatch(await focusedCommand(dir), /和上一次成功的构建不一样/, "刚构建完：没有提示");
+  assert.doesNotMatch(await focusedCommand(practiceDir()), /和上一次成功的构建不一样/, "刚构建完：没有提示");
 
   await writeFile(loopPath(), `${target}\nexport const broken: number = "not a number";\n`);
-  const build = await buildTree(dir, checkpoint);
+  const build = await buildTree(practiceDir(), checkpoint);
   assert.equal(build.ok, false, "这次构建失败");
   assert.equal(await readFile(compiled, "utf8"), before, "noEmitOnError：dist 里还是上一次成功构建的 JavaScript");
 
-  const output = await focusedCommand(dir);
+  const output = await focusedCommand(practiceDir());
   const line = output.split("\n").find((candidate) => candidate.includes("和上一次成功的构建不一样"));
   assert.ok(line, `提示源文件和上一次成功的构建不一样：\n${output.slice(0, 600)}`);
   assert.ok(line.includes(loopFile) && line.includes(checkpoint.build), `写出文件与构建命令：${line}`);
@@ -91,8 +74,8 @@ test("改了教学文件没有重新构建：结果之前一行写出构建命�
 
 test("聚焦测试的堆栈指向学习者写的 .ts 行（source map），不是 dist/*.js", async () => {
   await writeFile(loopPath(), starter);
-  assert.ok((await buildTree(dir, checkpoint)).ok);
-  const output = await focusedCommand(dir);
+  assert.ok((await buildTree(practiceDir(), checkpoint)).ok);
+  const output = await focusedCommand(practiceDir());
   // The first red is thrown in collectModelTurn(), the last of the starter's Lab 7.1 errors.
   const starterLine = starter.slice(0, starter.lastIndexOf('throw new Error("Lab 7.1 收集模型终态')).split("\n").length;
   assert.match(output, /src[\\/]agent-loop\.ts:\d+:\d+/, "堆栈里有 src/agent-loop.ts 的行号");
@@ -109,9 +92,9 @@ test("异步挂起（永不 settle 的 Promise）：这项测试以超时结束�
   );
   assert.notEqual(hanging, target);
   await writeFile(loopPath(), hanging);
-  assert.ok((await buildTree(dir, checkpoint)).ok);
+  assert.ok((await buildTree(practiceDir(), checkpoint)).ok);
 
-  const run = await runFocused(dir, checkpoint, "纯文本 stop");
+  const run = await runFocused(practiceDir(), checkpoint, "纯文本 stop");
   assert.ok(run.firstFailure, "有失败");
   assert.equal(run.firstFailure.hung, true, "是测试自己的超时");
   assert.match(run.firstFailure.error, /timed out after 5000ms/);
@@ -120,7 +103,7 @@ test("异步挂起（永不 settle 的 Promise）：这项测试以超时结束�
   assert.ok(lab);
   const printed = formatVerification(
     { built: true, labs: [{ lab, passed: 0, selected: 1, done: false, firstFailure: run.firstFailure }] },
-    { checkpoint, dir, style: plainStyle },
+    { checkpoint, dir: practiceDir(), style: plainStyle },
   );
   assert.match(printed, /第一条失败：纯文本 stop：/);
   assert.match(printed, /没有结束/, "verify 说明这项测试没有结束");
@@ -132,13 +115,13 @@ test("构建有多个错误：verify 写出一共几个，路径相对学习者�
     .replace("const DEFAULT_MAX_STEPS = 32;", 'const DEFAULT_MAX_STEPS: number = "32";')
     .replace("  return maxSteps;\n}", '  return "maxSteps";\n}');
   await writeFile(loopPath(), broken);
-  const verification = await verifyTree(dir, checkpoint);
+  const verification = await verifyTree(practiceDir(), checkpoint);
   assert.equal(verification.built, false);
   const printed = formatVerification(verification, {
     checkpoint,
-    dir,
+    dir: practiceDir(),
     style: plainStyle,
-    paths: { tree: dir, from: path.join(dir, "packages") },
+    paths: { tree: practiceDir(), from: path.join(practiceDir(), "packages") },
   });
   assert.match(printed, /构建失败（2 个编译错误）：npm run build -w @pi\/course/);
   const errorLines = printed.split("\n").filter((line) => /error TS\d+/.test(line));
@@ -153,16 +136,16 @@ test("在练习目录里 npm run verify（以及卡片上的 -w @pi/course -- 07
   timeout: 60_000,
 }, async () => {
   await writeFile(loopPath(), starter);
-  const bare = await runNpm(["run", "-s", "verify"], dir);
+  const bare = await runNpm(["run", "-s", "verify"], practiceDir());
   assert.equal(bare.code, 1, bare.output);
-  assert.ok(bare.output.includes(`练习目录：${dir}`) || bare.output.includes("练习目录：."), bare.output);
+  assert.ok(bare.output.includes(`练习目录：${practiceDir()}`) || bare.output.includes("练习目录：."), bare.output);
   assert.match(bare.output, /进度：0\/5 个 Lab 完成/);
   const building = bare.output.indexOf("构建中：npm run build -w @pi/course");
   const head = bare.output.indexOf("测试名模式");
   assert.ok(building !== -1 && building < head, "先说正在构建，再打印表头");
   assert.match(bare.output, /运行 5 段 Lab 的测试/, "运行时有进度行");
 
-  const card = await runNpm(["run", "-s", "verify", "-w", "@pi/course", "--", "07"], dir);
+  const card = await runNpm(["run", "-s", "verify", "-w", "@pi/course", "--", "07"], practiceDir());
   assert.equal(card.code, 1, card.output);
   assert.match(card.output, /进度：0\/5 个 Lab 完成/);
 });
@@ -171,7 +154,7 @@ test("verify 每段 Lab 一结束就按顺序报告：构建之后、全部结�
   await writeFile(loopPath(), target);
   const seen: string[] = [];
   let settled = false;
-  const verification = verifyTree(dir, checkpoint, {
+  const verification = verifyTree(practiceDir(), checkpoint, {
     onBuild: (build) => seen.push(`build ${build.ok}`),
     onLab: (progress, index) => {
       assert.equal(settled, false, "在 verify 结束之前");

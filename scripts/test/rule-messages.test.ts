@@ -7,15 +7,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
 import { diagnosticMutation } from "../lib/mutation/diagnostic.js";
 import { loopMutants, type Mutation, mutateSource } from "../lib/mutation/mutants.js";
 import { plainStyle } from "../lib/terminal-style.js";
-import { withTempDir } from "../lib/trees/temp-dir.js";
-import { writeCheckpointTree } from "../lib/trees/trees.js";
 import { nextLab, verifyTree } from "../lib/verify/verify-labs.js";
 import { formatVerification } from "../lib/verify/verify-report.js";
+import { sharedPracticeTree } from "./support/shared-practice-tree.js";
 
 const checkpoint = findCheckpoint("07");
 const loopFile = "packages/pi-course/src/agent-loop.ts";
@@ -103,34 +102,15 @@ const mistakes: Mistake[] = [
   { ...loopMutants.noPostBatchAbortCheck, lab: "7.5", rule: "先于 maxSteps" },
 ];
 
-let holder = "";
-let dir = "";
-let release: () => void = () => {};
-
-before(async () => {
-  // One practice tree for every mistake: only the teaching file changes between verifications.
-  await new Promise<void>((ready) => {
-    void withTempDir("pi-course-rules-", async (folder) => {
-      holder = folder;
-      dir = path.join(holder, "practice-07");
-      await writeCheckpointTree(checkpoint, "practice", dir);
-      ready();
-      await new Promise<void>((done) => {
-        release = done;
-      });
-    });
-  });
-});
-
-after(() => release());
+const practiceDir = sharedPracticeTree(checkpoint, "pi-course-rules-");
 
 test("每个常见错误：verify 指向它所在的 Lab，第一条失败写出被违反的章节规则（相等比较还有差异行），这段 Lab 的提示也讲到这条规则", async () => {
   for (const mistake of mistakes) {
     let source = target;
     for (const mutation of mistake.mutations) source = mutateSource(source, mutation);
-    await writeFile(path.join(dir, ...loopFile.split("/")), source);
+    await writeFile(path.join(practiceDir(), ...loopFile.split("/")), source);
 
-    const verification = await verifyTree(dir, checkpoint);
+    const verification = await verifyTree(practiceDir(), checkpoint);
     assert.ok(verification.built, `${mistake.name}：可以构建`);
     const next = nextLab(verification.labs);
     assert.equal(next?.lab.id, mistake.lab, `${mistake.name}：verify 指向 Lab ${mistake.lab}`);
@@ -146,7 +126,7 @@ test("每个常见错误：verify 指向它所在的 Lab，第一条失败写出
         `${mistake.name}：差异行 ${mistake.diff} 在 ${JSON.stringify(failure.diff)} 中`,
       );
     }
-    const printed = formatVerification(verification, { checkpoint, dir, style: plainStyle });
+    const printed = formatVerification(verification, { checkpoint, dir: practiceDir(), style: plainStyle });
     const shown = printed.slice(printed.indexOf("第一条失败："));
     assert.ok(shown.split("\n").slice(0, 2).join("\n").includes(mistake.rule), `${mistake.name}：verify 打印规则`);
     for (const line of failure.diff) assert.ok(shown.includes(line), `${mistake.name}：verify 打印差异行 ${line}`);
