@@ -34,6 +34,16 @@ const chapterForAwait = [
   "  }",
 ].join("\n");
 
+/** Lab 7.2's one call, written as the starter says (for…of, since calls[0] may be undefined). */
+const singleCall = [
+  "for (const call of calls) {",
+  '        emit(options, { type: "tool_start", call });',
+  "        const result = await executeOne(call);",
+  '        emit(options, { type: "tool_end", result });',
+  "        messages.push(result);",
+  "      }",
+].join("\n");
+
 /** The chapter's code blocks that the target must show as they are printed. */
 const chapterShapes = [
   "const messages = structuredClone(options.context.messages);",
@@ -134,18 +144,7 @@ const labs: Record<string, { fills: [marker: string, code: string][]; edits?: Ty
           "    });",
         ].join("\n"),
       ],
-      [
-        "// Lab 7.2 ③",
-        [
-          "for (const call of calls) {",
-          '        emit(options, { type: "tool_start", call });',
-          "        const result = await executeOne(call);",
-          '        emit(options, { type: "tool_end", result });',
-          "        messages.push(result);",
-          "      }",
-          "      continue;",
-        ].join("\n"),
-      ],
+      ["// Lab 7.2 ③", `${singleCall}\n      continue;`],
     ],
   },
   "7.3": {
@@ -200,14 +199,7 @@ const labs: Record<string, { fills: [marker: string, code: string][]; edits?: Ty
       // "删除这个 `if (calls.length > 1)` 分支": the removal is checked below to leave no Lab 7.4 error.
       { find: "      if (calls.length > 1) {\n", replace: "      if (false) {\n" },
       {
-        find: [
-          "for (const call of calls) {",
-          '        emit(options, { type: "tool_start", call });',
-          "        const result = await executeOne(call);",
-          '        emit(options, { type: "tool_end", result });',
-          "        messages.push(result);",
-          "      }",
-        ].join("\n"),
+        find: singleCall,
         replace: [
           'for (const call of calls) emit(options, { type: "tool_start", call });',
           "      const results = await Promise.all(",
