@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import { practice } from "../lib/cli/practice-command.js";
 import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
 import { runNode, runNpm } from "../lib/run/child-process.js";
 import { buildTree, focusedFiles, runFocused } from "../lib/run/focused-run.js";
@@ -164,4 +165,19 @@ test("verify 每段 Lab 一结束就按顺序报告：构建之后、全部结�
   await verification;
   settled = true;
   assert.deepEqual(seen, ["build true", ...checkpoint.labs.map((lab, index) => `${index} ${lab.id} true`)]);
+});
+
+test("同步死循环：README 与 practice 的下一步说明它看起来怎样（没有输出、一直不结束），并让学习者改用 verify", async () => {
+  const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  for (const text of [readme.slice(0, readme.indexOf("## English")), readme.slice(readme.indexOf("## English"))]) {
+    assert.match(text, /(同步死循环|synchronous infinite loop)/, "README 讲到同步死循环");
+    assert.match(text, /(没有任何输出、一直不结束|prints nothing and never ends)/, "README 说出它看起来怎样");
+  }
+  const second = path.join(path.dirname(practiceDir()), "second");
+  const outcome = await practice(["07", second], repoRoot);
+  assert.ok(outcome !== "help");
+  const line = outcome.message.split("\n").find((candidate) => candidate.includes("同步死循环"));
+  assert.ok(line, `practice 的下一步讲到同步死循环：\n${outcome.message}`);
+  assert.match(line, /没有任何输出、一直不结束/);
+  assert.match(line, /npm run verify/);
 });
