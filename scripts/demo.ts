@@ -1,5 +1,6 @@
-// `npm run demo`: plays chapter 07's README round trip (or another situation of the chapter)
-// through the real runAgentLoop on the scripted model, and prints it as timelines or JSON lines.
+// `npm run demo`: plays chapter 07's README round trip (or another situation of the chapter,
+// chapter 08's round trip with the real workspace tools, or chapter 09's Agent) through the real
+// runAgentLoop on the scripted model, and prints it as timelines or JSON lines.
 import { parseCli } from "./lib/cli/cli-args.js";
 import { jsonLines } from "./lib/demo/demo-json.js";
 import { isScenarioName, runScenario, type ScenarioName, scenarioNames } from "./lib/demo/demo-scenarios.js";
@@ -12,7 +13,9 @@ const usageLine = "npm run demo -- [--scenario <名称>] [--json]";
 const usage = `用法：${usageLine}
 
 在内置的 ScriptedModel 与内存 read 工具上运行第 07 章的 agent loop，按时间线打印
-每次模型请求、每个 LoopEvent、最终 transcript 与运行结果。
+每次模型请求、每个事件、最终 transcript 与运行结果。workspace 场景换成第 08 章
+真正读磁盘的工具，在一个临时 workspace 里运行，结束后（包括 Ctrl-C）删除它；
+agent 场景运行第 09 章的 Agent。
 
   --scenario <名称>  要运行的情形，默认 readme：
                      ${scenarioNames.join("、")}

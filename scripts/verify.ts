@@ -7,6 +7,7 @@ import { practiceCommand } from "./lib/commands.js";
 import { findCheckpoint } from "./lib/course/manifest.js";
 import { RunCancelledError } from "./lib/run/focused-run.js";
 import { type Style, styleFor } from "./lib/terminal-style.js";
+import { checkPracticeTree } from "./lib/trees/tree-health.js";
 import { runCli, UsageError } from "./lib/usage-error.js";
 import { displayDir, invocationDir } from "./lib/user-paths.js";
 import { enclosingPracticeTree, resolvePracticeDir } from "./lib/verify/verify-dir.js";
@@ -104,6 +105,8 @@ async function main(): Promise<void> {
   const context: ReportContext = { checkpoint, dir: displayDir(dir, base), style, paths: { tree: dir, from: base } };
 
   const verifyOnce = async (signal?: AbortSignal): Promise<boolean> => {
+    // A tree that cannot be verified is one line on its own, before any header.
+    checkPracticeTree(dir, checkpoint);
     for (const line of formatHeader(context)) screen.line(line);
     screen.progress(`构建中：${checkpoint.build} ……`);
     const table = labTable(checkpoint, style);

@@ -1,4 +1,4 @@
-// The three ways part 1 consumes a BenchModel: the bare floor, the loop, and the loop with its own executor.
+// The four ways part 1 consumes a BenchModel: the bare floor, the loop, and the loop with its own executor.
 import {
   type Context,
   type Message,
@@ -8,7 +8,7 @@ import {
   text,
   userMessage,
 } from "@pi/core";
-import { runAgentLoop } from "@pi/course";
+import { Agent, runAgentLoop } from "@pi/course";
 import { BENCH_TOOL, type BenchModel, readyMadeResults } from "./bench-model.js";
 
 /**
@@ -16,11 +16,14 @@ import { BENCH_TOOL, type BenchModel, readyMadeResults } from "./bench-model.js"
  * loop: runAgentLoop with the no-op tool in its registry (chapter 06's executeToolCall runs it).
  * injected: runAgentLoop with `executeToolCall` injected, building the result directly: the
  *   loop's own cost without chapter 06's lookup, schema validation and output check.
+ * agent: chapter 09's Agent, one prompt on a fresh Agent over the same registry: the loop plus
+ *   the steering hook, event forwarding and the Agent's bookkeeping.
  */
-export type Variant = "bare" | "loop" | "injected";
-export const VARIANTS: readonly Variant[] = ["bare", "loop", "injected"];
+export type Variant = "bare" | "loop" | "injected" | "agent";
+export const VARIANTS: readonly Variant[] = ["bare", "loop", "injected", "agent"];
 
-const context: Context = { systemPrompt: "You are a benchmark.", messages: [userMessage("Run the benchmark.", 0)] };
+const question = userMessage("Run the benchmark.", 0);
+const context: Context = { systemPrompt: "You are a benchmark.", messages: [question] };
 const output = { content: [text("ok")] };
 
 const tools = new ToolRegistry().register({
@@ -63,5 +66,8 @@ export async function consume(variant: Variant, model: BenchModel): Promise<Mess
       return (await runAgentLoop({ model, context, tools, maxSteps })).messages;
     case "injected":
       return (await runAgentLoop({ model, context, tools, maxSteps, executeToolCall: noopExecutor })).messages;
+    case "agent":
+      return (await new Agent({ model, tools, systemPrompt: context.systemPrompt, maxSteps }).prompt(question))
+        .messages;
   }
 }

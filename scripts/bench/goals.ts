@@ -2,6 +2,8 @@
 import type { InnerLoopReport } from "./inner-loop.js";
 import type { LoopOverheadReport } from "./loop-overhead.js";
 import type { PracticeSetupReport } from "./practice-setup.js";
+import type { ProviderReport } from "./provider-overhead.js";
+import type { ToolsReport } from "./workspace-tools.js";
 
 export interface Goal {
   name: string;
@@ -16,10 +18,15 @@ function goal(name: string, value: number, limit: number, unit: string): Goal {
 }
 
 export const LOOP_RATIO_LIMIT = 2;
+export const AGENT_RATIO_LIMIT = 1.1;
 export const LATE_OVER_EARLY_LIMIT = 1.3;
 export const INNER_LOOP_LIMIT_MS = 1500;
 export const SETUP_LIMIT_MS = 1000;
 export const SETUP_LIMIT_BYTES = 1024 * 1024;
+export const READ_PEAK_OVER_BASELINE_MIB = 64;
+export const EDIT_LIMIT_MS = 100;
+export const ABORT_TO_EXIT_LIMIT_MS = 1000;
+export const PROVIDER_RATIO_LIMIT = 1.2;
 
 export function loopGoals(report: LoopOverheadReport): Goal[] {
   const largest = Math.max(...report.plan.steps);
@@ -27,6 +34,7 @@ export function loopGoals(report: LoopOverheadReport): Goal[] {
     .filter((row) => row.calls === 4)
     .flatMap((row) => [
       goal(`loop ÷ bare per step, K=4, S=${row.steps}`, row.ratio.loop, LOOP_RATIO_LIMIT, "×"),
+      goal(`Agent ÷ loop per step, K=4, S=${row.steps}`, row.agentOverLoop, AGENT_RATIO_LIMIT, "×"),
       ...(row.steps === largest
         ? [
             goal(
@@ -45,8 +53,26 @@ export function innerLoopGoals(report: InnerLoopReport): Goal[] {
 }
 
 export function setupGoals(report: PracticeSetupReport): Goal[] {
+  return report.checkpoints.flatMap((setup) => [
+    goal(`practice ${setup.id} set-up time`, setup.ms.median, SETUP_LIMIT_MS, "ms"),
+    goal(`practice ${setup.id} directory size`, setup.size.bytes, SETUP_LIMIT_BYTES, "bytes"),
+  ]);
+}
+
+export function toolsGoals(report: ToolsReport): Goal[] {
   return [
-    goal("practice set-up time", report.ms.median, SETUP_LIMIT_MS, "ms"),
-    goal("practice directory size", report.size.bytes, SETUP_LIMIT_BYTES, "bytes"),
+    goal(
+      "read of the last 10 lines of a 1 GiB file: peak RSS over the baseline",
+      report.read.peakMiB.median - report.baselineMiB.median,
+      READ_PEAK_OVER_BASELINE_MIB,
+      "MiB",
+    ),
+    goal("edit of one line in a 10 MB file", report.edit.ms.median, EDIT_LIMIT_MS, "ms"),
+    goal("bash abort to exit", report.bash.abortToExitMs.median, ABORT_TO_EXIT_LIMIT_MS, "ms"),
   ];
+}
+
+export function providerGoals(report: ProviderReport): Goal[] {
+  const ratio = report.ratio.ours;
+  return ratio === undefined ? [] : [goal("@pi/ai ÷ raw SDK stream per chunk", ratio, PROVIDER_RATIO_LIMIT, "×")];
 }

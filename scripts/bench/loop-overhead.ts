@@ -20,6 +20,8 @@ export interface LoopOverheadRow {
   perStep: Record<Variant, Summary>;
   /** Median over rounds of variant ÷ bare measured in the same round. */
   ratio: Record<Variant, number>;
+  /** Median over rounds of agent ÷ loop measured in the same round: what the Agent adds per step. */
+  agentOverLoop: number;
   /** Median per-step cost at this S ÷ the one at the smallest S. */
   scaling: Record<Variant, number>;
   /** The first and last 10% of the steps, per variant (S=largest only carries a meaningful window). */
@@ -73,6 +75,10 @@ async function runOnce(variant: Variant, steps: number, calls: number): Promise<
   };
 }
 
+function byVariant<T>(pick: (variant: Variant) => T): Record<Variant, T> {
+  return Object.fromEntries(VARIANTS.map((variant) => [variant, pick(variant)])) as Record<Variant, T>;
+}
+
 /** One sample: back-to-back runs covering at least `stepsPerSample` steps, after a full collection. */
 async function runSample(variant: Variant, steps: number, calls: number, stepsPerSample: number): Promise<RunSample[]> {
   const runs = Math.max(1, Math.ceil(stepsPerSample / steps));
@@ -101,7 +107,11 @@ export async function measureLoopOverhead(plan: LoopOverheadPlan): Promise<LoopO
 
   // Per size and variant: one entry per round, holding that round's runs.
   const rounds = new Map<string, Record<Variant, RunSample[][]>>();
-  for (const { calls, steps } of sizes) rounds.set(key(calls, steps), { bare: [], loop: [], injected: [] });
+  for (const { calls, steps } of sizes)
+    rounds.set(
+      key(calls, steps),
+      byVariant(() => []),
+    );
   for (let round = 0; round < plan.rounds; round += 1) {
     // Rotate which variant goes first, so none always runs on another's leftovers.
     const order = VARIANTS.map((_, index) => VARIANTS[(index + round) % VARIANTS.length] as Variant);
@@ -118,17 +128,14 @@ export async function measureLoopOverhead(plan: LoopOverheadPlan): Promise<LoopO
     const base = rounds.get(key(calls, smallest)) as Record<Variant, RunSample[][]>;
     const samples = (variant: Variant) => bucket[variant].map(perStep);
     const allRuns = (variant: Variant) => bucket[variant].flat();
-    const byVariant = <T>(pick: (variant: Variant) => T): Record<Variant, T> => ({
-      bare: pick("bare"),
-      loop: pick("loop"),
-      injected: pick("injected"),
-    });
     const bare = samples("bare");
+    const loop = samples("loop");
     return {
       calls,
       steps,
       perStep: byVariant((variant) => summarize(samples(variant))),
       ratio: byVariant((variant) => median(samples(variant).map((value, round) => value / (bare[round] as number)))),
+      agentOverLoop: median(samples("agent").map((value, round) => value / (loop[round] as number))),
       scaling: byVariant((variant) => median(samples(variant)) / median(base[variant].map(perStep))),
       early: byVariant((variant) => windowOf(allRuns(variant), "early")),
       late: byVariant((variant) => windowOf(allRuns(variant), "late")),

@@ -1,23 +1,29 @@
-// `npm run bench`: the loop's overhead against the bare stream, the learner's edit→result time, and
-// practice set-up, one table each (or one JSON document with --json). A program, not a test.
+// `npm run bench`: the loop's overhead against the bare stream, the learner's edit→result time,
+// practice set-up, chapter 08's tools on large inputs and the provider's cost per chunk, one table
+// each (or one JSON document with --json). A program, not a test.
 import { parseArgs } from "node:util";
 import { runCli, UsageError } from "../lib/usage-error.js";
-import { type Goal, innerLoopGoals, loopGoals, setupGoals } from "./goals.js";
+import { type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
 import { type InnerLoopReport, measureInnerLoop } from "./inner-loop.js";
 import { type LoopOverheadPlan, type LoopOverheadReport, measureLoopOverhead } from "./loop-overhead.js";
 import { describeMachine, machineLine } from "./machine.js";
 import { measurePracticeSetup, type PracticeSetupReport } from "./practice-setup.js";
+import { measureProviderOverhead, type ProviderPlan, type ProviderReport } from "./provider-overhead.js";
 import { renderTable } from "./table.js";
-import { innerLoopTable, loopOverheadTable, practiceSetupTable } from "./tables.js";
+import { innerLoopTable, loopOverheadTable, practiceSetupTable, providerTable, toolsTable } from "./tables.js";
+import { measureWorkspaceTools, type ToolsReport } from "./workspace-tools.js";
 
-const PARTS = ["loop", "inner", "setup"] as const;
+const PARTS = ["loop", "inner", "setup", "tools", "provider"] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider]
 
-  loop   runAgentLoop against a bare for-await over the same model streams, µs per step
-  inner  npm run build -w @pi/course + the nine focused tests in a practice directory
-  setup  npm run practice -w @pi/course -- 07 <dir>: wall time and size
+  loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
+  inner     npm run build -w @pi/course + the nine focused tests in a practice directory
+  setup     npm run practice -w @pi/course -- <id> <dir> for every checkpoint: wall time and size
+  tools     read of a 1 GiB file, edit of a 10 MB file, bash with 1 GiB of output and its abort
+  provider  one 10,000-chunk stream from a 127.0.0.1 server: @pi/ai against the raw openai SDK
+            stream and upstream Pi's provider (installed under the temp folder), µs per chunk
 
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables
@@ -28,17 +34,23 @@ interface Plan {
   loop: LoopOverheadPlan;
   innerRuns: number;
   setupRuns: number;
+  toolsRuns: number;
+  provider: ProviderPlan;
 }
 
 const FULL: Plan = {
   loop: { steps: [100, 1000, 5000], calls: [1, 4], rounds: 21, warmupRuns: 3, stepsPerSample: 10_000 },
   innerRuns: 7,
   setupRuns: 5,
+  toolsRuns: 3,
+  provider: { rounds: 15, warmupRuns: 3 },
 };
 const QUICK: Plan = {
   loop: { ...FULL.loop, rounds: 3, warmupRuns: 1, stepsPerSample: 2_000 },
   innerRuns: 2,
   setupRuns: 2,
+  toolsRuns: 1,
+  provider: { rounds: 3, warmupRuns: 1 },
 };
 
 function parseParts(value: string | undefined): Part[] {
@@ -91,6 +103,8 @@ async function main(): Promise<void> {
   let loopOverhead: LoopOverheadReport | undefined;
   let innerLoop: InnerLoopReport | undefined;
   let practiceSetup: PracticeSetupReport | undefined;
+  let tools: ToolsReport | undefined;
+  let provider: ProviderReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
     loopOverhead = await measureLoopOverhead(plan.loop);
@@ -103,21 +117,35 @@ async function main(): Promise<void> {
     progress("practice set-up…");
     practiceSetup = await measurePracticeSetup(plan.setupRuns);
   }
+  if (parts.includes("tools")) {
+    progress("workspace tools…");
+    tools = await measureWorkspaceTools(plan.toolsRuns);
+  }
+  if (parts.includes("provider")) {
+    progress("provider…");
+    provider = await measureProviderOverhead(plan.provider, progress);
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const goals: Goal[] = [
     ...(loopOverhead ? loopGoals(loopOverhead) : []),
     ...(innerLoop ? innerLoopGoals(innerLoop) : []),
     ...(practiceSetup ? setupGoals(practiceSetup) : []),
+    ...(tools ? toolsGoals(tools) : []),
+    ...(provider ? providerGoals(provider) : []),
   ];
   if (options.json) {
-    console.log(JSON.stringify({ machine, seconds, loopOverhead, innerLoop, practiceSetup, goals }, null, 2));
+    console.log(
+      JSON.stringify({ machine, seconds, loopOverhead, innerLoop, practiceSetup, tools, provider, goals }, null, 2),
+    );
     return;
   }
   const tables = [
     loopOverhead && loopOverheadTable(loopOverhead),
     innerLoop && innerLoopTable(innerLoop),
     practiceSetup && practiceSetupTable(practiceSetup),
+    tools && toolsTable(tools),
+    provider && providerTable(provider),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));
   for (const table of tables) console.log(`\n${renderTable(table)}`);

@@ -1,6 +1,6 @@
 // Practice directories made with the learner's own command, in a scratch folder under os.tmpdir().
-import fs from "node:fs/promises";
 import path from "node:path";
+import { copy } from "fs-extra/esm";
 import { practiceArgs } from "../lib/commands.js";
 import { type Checkpoint, findCheckpoint, repoRoot } from "../lib/course/manifest.js";
 import { runNpm } from "../lib/run/child-process.js";
@@ -23,7 +23,7 @@ export function makePractice(checkpoint: Checkpoint, dir: string): Promise<Timed
 /** Replaces each teaching file of the practice directory `dir` with the repository's finished target. */
 export async function dropInTarget(checkpoint: Checkpoint, dir: string): Promise<void> {
   for (const file of checkpoint.teachingFiles) {
-    await fs.copyFile(path.join(repoRoot, ...file.split("/")), path.join(dir, ...file.split("/")));
+    await copy(path.join(repoRoot, ...file.split("/")), path.join(dir, ...file.split("/")));
   }
 }
 

@@ -1,12 +1,15 @@
-// The three parts' reports as terminal tables.
+// The five parts' reports as terminal tables.
 
 import type { Variant } from "./bench-runs.js";
-import { type Goal, innerLoopGoals, loopGoals, setupGoals } from "./goals.js";
+import { type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
 import type { InnerLoopReport } from "./inner-loop.js";
 import type { LoopOverheadReport, LoopOverheadRow } from "./loop-overhead.js";
+import { PI_AI_INSTALL, PI_AI_PACKAGE } from "./pi-upstream.js";
 import type { PracticeSetupReport } from "./practice-setup.js";
+import type { ProviderReport, ProviderVariant } from "./provider-overhead.js";
 import type { Summary } from "./stats.js";
 import { fixed, goalText, type Table } from "./table.js";
+import type { ToolsReport } from "./workspace-tools.js";
 
 /** Median with the interquartile range, e.g. `6.21 (5.90–6.80)`. */
 function spread(summary: Summary, digits = 2): string {
@@ -41,6 +44,8 @@ export function loopOverheadTable(report: LoopOverheadReport): Table {
       "loop",
       "loop÷bare",
       "injected÷bare",
+      "agent",
+      "agent÷loop",
       `loop S÷S=${smallest}`,
       `bare S÷S=${smallest}`,
       "loop early→late step",
@@ -54,6 +59,8 @@ export function loopOverheadTable(report: LoopOverheadReport): Table {
       spread(row.perStep.loop),
       fixed(row.ratio.loop),
       fixed(row.ratio.injected),
+      spread(row.perStep.agent),
+      fixed(row.agentOverLoop),
       fixed(row.scaling.loop),
       fixed(row.scaling.bare),
       window(row, "loop", "median"),
@@ -63,6 +70,7 @@ export function loopOverheadTable(report: LoopOverheadReport): Table {
     notes: [
       "bare: for await over the same streams, appending the assistant and K ready-made results",
       "loop: runAgentLoop, no-op tool run by chapter 06's executeToolCall; injected: same loop, executeToolCall injected",
+      "agent: chapter 09's Agent, one prompt on a fresh Agent with the loop's registry; agent÷loop: ratio to loop in the same round (median)",
       `÷bare: ratio to bare in the same round (median); S÷S=${smallest}: per-step cost at S ÷ at S=${smallest}`,
       `early→late (S=${largest}): first vs last 10% of steps, µs (late÷early); step = median step, mean = incl. GC pauses`,
       ...goalNotes(loopGoals(report)),
@@ -89,12 +97,66 @@ export function innerLoopTable(report: InnerLoopReport): Table {
 export function practiceSetupTable(report: PracticeSetupReport): Table {
   return {
     title: `Practice set-up: median (IQR) of ${report.runs} runs`,
-    headers: ["measure", "value"],
-    rows: [
-      ["npm run practice -w @pi/course -- 07 <dir>, ms", spread(report.ms, 0)],
-      ["directory size, bytes (links not counted)", String(report.size.bytes)],
-      ["files / links", `${report.size.files} / ${report.size.links}`],
-    ],
+    headers: ["npm run practice -w @pi/course -- <id> <dir>", "ms", "bytes (links not counted)", "files / links"],
+    rows: report.checkpoints.map((setup) => [
+      setup.id,
+      spread(setup.ms, 0),
+      String(setup.size.bytes),
+      `${setup.size.files} / ${setup.size.links}`,
+    ]),
     notes: goalNotes(setupGoals(report)),
+  };
+}
+
+export function toolsTable(report: ToolsReport): Table {
+  const mib = (summary: Summary) => spread(summary, 1);
+  return {
+    title: `Workspace tools on large inputs: median (IQR) of ${report.runs} runs (edit: ${report.edit.ms.samples})`,
+    headers: ["measure", "ms", "peak RSS, MiB"],
+    rows: [
+      ["node importing the tools (baseline)", "", mib(report.baselineMiB)],
+      ["read: last 10 lines of a 1 GiB sparse file", spread(report.read.ms, 0), mib(report.read.peakMiB)],
+      [`edit: one line of a ${fixed(report.edit.fileBytes / 1e6, 1)} MB file`, spread(report.edit.ms, 1), ""],
+      [
+        "bash: yes | head -c 1G (tail kept, full output to a temp file)",
+        spread(report.bash.ms, 0),
+        mib(report.bash.peakMiB),
+      ],
+      ["bash: abort() → the call settles (yes, 200 ms in)", spread(report.bash.abortToExitMs, 0), ""],
+    ],
+    notes: [
+      "read and bash each run in a fresh node; peak RSS is its process.resourceUsage().maxRSS",
+      ...goalNotes(toolsGoals(report)),
+    ],
+  };
+}
+
+export function providerTable(report: ProviderReport): Table {
+  const row = (label: string, variant: ProviderVariant): string[] => {
+    const cpu = report.cpuPerChunk[variant];
+    const wall = report.wallPerChunk[variant];
+    const ratio = report.ratio[variant];
+    if (cpu === undefined || wall === undefined || ratio === undefined) return [label, "", "", ""];
+    return [label, spread(cpu), fixed(ratio), spread(wall)];
+  };
+  const pi = report.pi;
+  const rows = [
+    row("raw openai SDK stream, chunks read with no mapping", "raw"),
+    row("@pi/ai openAICompatibleModel, events and the assistant", "ours"),
+    pi.installed
+      ? row(`upstream Pi openai-completions (${PI_AI_PACKAGE}@${pi.version})`, "pi")
+      : [`upstream Pi openai-completions: not installed (${pi.reason})`, "", "", ""],
+  ];
+  return {
+    title: `Provider: µs per chunk of one ${report.chunks.toLocaleString("en-US")}-chunk stream through a 127.0.0.1 server, median (IQR) of ${report.plan.rounds} rounds`,
+    headers: ["reader", "CPU µs per chunk", "÷raw", "wall µs per chunk"],
+    rows,
+    notes: [
+      "CPU: user + system time of this process; ÷raw: median of the CPU ratios measured in the same round",
+      "raw and @pi/ai run first; Pi is loaded afterwards and its ÷raw is against raw runs interleaved with it",
+      "every reader parses the same bytes with the SDK's SSE decoder; wall time also counts other processes' turns",
+      ...(pi.installed ? [] : [`to compare with Pi: ${PI_AI_INSTALL}`]),
+      ...goalNotes(providerGoals(report)),
+    ],
   };
 }

@@ -1,3 +1,5 @@
+import { stopOnClosedPipe } from "./cli/closed-pipe.js";
+
 /**
  * Something the learner must fix, told in one line that names the fix; the CLIs print the
  * message alone and exit non-zero, with no stack trace.
@@ -16,8 +18,12 @@ export class RunTimeoutError extends LearnerError {
   override name = "RunTimeoutError";
 }
 
-/** Runs a CLI's main: a LearnerError becomes its one-line message on stderr and exit code 1. */
+/**
+ * Runs a CLI's main: a LearnerError becomes its one-line message on stderr and exit code 1; a
+ * reader that closes stdout early (`| head -1`) just ends the output.
+ */
 export async function runCli(main: () => Promise<void>): Promise<void> {
+  stopOnClosedPipe(process.stdout);
   try {
     await main();
   } catch (error) {

@@ -16,11 +16,23 @@ export function resolveUserDir(input: string, from: string = invocationDir()): s
   return path.resolve(from, input);
 }
 
-/** `dir` as the learner should type it after `cd`: relative when below `from`, quoted when it has spaces. */
-export function displayDir(dir: string, from: string = invocationDir()): string {
+/** `dir` as the learner should type it after `cd`: relative when below `from`, quoted for the shell when needed. */
+export function displayDir(dir: string, from: string = invocationDir(), platform = process.platform): string {
   const relative = path.relative(from, dir);
   const shown = relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : dir;
-  return /\s/.test(shown) ? `"${shown}"` : shown;
+  return shellWord(shown, platform);
+}
+
+/**
+ * `word` as one shell word meaning that path: `./-` for a name that starts with `-` (`cd -` goes
+ * back), single quotes for POSIX shells when it holds anything but plain path characters (`x&y`,
+ * `it's`, spaces), double quotes for cmd.exe and PowerShell.
+ */
+export function shellWord(word: string, platform: NodeJS.Platform = process.platform): string {
+  const windows = platform === "win32";
+  const safe = word.startsWith("-") ? `.${windows ? "\\" : "/"}${word}` : word;
+  if (windows) return /[\s&()^|<>%!;,=']/.test(safe) ? `"${safe}"` : safe;
+  return /^[\w./:@+,=\u0080-\uffff-]+$/u.test(safe) ? safe : `'${safe.replaceAll("'", "'\\''")}'`;
 }
 
 /** The folder that holds learners' practice directories (git-ignored apart from its README). */
@@ -34,6 +46,7 @@ export function nextPracticeDir(id: string, root: string = practiceRoot): string
   }
 }
 
+// lstat, not fs-extra's pathExists (which follows links): a dangling link named 07 still takes the name.
 function exists(candidate: string): boolean {
   try {
     lstatSync(candidate);

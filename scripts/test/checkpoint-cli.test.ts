@@ -5,7 +5,8 @@ import path from "node:path";
 import { after, test } from "node:test";
 import { applyPatch, parsePatch } from "diff";
 import { checkpoint, checkpointHelp, checkpointUsage } from "../lib/cli/checkpoint-command.js";
-import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
+import { findCheckpoint, loadManifest, repoRoot } from "../lib/course/manifest.js";
+import { targetFiles } from "../lib/course/snapshots.js";
 import { runNpm } from "../lib/run/child-process.js";
 import { snapshotDir } from "../lib/trees/dir-snapshot.js";
 import { treeFiles } from "../lib/trees/trees.js";
@@ -14,10 +15,15 @@ import { UsageError } from "../lib/usage-error.js";
 const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-checkpoint-cli-"));
 after(() => rm(holder, { recursive: true, force: true }));
 const seven = findCheckpoint("07");
+const knownIds = loadManifest()
+  .checkpoints.map((entry) => entry.id)
+  .join("、");
 
 test("checkpoint 不带编号时列出检查点；--help 说明每个选项", async () => {
   const list = await checkpoint([], holder);
-  assert.match(list, /^ {2}07 {2}闭合一次 README 工具往返（重建）/m);
+  assert.match(list, /^ {2}06 {2}让每个工具调用都得到配对结果（重建） +\S/m);
+  assert.match(list, /^ {2}07 {2}闭合一次 README 工具往返（重建） +\S/m);
+  assert.ok(list.indexOf("  06  ") < list.indexOf("  07  "), "按学习顺序：06 在 07 之前");
   assert.equal(await checkpoint(["--help"], holder), checkpointHelp);
   for (const option of ["--diff", "--diff parent", "--write parent", "--write target", "--diagnostic", "--lab 7.N"]) {
     assert.ok(checkpointHelp.includes(option), option);
@@ -34,7 +40,7 @@ test("checkpoint 07 的卡片：标题、模式、parent 与 target、教学与�
   for (const expected of [
     "Checkpoint 07 · 闭合一次 README 工具往返",
     "模式：重建",
-    "packages/pi-core",
+    "= Checkpoint 06 的 target",
     "教学文件：packages/pi-course/src/agent-loop.ts",
     "聚焦测试：packages/pi-course/test/07-agent-loop.test.ts（9 项）",
     "构建：npm run build -w @pi/course",
@@ -46,7 +52,7 @@ test("checkpoint 07 的卡片：标题、模式、parent 与 target、教学与�
   ]) {
     assert.ok(card.includes(expected), `卡片含 ${expected}`);
   }
-  for (const entry of seven.target.paths) assert.ok(card.includes(entry), entry);
+  for (const entry of seven.target.adds) assert.ok(card.includes(entry), entry);
   for (const lab of seven.labs) {
     assert.match(card, new RegExp(`${lab.id.replace(".", "\\.")} +"${lab.pattern}" +${lab.expected} 项`));
   }
@@ -63,8 +69,7 @@ test("checkpoint 07 --diff 是 starter → target 的 unified diff：打到 star
     assert.equal(patch.newFileName, `b/${teaching}`);
     assert.match(patch.oldHeader ?? "", /^starter /);
     const starter = await readFile(path.join(repoRoot, seven.starters[teaching] ?? ""), "utf8");
-    const target = await readFile(path.join(repoRoot, teaching), "utf8");
-    assert.equal(applyPatch(starter, patch), target);
+    assert.equal(applyPatch(starter, patch), targetFiles(seven).get(teaching));
   }
 });
 
@@ -82,8 +87,7 @@ test("checkpoint 07 --diff parent 是 parent → target 的 unified diff：paren
       assert.equal(parent.has(teaching), false, "第 07 章要重建的文件不在 parent 里");
       assert.equal(patch.oldFileName, "/dev/null");
       assert.equal(patch.newFileName, `b/${teaching}`);
-      const target = await readFile(path.join(repoRoot, teaching), "utf8");
-      assert.equal(applyPatch("", patch), target);
+      assert.equal(applyPatch("", patch), targetFiles(seven).get(teaching));
     }
   }
 });
@@ -127,7 +131,7 @@ test("npm run checkpoint 从仓库根目录与 -w @pi/course 都能打印卡片�
   assert.equal(fromWorkspace.output, fromRoot.output);
   const bad = await runNpm(["run", "-s", "checkpoint", "--", "../07"], repoRoot);
   assert.notEqual(bad.code, 0);
-  assert.equal(bad.output.trim(), '检查点编号 "../07" 格式不对：请用两位数字，例如 07（可用：07）。');
+  assert.equal(bad.output.trim(), `检查点编号 "../07" 格式不对：请用两位数字，例如 06（可用：${knownIds}）。`);
 });
 
 test("npm run checkpoint 的未知选项与缺少取值的选项：一行说明与用法行，退出码非零，什么都不写", async () => {

@@ -11,6 +11,7 @@ import {
   repoRoot,
   validateManifest,
 } from "../lib/course/manifest.js";
+import { targetFiles } from "../lib/course/snapshots.js";
 
 const manifest = loadManifest();
 
@@ -49,13 +50,17 @@ test("检查点编号：7、007、../07 与空编号格式不对，99 不存在�
       () => findCheckpoint(id),
       (error: unknown) => {
         assert.ok(error instanceof ManifestLookupError, `"${id}" 是 ManifestLookupError`);
-        assert.match(error.message, /格式不对：请用两位数字，例如 07/);
+        assert.match(error.message, /格式不对：请用两位数字，例如 06/);
         assert.doesNotMatch(error.message, /\n/);
         return true;
       },
     );
   }
-  assert.throws(() => findCheckpoint("99"), /^ManifestLookupError: 没有检查点 99：可用的检查点是 07。$/);
+  const known = manifest.checkpoints.map((checkpoint) => checkpoint.id).join("、");
+  assert.throws(
+    () => findCheckpoint("99"),
+    new RegExp(`^ManifestLookupError: 没有检查点 99：可用的检查点是 ${known}。$`),
+  );
 });
 
 test("starter：每段 Lab 至少有一个“Lab 7.N <标题> 尚未实现”，7.1 恰好两个，在 collectModelTurn() 与 finish() 中", () => {
@@ -90,7 +95,7 @@ test("starter：每段 Lab 至少有一个“Lab 7.N <标题> 尚未实现”，
 test("starter：声明 target 的五个公共名字，且与 target 的类型声明逐字相同", () => {
   const checkpoint = findCheckpoint("07");
   for (const [teaching, starterPath] of Object.entries(checkpoint.starters)) {
-    const target = read(teaching);
+    const target = targetFiles(checkpoint).get(teaching) ?? "";
     const starter = read(starterPath);
     const exported = (source: string) =>
       [...source.matchAll(/^export (?:async function|function|type|interface|const) (\w+)/gm)].map((m) => m[1]).sort();
@@ -112,4 +117,34 @@ test("starter：声明 target 的五个公共名字，且与 target 的类型声
       assert.equal(declaration.exec(starter)?.[0], inTarget, `${name} 与 target 相同`);
     }
   }
+});
+
+test("检查点清单的格式：缺字段、第二个检查点列出 parent.files、重复新增与 Lab 编号错位，各得一条说明", () => {
+  const [first, second] = structuredClone(manifest.checkpoints);
+  assert.ok(first && second);
+  const withoutAdds = { ...second, target: { description: "x" } } as unknown as typeof second;
+  assert.ok(
+    validateManifest({ checkpoints: [first, withoutAdds] }).some((problem) => problem.includes('"target.adds"')),
+  );
+  const secondParentFiles = { ...second, parent: { description: "x", files: [] } };
+  assert.ok(
+    validateManifest({ checkpoints: [first, secondParentFiles] }).some((problem) =>
+      problem.includes('"parent.files" is only for the first checkpoint'),
+    ),
+  );
+  const addedTwice = { ...second, target: { ...second.target, adds: [...second.target.adds, first.focusedTest] } };
+  assert.ok(
+    validateManifest({ checkpoints: [first, addedTwice] }).some((problem) =>
+      problem.includes(`adds ${first.focusedTest}, which its parent already holds`),
+    ),
+  );
+  const misnumbered = { ...second, labs: second.labs.map((lab, index) => (index === 0 ? { ...lab, id: "7.9" } : lab)) };
+  assert.ok(
+    validateManifest({ checkpoints: [first, misnumbered] }).some((problem) =>
+      problem.includes("should be numbered 7.1"),
+    ),
+  );
+  assert.deepEqual(validateManifest({ checkpoints: [] }), [
+    "manifest: `checkpoints` must be a non-empty array, in course order",
+  ]);
 });

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 import type { Message, ToolResultMessage } from "@pi/core";
 import type { LoopEvent } from "@pi/course";
 import { repoRoot } from "../lib/course/manifest.js";
@@ -187,10 +191,34 @@ test("demo max-steps：maxSteps 1 仍执行 read，结果停在 toolResult，rea
   );
 });
 
+test("demo agent：read 执行期间的 steer 在 toolResult 之后进入请求 2，followUp 在 stop 之后作为请求 3 运行", async () => {
+  const run = await runScenario("agent");
+  assert.deepEqual(
+    run.requests.map((request) => roles(request.messages)),
+    ["user", "user → assistant → toolResult → user", "user → assistant → toolResult → user → assistant → user"],
+    "steer 紧跟批次结果，followUp 紧跟 stop",
+  );
+  const agentLines = run.events.flatMap(({ event }) =>
+    event.type === "queued" ? [`queued(${event.kind})`] : event.type.startsWith("agent_") ? [event.type] : [],
+  );
+  assert.deepEqual(
+    agentLines,
+    ["agent_start", "queued(steer)", "queued(followUp)", "agent_end"],
+    "Agent 的事件在时间线上",
+  );
+  assert.equal(run.result.reason, "stop");
+  assert.equal(run.result.steps, 3);
+  const text = formatRun(run, plainStyle);
+  assert.match(text, /AgentEvent（按发出顺序）/);
+  assert.match(text, /queued\(steer\) +只回答项目名，不要解释。/);
+});
+
 test("demo 文本输出：每个场景都打印事件、transcript 与结果；README 往返显示两次请求的 roles", async () => {
   for (const name of scenarioNames) {
-    const text = formatRun(await runScenario(name), plainStyle);
-    for (const heading of ["LoopEvent（按发出顺序）", "transcript（最终 messages）", "结果"]) {
+    const run = await runScenario(name);
+    const text = formatRun(run, plainStyle);
+    const events = run.through === "Agent" ? "AgentEvent（按发出顺序）" : "LoopEvent（按发出顺序）";
+    for (const heading of [events, "transcript（最终 messages）", "结果"]) {
       assert.ok(text.includes(heading), `${name}：含 ${heading}`);
     }
     assert.ok(!text.includes("\u001b["), `${name}：plainStyle 不含颜色`);
@@ -229,4 +257,65 @@ test("demo 参数错误（缺少 --scenario 的取值、未知选项）：一行
     assert.match(lines[0] ?? "", message);
     assert.ok(lines[0]?.endsWith("用法：npm run demo -- [--scenario <名称>] [--json]"), lines[0]);
   }
+});
+
+test("demo workspace：真实的 read 读取临时 workspace 里的 README.md，loop 照常两次请求，结束后删除 workspace", async () => {
+  const { code, output } = await runNode(
+    ["--import", "tsx", "scripts/demo.ts", "--scenario", "workspace", "--json"],
+    repoRoot,
+  );
+  assert.equal(code, 0, output);
+  const lines = output
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Line);
+  const workspace = lines.find((line) => line.kind === "scenario")?.workspace;
+  assert.equal(typeof workspace, "string", "scenario 行写出临时 workspace");
+  assert.equal(existsSync(workspace as string), false, "运行结束后 workspace 已删除");
+  const run = parseJsonLines(output);
+  const [readResult] = toolResults(run.messages);
+  assert.deepEqual(
+    readResult?.content,
+    [{ type: "text", text: "# tiny-pi\nA small agent runtime." }],
+    "磁盘上的 README",
+  );
+  assert.equal(readResult?.isError, false);
+  const answer = run.messages.at(-1);
+  assert.ok(answer?.role === "assistant" && JSON.stringify(answer.content).includes("tiny-pi"), "回答说出项目名");
+  assert.deepEqual([run.result.reason, run.result.modelRequests, run.result.toolExecutions], ["stop", 2, 1]);
+
+  const inProcess = await runScenario("workspace");
+  assert.deepEqual(
+    inProcess.requests[0]?.tools.map((tool) => tool.name),
+    ["read", "write", "edit", "bash"],
+    "模型看到第 08 章的四个工具",
+  );
+});
+
+test("demo workspace：运行中按 Ctrl-C（SIGINT），临时 workspace 也被删除，进程按信号结束", async () => {
+  const module = pathToFileURL(path.join(repoRoot, "scripts/lib/demo/demo-workspace.ts")).href;
+  const script = `
+    import { withDemoWorkspace } from ${JSON.stringify(module)};
+    await withDemoWorkspace({ "README.md": "# tiny-pi\\n" }, async (root) => {
+      console.log(root);
+      await new Promise(() => setInterval(() => {}, 1000));
+    });`;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const root = await new Promise<string>((resolve) => {
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (stdout.includes("\n")) resolve(stdout.trim());
+    });
+  });
+  assert.equal(existsSync(path.join(root, "README.md")), true, "运行中 workspace 存在");
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.once("exit", (_code, signal) => resolve(signal)),
+  );
+  child.kill("SIGINT");
+  assert.equal(await exited, "SIGINT", "进程仍按 SIGINT 结束");
+  assert.equal(existsSync(root), false, "临时 workspace 已删除");
 });

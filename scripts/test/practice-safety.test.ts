@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { practice, practiceUsage } from "../lib/cli/practice-command.js";
-import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
+import { findCheckpoint, loadManifest, repoRoot } from "../lib/course/manifest.js";
 import { runNpm } from "../lib/run/child-process.js";
 import { snapshotDir } from "../lib/trees/dir-snapshot.js";
 import { writeCheckpointTree } from "../lib/trees/trees.js";
@@ -108,7 +108,10 @@ test("写树中途失败时清理临时目录，且不沿链接删除主仓库 n
 test("npm run practice 的错误只有一行说明，退出码非零（学习者看到的样子）", async () => {
   const { code, output } = await runNpm(["run", "-s", "practice", "-w", "@pi/course", "--", "7"], repoRoot);
   assert.notEqual(code, 0);
-  assert.equal(output.trim().split(/\r?\n/)[0], '检查点编号 "7" 格式不对：请用两位数字，例如 07（可用：07）。');
+  const known = loadManifest()
+    .checkpoints.map((entry) => entry.id)
+    .join("、");
+  assert.equal(output.trim().split(/\r?\n/)[0], `检查点编号 "7" 格式不对：请用两位数字，例如 06（可用：${known}）。`);
 });
 
 test("npm run practice 的未知选项与给开关加取值：一行说明与用法行，退出码非零，什么都不写", async () => {

@@ -33,7 +33,7 @@ test("README：每个检查点的练习流程（practice → build → 第一次
       verifyCommand(checkpoint),
       checkpointCommand(checkpoint),
       checkpointCommand(checkpoint, "--diff"),
-      diagnosticCommand,
+      diagnosticCommand(checkpoint),
       ...checkpoint.labs.map((lab) => focusedCommand(checkpoint, lab.pattern)),
     ];
     for (const command of expected) assert.ok(readme.includes(command), `README 缺少：${command}`);
@@ -48,6 +48,7 @@ test("README：提到的 npm run 脚本在根目录或对应 workspace 中都存
   const workspaces: Record<string, Record<string, string>> = {
     "@pi/course": scriptsOf("packages/pi-course/package.json"),
     "@pi/core": scriptsOf("packages/pi-core/package.json"),
+    "@pi/coding-agent": scriptsOf("packages/pi-coding-agent/package.json"),
   };
   const mentions = [...readme.matchAll(/npm run (?:-s )?([\w:-]+)(?: -w (@pi\/[\w-]+))?/g)];
   assert.ok(mentions.length > 10, "README 里应有 npm run 命令");
@@ -59,13 +60,15 @@ test("README：提到的 npm run 脚本在根目录或对应 workspace 中都存
   assert.ok(readme.includes("npm install") && readme.includes("npm test"), "README 给出安装与测试两条命令");
 });
 
-test("README：CI 脚本 .ci/run 只做 README 告诉新用户的事：npm ci，然后 npm test", () => {
+test("README：CI 脚本 .ci/run 做 README 告诉新用户的事（npm ci，然后 npm test），再在 Node 24 上跑同一套测试", () => {
   const ci = readFileSync(path.join(repoRoot, ".ci/run"), "utf8");
   const commands = ci
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line.startsWith("npm "));
-  assert.deepEqual(commands, ["npm ci", "npm test"]);
+  assert.deepEqual(commands, ["npm ci", "npm test", "npm run -s test:node -- 24"]);
+  assert.ok(readme.includes("npm run test:node -- 24"), "README 的维护者部分写出 CI 的 Node 24 一步");
+  assert.ok(readme.includes("npm run test:matrix"), "README 的维护者部分写出本地重现矩阵的命令");
 });
 
 test("README：展示的 npm run demo 输出与 demo 现在打印的一字不差", async () => {

@@ -1,1 +1,2 @@
-export {};
+export { openAICompatibleModel } from "./openai-compatible/model.js";
+export type { OpenAICompatibleCompat, OpenAICompatibleOptions } from "./openai-compatible/options.js";

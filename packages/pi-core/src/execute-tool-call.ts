@@ -15,12 +15,16 @@ export async function executeToolCall(
   context: ToolExecutionContext,
 ): Promise<ToolResultMessage> {
   const tool = registry.get(call.name);
-  if (tool === undefined) return toolErrorResult(call, `Tool "${call.name}" is not registered.`);
+  if (tool === undefined) {
+    return toolErrorResult(call, `Tool "${call.name}" is not registered.`);
+  }
 
   const problem = argumentProblem(tool.parameters, call.arguments);
-  if (problem !== undefined) return toolErrorResult(call, `Invalid arguments for tool "${call.name}": ${problem}`);
+  if (problem !== undefined) {
+    return toolErrorResult(call, `Invalid arguments for tool "${call.name}": ${problem}`);
+  }
 
-  let output: ToolOutput;
+  let output: unknown;
   try {
     output = await tool.execute(call.arguments, context);
   } catch (error) {
@@ -29,7 +33,11 @@ export async function executeToolCall(
   if (!isToolOutput(output)) {
     return toolErrorResult(call, `Tool "${call.name}" returned malformed output: expected { content: TextContent[] }.`);
   }
+  return pairedResult(call, output);
+}
 
+/** The result of a call that ran: the call's id and name, the tool's content, and its details when it gave any. */
+function pairedResult(call: ToolCall, output: ToolOutput): ToolResultMessage {
   const result: ToolResultMessage = {
     role: "toolResult",
     toolCallId: call.id,

@@ -24,6 +24,8 @@ export interface AssistantMessage {
   stopReason: StopReason;
   timestamp: number;
   errorMessage?: string;
+  /** Tokens of this turn, when the provider reported them (a scripted turn has none). */
+  usage?: { input: number; output: number };
 }
 
 export interface ToolResultMessage {

@@ -28,6 +28,8 @@ export interface AgentLoopOptions {
   /** Default: chapter 06's executeToolCall bound to `tools`. */
   executeToolCall?: ToolExecutor;
   onEvent?: (event: LoopEvent) => void;
+  /** Chapter 09: called before each model request once the abort check passes; its messages are appended first. */
+  takeSteering?: () => Message[];
 }
 
 export type LoopEvent =
@@ -108,6 +110,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunR
     if (options.signal?.aborted) {
       return finish("aborted", steps - 1);
     }
+    if (options.takeSteering) messages.push(...options.takeSteering());
 
     const assistant = await collectModelTurn(options, messages);
     messages.push(assistant);

@@ -27,6 +27,9 @@ export type ContractTypes = [
   course.AgentRunResult,
   course.LoopEvent,
   course.ToolExecutor,
+  course.AgentOptions,
+  course.AgentEvent,
+  course.AgentState,
 ];
 
 test("契约：@pi/core 的入口导出 text、userMessage、assistantMessage、ScriptedModel、ToolRegistry、executeToolCall", () => {
@@ -35,8 +38,16 @@ test("契约：@pi/core 的入口导出 text、userMessage、assistantMessage、
   }
 });
 
-test("契约：@pi/course 的入口导出 runAgentLoop", () => {
+test("契约：@pi/course 的入口导出 runAgentLoop 与第 09 章的 Agent", () => {
   assert.equal(typeof course.runAgentLoop, "function");
+  assert.equal(typeof course.Agent, "function");
+  for (const method of ["subscribe", "prompt", "steer", "followUp", "abort", "waitForIdle", "reset"]) {
+    assert.equal(
+      typeof (course.Agent.prototype as unknown as Record<string, unknown>)[method],
+      "function",
+      `Agent.${method}`,
+    );
+  }
 });
 
 test("契约：不给 maxSteps 时上限是 32 次模型请求，第 33 次请求不会开始", async () => {

@@ -1,15 +1,19 @@
-// `npm run checkpoint -w @pi/course -- [id] [--diff [parent] | --write parent|target <dir> | --diagnostic | --lab 7.N]`
+// `npm run checkpoint -w @pi/course -- [id] [--diff [parent] | --write parent|target <dir> | --diagnostic | --lab 7.N]`,
+// and for maintainers `--check` and `<id> --record-before <path>`.
 
 import { type Checkpoint, findCheckpoint, loadManifest } from "../course/manifest.js";
+import { checkCourse, recordBefore } from "../course/record-before.js";
 import { compiledTestsOf } from "../course/test-files.js";
 import { formatLabChanges } from "../diff/lab-regions.js";
 import { parentDiffs, teachingDiffs } from "../diff/teaching-diff.js";
 import { diagnosticReport, runDiagnostic } from "../mutation/diagnostic.js";
+import { refuseInsideRepository } from "../trees/target-place.js";
 import { type TreeKind, treeFiles, writeCheckpointTree } from "../trees/trees.js";
 import { UsageError } from "../usage-error.js";
 import { displayDir, invocationDir, resolveUserDir } from "../user-paths.js";
-import { checkpointCard, checkpointList } from "./checkpoint-card.js";
+import { checkpointCard } from "./checkpoint-card.js";
 import { parseCli } from "./cli-args.js";
+import { courseList } from "./course-list.js";
 
 /** The one-line synopsis, also the end of every argument error. */
 export const checkpointUsage =
@@ -17,7 +21,7 @@ export const checkpointUsage =
 
 export const checkpointHelp = `用法：npm run checkpoint -w @pi/course -- [编号] [选项]
 
-  （无编号）                    列出所有检查点
+  （无编号）                    按学习顺序列出整个课程，以及你最新的练习目录在每个检查点的进度（同 npm run course）
   07                            打印检查点卡片：parent 与 target、教学文件、命令、每段 Lab
   07 --diff                     教学文件从 starter 到 target 的 unified diff（默认）
                                 （parent 里没有要重建的文件，所以从练习目录拿到的 starter 开始）
@@ -25,11 +29,18 @@ export const checkpointHelp = `用法：npm run checkpoint -w @pi/course -- [编
                                 （parent 里没有的文件显示为从 /dev/null 新增的整个文件）
   07 --write parent <目录>      写出 parent 的完整可构建树（第 06 章完成后的起点）
   07 --write target <目录>      写出 target 的完整可构建树（9 项聚焦测试通过的终点）
-  07 --diagnostic               运行章节的诊断实验（也可用 npm run diagnostic）
+  07 --diagnostic               运行章节的诊断实验（也可用 npm run diagnostic -- 07）
   07 --lab 7.N                  starter → target 中属于 Lab 7.N 的改动（卡住时再看）
+  --force                       与 --write 一起：确实要写到课程仓库里 practice/ 之外时使用
   --help                        显示本说明
 
-<目录> 必须不存在或为空，其上级目录必须存在；相对路径从你运行 npm 的目录算起。
+维护者（添加章节时）：
+  --check                       检查清单与快照：每个 parent 都是上一个 target，before/ 与 adds 彼此一致
+  08 --record-before <路径>     在改动一个已有文件之前，把它在检查点 08 的 parent 中的版本
+                                记录到 packages/pi-course/checkpoints/08/before/<路径>
+
+<目录> 必须不存在或为空，其上级目录必须存在；相对路径从你运行 npm 的目录算起；
+课程仓库里只能写到 practice/ 下（packages/ 里的目录会被主仓库一起编译），除非加 --force。
 Usage: npm run checkpoint -w @pi/course -- [id] [--diff [parent] | --write parent|target <dir> | --diagnostic | --lab 7.N]`;
 
 const options = {
@@ -38,6 +49,9 @@ const options = {
   diagnostic: { type: "boolean" },
   write: { type: "string" },
   lab: { type: "string" },
+  check: { type: "boolean" },
+  "record-before": { type: "string" },
+  force: { type: "boolean" },
 } as const;
 
 /** Runs the command and returns what to print on stdout. */
@@ -47,16 +61,28 @@ export async function checkpoint(argv: string[], from: string = invocationDir())
   const { positionals, values } = parseCli(args, options, checkpointUsage);
   if (values.help) return checkpointHelp;
   const [id, dirArgument, ...rest] = positionals;
-  if (id === undefined) {
-    if (values.diff || values.write !== undefined || values.diagnostic || values.lab !== undefined) {
-      throw new UsageError("缺少检查点编号：例如 npm run checkpoint -w @pi/course -- 07 --diff。");
-    }
-    return checkpointList(loadManifest());
+  const recordPath = values["record-before"];
+  const modes = [
+    values.diff,
+    values.write !== undefined,
+    values.diagnostic,
+    values.lab !== undefined,
+    values.check,
+    recordPath !== undefined,
+  ].filter(Boolean).length;
+  if (modes > 1)
+    throw new UsageError("--diff、--write、--diagnostic、--lab 与维护者选项一次只能用一个（--help 查看用法）。");
+  if (values.check) {
+    if (positionals.length > 0) throw new UsageError(`--check 不接受参数，收到 ${positionals.join(" ")}。`);
+    return checkCourse();
   }
-  const modes = [values.diff, values.write !== undefined, values.diagnostic, values.lab !== undefined].filter(
-    Boolean,
-  ).length;
-  if (modes > 1) throw new UsageError("--diff、--write、--diagnostic 与 --lab 一次只能用一个（--help 查看用法）。");
+  if (id === undefined) {
+    if (modes > 0)
+      throw new UsageError(
+        "缺少检查点编号：例如 npm run checkpoint -w @pi/course -- 07 --diff，或 npm run diagnostic -- 07。",
+      );
+    return courseList(loadManifest(), from);
+  }
   // `--write <kind> <dir>` and `--diff parent` take the word after the id.
   const extra = values.write === undefined && !values.diff ? [dirArgument, ...rest] : rest;
   if (extra.some((value) => value !== undefined)) {
@@ -66,23 +92,34 @@ export async function checkpoint(argv: string[], from: string = invocationDir())
     throw new UsageError(`--diff 后面只能跟 parent，收到 "${dirArgument}"：例如 --diff parent，或只写 --diff。`);
   }
   const found = findCheckpoint(id);
+  if (recordPath !== undefined) {
+    const written = await recordBefore(found, recordPath);
+    return `已记录改动前的版本：${written}\n现在可以改动 ${recordPath}；改完后运行 npm run checkpoint -- --check。`;
+  }
   if (values.diff) {
-    const diffs = dirArgument === "parent" ? await parentDiffs(found) : teachingDiffs(found);
+    const diffs = dirArgument === "parent" ? parentDiffs(found) : teachingDiffs(found);
     return diffs.map((diff) => diff.patch).join("\n");
   }
   if (values.diagnostic) return diagnosticReport(found, await runDiagnostic(found));
   if (values.lab !== undefined) return formatLabChanges(found, values.lab);
-  if (values.write !== undefined) return writeTree(found, values.write, dirArgument, from);
+  if (values.write !== undefined) return writeTree(found, values.write, dirArgument, from, values.force ?? false);
   return checkpointCard(found);
 }
 
-async function writeTree(found: Checkpoint, kind: string, dirArgument: string | undefined, from: string) {
+async function writeTree(
+  found: Checkpoint,
+  kind: string,
+  dirArgument: string | undefined,
+  from: string,
+  force: boolean,
+) {
   if (kind !== "parent" && kind !== "target") {
     throw new UsageError(`--write 只接受 parent 或 target，收到 "${kind}"：例如 --write target ../target-07。`);
   }
   if (dirArgument === undefined)
     throw new UsageError(`--write ${kind} 需要一个新目录：例如 --write ${kind} ../${kind}-07。`);
   const dir = resolveUserDir(dirArgument, from);
+  refuseInsideRepository(dir, force);
   await writeCheckpointTree(found, kind as TreeKind, dir);
   const build = kind === "parent" ? "npm run build" : found.build;
   const tests = kind === "parent" ? compiledTestsOf((await treeFiles(found, "parent")).keys()) : [found.focusedRun];

@@ -3,7 +3,16 @@
 import type { DemoRun } from "./demo-scenarios.js";
 
 export function jsonLines(run: DemoRun): string[] {
-  const lines: unknown[] = [{ kind: "scenario", name: run.name, title: run.title, question: run.question }];
+  const lines: unknown[] = [
+    {
+      kind: "scenario",
+      name: run.name,
+      title: run.title,
+      through: run.through,
+      question: run.question,
+      ...(run.workspace !== undefined && { workspace: run.workspace }),
+    },
+  ];
   let announced = 0;
   for (const item of run.events) {
     // A request is announced just before its first event, so the lines read in time order.

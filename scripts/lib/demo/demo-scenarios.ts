@@ -1,5 +1,9 @@
 // The chapter 07 situations the demo plays through the real runAgentLoop, each on the
-// ScriptedModel with in-memory tools, recorded as a DemoRun that the printers turn into text or JSON.
+// ScriptedModel with in-memory tools; chapter 08's README round trip with the real workspace
+// tools in a temp workspace; chapter 09's through the real Agent. Each is recorded as a DemoRun
+// that the printers turn into text or JSON.
+
+import { createWorkspaceTools } from "@pi/coding-agent";
 import {
   type AssistantMessage,
   assistantMessage,
@@ -12,7 +16,15 @@ import {
   text,
   userMessage,
 } from "@pi/core";
-import { type AgentRunResult, type LoopEvent, runAgentLoop, type ToolExecutor } from "@pi/course";
+import {
+  Agent,
+  type AgentEvent,
+  type AgentRunResult,
+  type LoopEvent,
+  runAgentLoop,
+  type ToolExecutor,
+} from "@pi/course";
+import { withDemoWorkspace } from "./demo-workspace.js";
 
 export const scenarioNames = [
   "readme",
@@ -23,6 +35,8 @@ export const scenarioNames = [
   "abort-before",
   "abort-after-tool",
   "max-steps",
+  "workspace",
+  "agent",
 ] as const;
 
 export type ScenarioName = (typeof scenarioNames)[number];
@@ -31,15 +45,15 @@ export function isScenarioName(name: string): name is ScenarioName {
   return (scenarioNames as readonly string[]).includes(name);
 }
 
-/** One LoopEvent as it was emitted, with the request or call it belongs to. */
+/** One event as it was emitted (a LoopEvent, or an AgentEvent in the agent scenario), with the request or call it belongs to. */
 export interface DemoEvent {
   /** 1-based position in the run's event order. */
   seq: number;
   /** The model request in progress when the event was emitted (0 before the first). */
   request: number;
-  /** The call a tool event belongs to. */
+  /** The call a tool event belongs to, or the call running when a message was queued. */
   callId?: string;
-  event: LoopEvent;
+  event: AgentEvent;
 }
 
 export interface DemoRun {
@@ -48,6 +62,8 @@ export interface DemoRun {
   title: string;
   /** What the chapter says this run shows. */
   chapterNote: string;
+  /** What played the run: chapter 07's loop, or chapter 09's Agent (whose events include AgentEvents). */
+  through: "runAgentLoop" | "Agent";
   question: string;
   /** The request snapshots the model received, in order. */
   requests: ModelRequest[];
@@ -59,6 +75,8 @@ export interface DemoRun {
   completionOrder: string[];
   /** Call ids in the order their results sit in the transcript. */
   transcriptOrder: string[];
+  /** The temp workspace the tools worked in (already removed when the run is returned). */
+  workspace?: string;
 }
 
 interface ScenarioSetup {
@@ -67,13 +85,23 @@ interface ScenarioSetup {
   /** The user's request; the README question unless the situation needs another. */
   question?: string;
   turns: AssistantMessage[];
-  tools: Tool[];
+  /** The tools, or a function making them for the temp workspace made from `workspaceFiles`. */
+  tools: Tool[] | ((workspace: string) => Tool[]);
+  /** Files of a real temp workspace for the run; it is removed afterwards. */
+  workspaceFiles?: Record<string, string>;
   /** An injected executor, given the run's registry so it can delegate to chapter 06's executeToolCall. */
   executeToolCall?: (tools: ToolRegistry) => ToolExecutor;
   signal?: AbortSignal;
   maxSteps?: number;
   /** Sees each event after it is recorded: used to open gates, never to change the run. */
   observe?: (event: LoopEvent) => void;
+  /** Plays the run through chapter 09's Agent instead of runAgentLoop, seated here for the tools to reach. */
+  agent?: AgentSeat;
+}
+
+/** Where a scenario's tools find the Agent that runs them. */
+interface AgentSeat {
+  agent?: Agent;
 }
 
 /** Counts real executions: a tool's execute() body, or the injected executor's invocations. */
@@ -103,6 +131,17 @@ function readTool(counter: ExecutionCounter, during?: () => void): Tool {
       during?.();
       if (args.path !== "README.md") throw new Error(`${String(args.path)} 不在内存工作区中`);
       return { content: [text(readmeText)] };
+    },
+  };
+}
+
+/** `tool` as it is, counting its executions. */
+function counted(tool: Tool, counter: ExecutionCounter): Tool {
+  return {
+    ...tool,
+    execute(args, context) {
+      counter.count += 1;
+      return tool.execute(args, context);
     },
   };
 }
@@ -226,6 +265,28 @@ const scenarios: Record<ScenarioName, (counter: ExecutionCounter) => ScenarioSet
     };
   },
 
+  agent: (counter) => {
+    const seat: AgentSeat = {};
+    return {
+      title: "Agent：read 执行期间 steer 一句、followUp 一句",
+      chapterNote:
+        "steer 在 read 的结果之后、请求 2 之前进入 transcript；请求 2 以 stop 结束时 followUp 作为新的一步运行（请求 3）",
+      turns: [
+        firstAnswer,
+        assistantMessage([text("tiny-pi")], "stop", 6),
+        assistantMessage([text("它是一个小型 agent 运行时。")], "stop", 8),
+      ],
+      // The user types two lines while read runs, as in tiny-pi's REPL.
+      tools: [
+        readTool(counter, () => {
+          seat.agent?.steer("只回答项目名，不要解释。");
+          seat.agent?.followUp("再用一句话说说它是做什么的。");
+        }),
+      ],
+      agent: seat,
+    };
+  },
+
   "max-steps": (counter) => ({
     title: "maxSteps: 1：结果停在 toolResult",
     chapterNote: "第一轮仍执行 read，之后达到上限：finish(maxSteps, 1)，没有最终 assistant",
@@ -233,41 +294,73 @@ const scenarios: Record<ScenarioName, (counter: ExecutionCounter) => ScenarioSet
     tools: [readTool(counter)],
     maxSteps: 1,
   }),
+
+  workspace: (counter) => ({
+    title: "第 08 章：真实 workspace 里的 README 往返",
+    chapterNote:
+      "runAgentLoop 不变：内存 read 换成 createWorkspaceTools() 的 read、write、edit、bash，call-1 的结果来自临时 workspace 里的 README.md",
+    turns: [firstAnswer, finalAnswer],
+    workspaceFiles: { "README.md": `${readmeText}\n` },
+    tools: (workspace) => createWorkspaceTools(workspace).map((tool) => counted(tool, counter)),
+  }),
 };
 
 /** Plays one scenario through runAgentLoop and records everything the printers show. */
 export async function runScenario(name: ScenarioName): Promise<DemoRun> {
   const counter: ExecutionCounter = { count: 0 };
   const setup = scenarios[name](counter);
+  const { tools } = setup;
+  if (typeof tools !== "function") return playScenario(name, setup, tools, counter);
+  return withDemoWorkspace(setup.workspaceFiles ?? {}, async (workspace) => ({
+    ...(await playScenario(name, setup, tools(workspace), counter)),
+    workspace,
+  }));
+}
+
+async function playScenario(
+  name: ScenarioName,
+  setup: ScenarioSetup,
+  scenarioTools: Tool[],
+  counter: ExecutionCounter,
+): Promise<DemoRun> {
   const model = new ScriptedModel(setup.turns);
   const tools = new ToolRegistry();
-  for (const tool of setup.tools) tools.register(tool);
+  for (const tool of scenarioTools) tools.register(tool);
   const events: DemoEvent[] = [];
   const asked = setup.question ?? question;
 
-  const result = await runAgentLoop({
-    model,
-    context: { messages: [userMessage(asked, 1)] },
-    tools,
-    ...(setup.executeToolCall && { executeToolCall: setup.executeToolCall(tools) }),
-    ...(setup.signal && { signal: setup.signal }),
-    ...(setup.maxSteps !== undefined && { maxSteps: setup.maxSteps }),
-    onEvent: (event) => {
-      const callId = callIdOf(event);
-      events.push({
-        seq: events.length + 1,
-        request: model.requests.length,
-        ...(callId !== undefined && { callId }),
-        event,
+  const record = (event: AgentEvent) => {
+    const callId = callIdOf(event) ?? (event.type === "queued" ? running : undefined);
+    events.push({
+      seq: events.length + 1,
+      request: model.requests.length,
+      ...(callId !== undefined && { callId }),
+      event,
+    });
+    if (event.type === "tool_start") running = event.call.id;
+    if (event.type === "tool_end") running = undefined;
+  };
+  let running: string | undefined;
+  const result = setup.agent
+    ? await runAgent(setup, setup.agent, model, tools, asked, record)
+    : await runAgentLoop({
+        model,
+        context: { messages: [userMessage(asked, 1)] },
+        tools,
+        ...(setup.executeToolCall && { executeToolCall: setup.executeToolCall(tools) }),
+        ...(setup.signal && { signal: setup.signal }),
+        ...(setup.maxSteps !== undefined && { maxSteps: setup.maxSteps }),
+        onEvent: (event) => {
+          record(event);
+          setup.observe?.(event);
+        },
       });
-      setup.observe?.(event);
-    },
-  });
 
   return {
     name,
     title: setup.title,
     chapterNote: setup.chapterNote,
+    through: setup.agent ? "Agent" : "runAgentLoop",
     question: asked,
     requests: model.requests,
     events,
@@ -278,7 +371,22 @@ export async function runScenario(name: ScenarioName): Promise<DemoRun> {
   };
 }
 
-function callIdOf(event: LoopEvent): string | undefined {
+/** The Agent's run of the scenario: one prompt, its events recorded like the loop's. */
+function runAgent(
+  setup: ScenarioSetup,
+  seat: AgentSeat,
+  model: ScriptedModel,
+  tools: ToolRegistry,
+  asked: string,
+  record: (event: AgentEvent) => void,
+): Promise<AgentRunResult> {
+  const agent = new Agent({ model, tools, ...(setup.maxSteps !== undefined && { maxSteps: setup.maxSteps }) });
+  seat.agent = agent;
+  agent.subscribe(record);
+  return agent.prompt(userMessage(asked, 1));
+}
+
+function callIdOf(event: AgentEvent): string | undefined {
   switch (event.type) {
     case "tool_start":
       return event.call.id;

@@ -1,7 +1,7 @@
 // Prints a DemoRun as the chapter's timelines: the events in order (model events under their
 // request, tool events under their call), the transcript and the result, with Chinese labels.
 import type { Message, ToolCall, ToolResultMessage } from "@pi/core";
-import type { LoopEvent } from "@pi/course";
+import type { AgentEvent } from "@pi/course";
 import type { Style } from "../terminal-style.js";
 import type { DemoEvent, DemoRun } from "./demo-scenarios.js";
 
@@ -14,8 +14,9 @@ export function formatRun(run: DemoRun, style: Style): string {
     style.title(run.title),
     `${style.dim("用户：")}${run.question}`,
     `${style.dim("对照章节：")}${run.chapterNote}`,
+    ...(run.workspace === undefined ? [] : [`${style.dim("工作区：")}${run.workspace}（临时目录，运行结束后已删除）`]),
     "",
-    style.heading("LoopEvent（按发出顺序）"),
+    style.heading(`${run.through === "Agent" ? "AgentEvent" : "LoopEvent"}（按发出顺序）`),
     ...timelineLines(run, style),
     "",
     ...orderLines(run, style),
@@ -61,7 +62,7 @@ function groupHeader(item: DemoEvent, run: DemoRun, calls: Map<string, ToolCall>
   return style.heading(`调用 ${call ? describeCall(call) : item.callId}`);
 }
 
-function describeEvent(event: LoopEvent, style: Style): [string, string] {
+function describeEvent(event: AgentEvent, style: Style): [string, string] {
   switch (event.type) {
     case "model_event": {
       const inner = event.event;
@@ -95,6 +96,14 @@ function describeEvent(event: LoopEvent, style: Style): [string, string] {
       return ["tool_skipped", resultStatus(event.result, style)];
     case "turn_end":
       return ["turn_end", `${event.reason.padEnd(REASON_WIDTH)}steps=${event.steps}`];
+    case "agent_start":
+      return ["agent_start", ""];
+    case "agent_end":
+      return ["agent_end", `${event.result.reason.padEnd(REASON_WIDTH)}steps=${event.result.steps}`];
+    case "queued":
+      return [`queued(${event.kind})`, describeMessage(event.message)];
+    case "retry":
+      return ["retry", `第 ${event.attempt} 次，等待 ${event.delayMs} ms  ${event.errorMessage}`];
   }
 }
 

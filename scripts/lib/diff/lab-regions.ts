@@ -7,6 +7,7 @@ import path from "node:path";
 import { createTwoFilesPatch, diffLines } from "diff";
 import { verifyCommand } from "../commands.js";
 import { type Checkpoint, type Lab, repoRoot } from "../course/manifest.js";
+import { targetFiles } from "../course/snapshots.js";
 import { UsageError } from "../usage-error.js";
 
 /** One changed block of the diff: starter lines replaced by target lines. */
@@ -109,12 +110,54 @@ function isCommentOnly(block: ChangeBlock): boolean {
 
 /** The starter with only the blocks of `labId` applied. */
 export function applyLab(segments: Segment[], labId: string): string {
+  return applyLabs(segments, [labId]);
+}
+
+/** The starter with every block that belongs to one of `labIds` applied. */
+export function applyLabs(segments: Segment[], labIds: string[]): string {
   return segments
     .flatMap((segment) => {
       if (segment.kind === "same") return segment.lines;
-      return segment.labs.includes(labId) ? segment.added : segment.removed;
+      return segment.labs.some((id) => labIds.includes(id)) ? segment.added : segment.removed;
     })
     .join("");
+}
+
+/** The teaching files with the labs up to one lab completed from the target. */
+export interface LabStage {
+  lab: Lab;
+  /** Teaching file → its content at this stage. */
+  files: Record<string, string>;
+  /** Later labs some of whose code (not just comments) arrived early, in a block shared with this lab or an earlier one. */
+  early: string[];
+}
+
+/**
+ * The teaching files after each lab, in order: stage N is every starter with the blocks of labs
+ * 1…N applied from the target (a block shared with a later lab arrives with the first). The
+ * integrity tests build each stage and expect the manifest's running counts.
+ */
+export function labStages(checkpoint: Checkpoint): LabStage[] {
+  const labIds = checkpoint.labs.map((lab) => lab.id);
+  const target = targetFiles(checkpoint);
+  const segmentsOf = Object.entries(checkpoint.starters).map(
+    ([file, starter]) => [file, labSegments(readRepo(starter), target.get(file) ?? "", labIds)] as const,
+  );
+  return checkpoint.labs.map((lab, index) => {
+    const done = labIds.slice(0, index + 1);
+    const applied = segmentsOf.flatMap(([, segments]) =>
+      segments.flatMap((segment) =>
+        segment.kind === "change" && !isCommentOnly(segment) && segment.labs.some((id) => done.includes(id))
+          ? segment.labs
+          : [],
+      ),
+    );
+    return {
+      lab,
+      files: Object.fromEntries(segmentsOf.map(([file, segments]) => [file, applyLabs(segments, done)])),
+      early: labIds.slice(index + 1).filter((id) => applied.includes(id)),
+    };
+  });
 }
 
 function findLab(checkpoint: Checkpoint, labId: string): Lab {
@@ -133,8 +176,8 @@ export function labChanges(checkpoint: Checkpoint, labId: string): LabChange[] {
   return checkpoint.teachingFiles.flatMap((file) => {
     const starterFile = checkpoint.starters[file];
     if (starterFile === undefined) return [];
-    const starter = readFileSync(path.join(repoRoot, starterFile), "utf8");
-    const target = readFileSync(path.join(repoRoot, file), "utf8");
+    const starter = readRepo(starterFile);
+    const target = targetFiles(checkpoint).get(file) ?? "";
     const segments = labSegments(starter, target, labIds);
     const blocks = segments.filter(
       (segment): segment is Segment & { kind: "change" } => segment.kind === "change" && segment.labs.includes(lab.id),
@@ -166,4 +209,8 @@ export function formatLabChanges(checkpoint: Checkpoint, labId: string): string 
     lines.push("", `${change.file}：${change.blocks.length} 处${note}`, change.patch.trimEnd());
   }
   return lines.join("\n");
+}
+
+function readRepo(relative: string): string {
+  return readFileSync(path.join(repoRoot, relative), "utf8");
 }

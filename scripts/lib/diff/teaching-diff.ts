@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { type Checkpoint, repoRoot } from "../course/manifest.js";
-import { treeFiles } from "../trees/trees.js";
+import { parentFiles, targetFiles } from "../course/snapshots.js";
 
 export interface TeachingDiff {
   file: string;
@@ -17,6 +17,7 @@ export interface TeachingDiff {
 }
 
 export function teachingDiffs(checkpoint: Checkpoint): TeachingDiff[] {
+  const target = targetFiles(checkpoint);
   return checkpoint.teachingFiles.map((file) => {
     const starter = checkpoint.starters[file];
     const before = starter === undefined ? "" : read(starter);
@@ -24,7 +25,7 @@ export function teachingDiffs(checkpoint: Checkpoint): TeachingDiff[] {
       `a/${file}`,
       `b/${file}`,
       before,
-      read(file),
+      target.get(file) ?? "",
       starter === undefined ? "parent (no file)" : `starter ${starter}`,
       "target",
     );
@@ -33,11 +34,12 @@ export function teachingDiffs(checkpoint: Checkpoint): TeachingDiff[] {
 }
 
 /** The parent→target unified diff of each teaching file; one the parent lacks is added from /dev/null. */
-export async function parentDiffs(checkpoint: Checkpoint): Promise<TeachingDiff[]> {
-  const parent = await treeFiles(checkpoint, "parent");
+export function parentDiffs(checkpoint: Checkpoint): TeachingDiff[] {
+  const parent = parentFiles(checkpoint);
+  const targets = targetFiles(checkpoint);
   return checkpoint.teachingFiles.map((file) => {
     const before = parent.get(file);
-    const target = read(file);
+    const target = targets.get(file) ?? "";
     if (before === undefined) return { file, patch: createTwoFilesPatch("/dev/null", `b/${file}`, "", target) };
     const patch = createTwoFilesPatch(`a/${file}`, `b/${file}`, before, target, "parent", "target");
     return { file, from: file, patch };

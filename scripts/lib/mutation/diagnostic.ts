@@ -1,9 +1,14 @@
 // The chapter's diagnostic experiment, run for real: the manifest's one-line change to the
 // target (for 07: the `length` branch sent down the execution path), built in a temp tree.
 
+import fs from "node:fs/promises";
+import path from "node:path";
+import { diagnosticCommand } from "../commands.js";
 import type { Checkpoint } from "../course/manifest.js";
-import type { FocusedResult } from "../run/focused-run.js";
-import { type Mutation, mutatedFiles, runTargetWith } from "./mutants.js";
+import { targetFiles } from "../course/snapshots.js";
+import { buildTree, type FocusedResult, runFocused } from "../run/focused-run.js";
+import { withTempTree } from "../trees/temp-tree.js";
+import { type Mutation, mutatedFiles } from "./mutants.js";
 
 export function diagnosticMutation(checkpoint: Checkpoint): Mutation {
   const { file, find, replace } = checkpoint.diagnostic;
@@ -17,10 +22,40 @@ export interface DiagnosticOutcome {
   restored: FocusedResult;
 }
 
-export async function runDiagnostic(checkpoint: Checkpoint): Promise<DiagnosticOutcome> {
-  const mutated = await runTargetWith(checkpoint, mutatedFiles([diagnosticMutation(checkpoint)]));
-  const restored = await runTargetWith(checkpoint, {});
-  return { mutated, restored };
+/** The checkpoint's target file with the diagnostic change (throws when `find` no longer occurs exactly once). */
+export function diagnosticSource(checkpoint: Checkpoint): string {
+  const target = targetFiles(checkpoint);
+  const mutation = diagnosticMutation(checkpoint);
+  return mutatedFiles([mutation], (file) => target.get(file) ?? "")[mutation.file] ?? "";
+}
+
+/**
+ * Plants the diagnostic change in a target tree, builds it and runs the focused tests, then puts
+ * the target's file back, rebuilds and runs them again. The tree is `builtTarget` when given
+ * (left as it was found), else a temporary one.
+ */
+export async function runDiagnostic(checkpoint: Checkpoint, builtTarget?: string): Promise<DiagnosticOutcome> {
+  const { file } = checkpoint.diagnostic;
+  const original = targetFiles(checkpoint).get(file) ?? "";
+  const experiment = async (dir: string): Promise<DiagnosticOutcome> => {
+    const where = path.join(dir, ...file.split("/"));
+    await fs.writeFile(where, diagnosticSource(checkpoint));
+    try {
+      const mutated = await buildAndRun(dir, checkpoint);
+      await fs.writeFile(where, original);
+      return { mutated, restored: await buildAndRun(dir, checkpoint) };
+    } finally {
+      await fs.writeFile(where, original);
+    }
+  };
+  if (builtTarget !== undefined) return experiment(builtTarget);
+  return withTempTree(checkpoint, "target", {}, experiment);
+}
+
+async function buildAndRun(dir: string, checkpoint: Checkpoint): Promise<FocusedResult> {
+  const build = await buildTree(dir, checkpoint);
+  if (!build.ok) throw new Error(`diagnostic tree does not build: ${build.firstError ?? build.output}`);
+  return runFocused(dir, checkpoint);
 }
 
 /** The tests of a run whose name contains `pattern`, with their status. */
@@ -31,7 +66,7 @@ function testsMatching(result: FocusedResult, pattern: string): FocusedResult["r
 export function diagnosticReport(checkpoint: Checkpoint, outcome: DiagnosticOutcome): string {
   const { pattern } = checkpoint.diagnostic;
   const lines = [
-    checkpoint.diagnostic.title,
+    `${checkpoint.diagnostic.title}（${diagnosticCommand(checkpoint)}）`,
     checkpoint.diagnostic.description,
     "",
     `改动（${checkpoint.diagnostic.file}）：`,

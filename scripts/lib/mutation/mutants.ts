@@ -74,11 +74,17 @@ export function mutateSource(source: string, mutation: Mutation): string {
   return source.slice(0, first) + mutation.replace + source.slice(first + mutation.find.length);
 }
 
-/** The repository files the mutations touch, with every mutation applied in order. */
-export function mutatedFiles(mutations: Mutation[]): Record<string, string> {
+/**
+ * The files the mutations touch, with every mutation applied in order; `read` gives a file's
+ * unmutated content (by default the live repository's).
+ */
+export function mutatedFiles(
+  mutations: Mutation[],
+  read: (file: string) => string = (file) => readFileSync(path.join(repoRoot, file), "utf8"),
+): Record<string, string> {
   const files: Record<string, string> = {};
   for (const mutation of mutations) {
-    const source = files[mutation.file] ?? readFileSync(path.join(repoRoot, mutation.file), "utf8");
+    const source = files[mutation.file] ?? read(mutation.file);
     files[mutation.file] = mutateSource(source, mutation);
   }
   return files;

@@ -5,6 +5,8 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { cleanupOnSignal } from "../cleanup-on-signal.js";
+import { watchParent } from "./parent-watchdog.js";
 import { guardUntilClosed, killTree, ownProcessGroup } from "./process-tree.js";
 
 export interface ProcessResult {
@@ -67,7 +69,13 @@ function runProcess(
             timedOut = true;
             killTree(child);
           }, timeoutMs);
-    if (timeoutMs !== undefined) guardUntilClosed(child);
+    if (timeoutMs !== undefined) {
+      guardUntilClosed(child);
+      watchParent(child);
+    }
+    // An unguarded child (npm) shares this process group, so Ctrl-C reaches it too; a signal sent
+    // to this process alone must still stop it (npm passes SIGTERM on to the script it runs).
+    const release = timeoutMs === undefined ? cleanupOnSignal(() => child.kill("SIGTERM")) : () => undefined;
     // A cancelled run (verify --watch after a new save) is stopped as a whole tree, like a timed-out one.
     const cancel = () => {
       timedOut = true;
@@ -84,6 +92,7 @@ function runProcess(
     });
     child.on("error", reject);
     child.on("close", (code) => {
+      release();
       clearTimeout(timer);
       signal?.removeEventListener("abort", cancel);
       resolve({ code: timedOut ? null : code, output });
@@ -131,14 +140,19 @@ export function quoteForCmd(arg: string): string {
   return quoted.replace(CMD_META, "^$1").replace(CMD_META, "^$1");
 }
 
-/** Runs `npm <args>` in `cwd` with a clean environment. */
-export function runNpm(args: string[], cwd: string): Promise<ProcessResult> {
-  const npm = npmInvocation(args, {
+/** How this process would start npm: its platform, the npm that runs it, its node. */
+export function npmContext() {
+  return {
     platform: process.platform,
     npmExecpath: process.env.npm_execpath,
     execPath: process.execPath,
     exists: existsSync,
-  });
+  };
+}
+
+/** Runs `npm <args>` in `cwd` with a clean environment. */
+export function runNpm(args: string[], cwd: string): Promise<ProcessResult> {
+  const npm = npmInvocation(args, npmContext());
   return runProcess(npm.command, npm.args, cwd, { shell: npm.shell });
 }
 

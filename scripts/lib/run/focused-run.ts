@@ -5,7 +5,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Checkpoint } from "../course/manifest.js";
 import { compiledTestFiles } from "../course/test-files.js";
-import { RunTimeoutError } from "../usage-error.js";
+import { LearnerError, RunTimeoutError } from "../usage-error.js";
 import { runNode, runNpm } from "./child-process.js";
 import { type FocusedResult, parseTap } from "./tap-report.js";
 
@@ -99,8 +99,9 @@ export async function runFocused(
   signal?: AbortSignal,
 ): Promise<FocusedResult> {
   const files = await focusedFiles(dir, checkpoint);
-  if (files.length === 0)
-    throw new Error(`no focused test file matches ${checkpoint.focusedRun} in ${dir}: build it first`);
+  if (files.length === 0) {
+    throw new LearnerError(`${dir} 里没有与 ${checkpoint.focusedRun} 匹配的聚焦测试：先运行 ${checkpoint.build}。`);
+  }
   // Hang guards, not speed checks: a focused test file gives each test its own, shorter timeout,
   // which names the test; TEST_TIMEOUT_MS guards tests without one. A timer left running after
   // the tests must not keep the run alive (--test-force-exit, Node >= 20.14), and a synchronous
@@ -112,10 +113,15 @@ export async function runFocused(
   if (signal?.aborted === true) throw new RunCancelledError();
   if (code === null) {
     throw new RunTimeoutError(
-      `聚焦测试 ${runTimeoutMs / 1000} 秒后仍未结束，已被终止：检查 agent-loop.ts 里是否有不会结束的同步循环。`,
+      `聚焦测试 ${runTimeoutMs / 1000} 秒后仍未结束，已被终止：检查 ${teachingNames(checkpoint)} 里是否有不会结束的同步循环。`,
     );
   }
   return parseTap(output);
+}
+
+/** The teaching files' names, as the learner sees them in their editor: `agent-loop.ts`. */
+function teachingNames(checkpoint: Checkpoint): string {
+  return checkpoint.teachingFiles.map((file) => path.posix.basename(file)).join("、");
 }
 
 const TEST_TIMEOUT_MS = 60_000;

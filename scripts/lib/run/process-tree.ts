@@ -1,6 +1,7 @@
 // A child that starts children of its own (`node --test` runs each test file in a child process)
 // must be stopped as a whole tree: killing only the child leaves a spinning grandchild behind.
 import { type ChildProcess, spawnSync } from "node:child_process";
+import { cleanupOnSignal } from "../cleanup-on-signal.js";
 
 /** On POSIX a guarded child leads its own process group, so the whole group can be killed at once. */
 export const ownProcessGroup = process.platform !== "win32";
@@ -25,8 +26,12 @@ process.on("exit", () => {
   for (const child of guarded) killTree(child);
 });
 
-/** Keeps `child` on the list of trees killed when this process exits, until it closes. */
+/** Keeps `child` on the list of trees killed when this process exits or is interrupted, until it closes. */
 export function guardUntilClosed(child: ChildProcess): void {
   guarded.add(child);
-  child.once("close", () => guarded.delete(child));
+  const release = cleanupOnSignal(() => killTree(child));
+  child.once("close", () => {
+    guarded.delete(child);
+    release();
+  });
 }

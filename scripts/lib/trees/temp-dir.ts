@@ -1,15 +1,26 @@
-// A fresh folder under os.tmpdir() for the length of one task, removed afterwards whatever happens.
-import { mkdtemp, rm } from "node:fs/promises";
+// A fresh folder under os.tmpdir() for the length of one task, removed afterwards whatever happens:
+// also when the process is interrupted (SIGINT, SIGTERM, SIGHUP), and by the next task with the
+// same prefix when the process was killed outright (SIGKILL).
+import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { cleanupOnSignal } from "../cleanup-on-signal.js";
+import { ownedPrefix, removeLeftovers, removeOwnedSync, removeTreeAsync } from "./owned-temp.js";
 
-/** Makes `<tmpdir>/<prefix>XXXXXX`, runs `use` on it and removes it, also when `use` throws. */
+/** Makes `<tmpdir>/<prefix>pid<pid>-XXXXXX`, runs `use` on it and removes it, also when `use` throws. */
 export async function withTempDir<T>(prefix: string, use: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const parent = os.tmpdir();
+  await removeLeftovers(parent, (name) => (name.startsWith(prefix) ? name.slice(prefix.length) : undefined));
+  const release = cleanupOnSignal(() => removeOwnedSync(parent, prefix));
   try {
-    return await use(dir);
+    const dir = await mkdtemp(path.join(parent, ownedPrefix(prefix)));
+    try {
+      return await use(dir);
+    } finally {
+      // Checkpoint trees hold symlinks (junctions on Windows): removed first, never followed.
+      await removeTreeAsync(dir);
+    }
   } finally {
-    // Checkpoint trees hold symlinks (junctions on Windows): fs.rm removes them without following.
-    await rm(dir, { recursive: true, force: true });
+    release();
   }
 }

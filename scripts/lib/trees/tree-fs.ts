@@ -1,30 +1,26 @@
 // Paths and writes inside a tree folder: repository-relative paths use posix separators, and
-// folders are made one at a time (never a recursive mkdir that could create a missing parent).
+// folders are only ever made inside a tree whose root already exists.
 import fs from "node:fs/promises";
 import path from "node:path";
+import { ensureDir as ensureDirExtra, outputFile } from "fs-extra/esm";
 
 /** A relative path with the platform's separators → the same path with `/`. */
 export function toPosix(relative: string): string {
   return relative.split(path.sep).join("/");
 }
 
-/** Creates `relative` (posix) under `root` one folder at a time; folders that exist are kept. */
+/**
+ * Creates `relative` (posix) under `root`; folders that exist are kept. `root` must already exist
+ * (it is the tree's fresh temp folder): fs-extra's recursive ensureDir then only makes folders
+ * inside the tree, never a missing parent outside it.
+ */
 export async function ensureDir(root: string, relative: string): Promise<void> {
-  let current = root;
-  for (const part of relative.split("/").filter(Boolean)) {
-    current = path.join(current, part);
-    try {
-      await fs.mkdir(current);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-  }
+  await ensureDirExtra(path.join(root, ...relative.split("/")));
 }
 
-/** Writes `content` to `relative` (posix) under `root`, creating its folders. */
+/** Writes `content` to `relative` (posix) under the existing folder `root`, creating its folders inside it. */
 export async function writeFileIn(root: string, relative: string, content: string): Promise<void> {
-  await ensureDir(root, path.posix.dirname(relative));
-  await fs.writeFile(path.join(root, ...relative.split("/")), content);
+  await outputFile(path.join(root, ...relative.split("/")), content);
 }
 
 /**

@@ -1,20 +1,19 @@
 // Which practice directory `verify` looks at: the one the learner named, or else the newest
-// practice directory of the checkpoint under the top-level practice/.
+// practice directory of the checkpoint under the top-level practice/ that `practice` finished
+// creating (hidden temp folders and learners' copies are passed over).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { practiceCommand } from "../commands.js";
 import type { Checkpoint } from "../course/manifest.js";
+import { isFinishedPracticeDir } from "../trees/practice-marker.js";
+import { readTreePackageJson } from "../trees/tree-health.js";
 import { treePackageName } from "../trees/trees.js";
 import { UsageError } from "../usage-error.js";
 import { practiceRoot, resolveUserDir } from "../user-paths.js";
 
+/** A package.json that is not JSON is a UsageError saying so, not "not a practice directory". */
 function isPracticeTree(dir: string, checkpoint: Checkpoint): boolean {
-  try {
-    const json = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: unknown };
-    return json.name === treePackageName(checkpoint, "practice");
-  } catch {
-    return false;
-  }
+  return readTreePackageJson(dir, checkpoint)?.name === treePackageName(checkpoint, "practice");
 }
 
 /** When a tree was made: its folder's birth time where the file system keeps one, else its package.json's. */
@@ -32,8 +31,9 @@ export function practiceDirs(checkpoint: Checkpoint, root: string = practiceRoot
     return [];
   }
   return entries
+    .filter((entry) => !entry.startsWith("."))
     .map((entry) => path.join(root, entry))
-    .filter((dir) => isPracticeTree(dir, checkpoint))
+    .filter((dir) => isFinishedPracticeDir(dir, checkpoint.id))
     .map((dir) => ({ dir, created: createdAt(dir) }))
     .sort((a, b) => b.created - a.created || b.dir.localeCompare(a.dir))
     .map(({ dir }) => dir);

@@ -3,6 +3,7 @@
 
 import type { Checkpoint, Lab } from "../course/manifest.js";
 import { type BuildResult, buildTree, type FocusedFailure, runFocused } from "../run/focused-run.js";
+import { checkPracticeTree } from "../trees/tree-health.js";
 
 export interface LabProgress {
   lab: Lab;
@@ -30,6 +31,7 @@ export async function verifyTree(
   checkpoint: Checkpoint,
   observer: VerifyObserver = {},
 ): Promise<Verification> {
+  checkPracticeTree(dir, checkpoint);
   const build = await buildTree(dir, checkpoint);
   observer.onBuild?.(build);
   if (!build.ok) return { built: false, build };

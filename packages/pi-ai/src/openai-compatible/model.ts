@@ -1,0 +1,65 @@
+// openAICompatibleModel: chapter 07's Model over any OpenAI-compatible Chat Completions endpoint.
+import { type Model, type ModelRequest, type ModelStream, type ModelStreamOptions, PushModelStream } from "@pi/core";
+import OpenAI from "openai";
+import { ChunkMapper, type StreamEnd } from "./chunk-mapper.js";
+import { describeFailure, type FailurePhase } from "./error-message.js";
+import { type OpenAICompatibleOptions, type ResolvedOptions, resolveOptions } from "./options.js";
+import { chatCompletionParams } from "./request-params.js";
+import { retryWaitingFetch } from "./retry-fetch.js";
+import { untilAborted } from "./until-aborted.js";
+
+/** The SDK insists on a key. Without one, a null Authorization keeps its placeholder out of the request. */
+function defaultHeaders(options: ResolvedOptions): Record<string, string | null> {
+  const own = Object.keys(options.headers).some((name) => name.toLowerCase() === "authorization");
+  return options.apiKey === undefined && !own ? { ...options.headers, Authorization: null } : options.headers;
+}
+
+function createClient(options: ResolvedOptions): OpenAI {
+  return new OpenAI({
+    baseURL: options.baseURL,
+    apiKey: options.apiKey ?? "none",
+    defaultHeaders: defaultHeaders(options),
+    maxRetries: options.maxRetries,
+    fetch: retryWaitingFetch(options.maxRetries),
+    // The SDK would print unparsable chunks to the console; the failed turn reports them instead.
+    logLevel: "off",
+  });
+}
+
+/** Runs one turn into `stream`. Never rejects: every failure ends the stream with an errored assistant. */
+async function runTurn(
+  client: OpenAI,
+  options: ResolvedOptions,
+  request: ModelRequest,
+  signal: AbortSignal | undefined,
+  stream: PushModelStream,
+): Promise<void> {
+  const timestamp = Date.now();
+  stream.push({ type: "start" });
+  const mapper = new ChunkMapper((event) => stream.push(event));
+  let end: StreamEnd = { kind: "complete" };
+  let phase: FailurePhase = "request";
+  try {
+    const pending = client.chat.completions.create(chatCompletionParams(request, options), { signal });
+    const chunks = await untilAborted(pending, signal, (late) => late.controller.abort());
+    phase = "stream";
+    for await (const chunk of chunks) mapper.accept(chunk);
+  } catch (error) {
+    end = { kind: "failed", message: describeFailure(error, phase, options.baseURL) };
+  }
+  // The SDK ends the iteration silently on abort: without this check an aborted turn would look cut off.
+  if (signal?.aborted) end = { kind: "aborted" };
+  stream.end(mapper.finish(end, timestamp));
+}
+
+export function openAICompatibleModel(options: OpenAICompatibleOptions): Model {
+  const resolved = resolveOptions(options);
+  const client = createClient(resolved);
+  return {
+    stream(request: ModelRequest, streamOptions?: ModelStreamOptions): ModelStream {
+      const stream = new PushModelStream();
+      void runTurn(client, resolved, request, streamOptions?.signal, stream);
+      return stream;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// A course ModelRequest → the body of POST {baseURL}/chat/completions.
+import type { ModelRequest, ToolDefinition } from "@pi/core";
+import type { ChatCompletionCreateParamsStreaming, ChatCompletionTool } from "openai/resources/chat/completions";
+import type { ResolvedOptions } from "./options.js";
+import { chatMessages } from "./request-messages.js";
+
+function chatTool(definition: ToolDefinition): ChatCompletionTool {
+  return {
+    type: "function",
+    function: {
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.parameters as Record<string, unknown>,
+    },
+  };
+}
+
+export function chatCompletionParams(
+  request: ModelRequest,
+  options: ResolvedOptions,
+): ChatCompletionCreateParamsStreaming {
+  const params: ChatCompletionCreateParamsStreaming = {
+    model: options.model,
+    messages: chatMessages(request.systemPrompt, request.messages, options.compat),
+    stream: true,
+  };
+  if (options.compat.includeUsage) params.stream_options = { include_usage: true };
+  // Some servers reject `tools: []`.
+  if (request.tools.length > 0) params.tools = request.tools.map(chatTool);
+  return params;
+}

@@ -1,0 +1,100 @@
+// Given (not a lab): a command's merged output, kept as a bounded tail; once it passes the limits,
+// the whole output also goes to a temp file whose path the result names.
+import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  countLines,
+  countNewlines,
+  formatSize,
+  type OutputLimits,
+  StreamTail,
+  type Truncation,
+  truncateTail,
+} from "./truncate.js";
+
+/**
+ * Where full outputs go: one folder per process, made on first use, removed when the process
+ * exits, also on a SIGINT, SIGTERM or SIGHUP that nobody else listens for: that signal is raised
+ * again after the cleanup, so the process still ends the way it would have. Only SIGKILL leaves
+ * the folder behind (in the system's temp folder).
+ */
+let outputDir: string | undefined;
+let outputFiles = 0;
+
+function nextOutputPath(): string {
+  if (outputDir === undefined) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "pi-bash-"));
+    outputDir = dir;
+    const remove = () => rmSync(dir, { recursive: true, force: true });
+    process.once("exit", remove);
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+      const onSignal = () => {
+        // Another listener owns this signal (a CLI that aborts the run and goes on): leave it to "exit".
+        if (process.listenerCount(signal) > 1) return;
+        process.off(signal, onSignal);
+        remove();
+        process.kill(process.pid, signal);
+      };
+      process.on(signal, onSignal);
+    }
+  }
+  outputFiles += 1;
+  return path.join(outputDir, `output-${outputFiles}.log`);
+}
+
+export interface CapturedOutput {
+  /** The tail that fits the limits, with a notice when lines were dropped. */
+  text: string;
+  truncation?: Truncation;
+  /** The whole output, when it did not fit. */
+  fullOutputPath?: string;
+}
+
+export class OutputCapture {
+  private readonly tail: StreamTail;
+  private file: WriteStream | undefined;
+  private fullOutputPath: string | undefined;
+
+  constructor(private readonly limits: OutputLimits) {
+    this.tail = new StreamTail(limits.maxBytes);
+  }
+
+  /** Adds a chunk; false means the temp file is behind: pause the source until drained(). */
+  write(chunk: Buffer): boolean {
+    if (this.file === undefined && this.passesLimits(chunk)) {
+      this.fullOutputPath = nextOutputPath();
+      this.file = createWriteStream(this.fullOutputPath, { highWaterMark: 1024 * 1024 });
+      // Nothing was dropped from the tail yet: it still holds the whole output so far.
+      this.file.write(this.tail.bytes());
+    }
+    this.tail.push(chunk);
+    return this.file === undefined ? true : this.file.write(chunk);
+  }
+
+  drained(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.file === undefined || !this.file.writableNeedDrain) resolve();
+      else this.file.once("drain", resolve);
+    });
+  }
+
+  /** Closes the temp file and returns the output as a tool reports it. */
+  async finish(): Promise<CapturedOutput> {
+    const file = this.file;
+    if (file !== undefined) await new Promise<void>((resolve) => file.end(resolve));
+    const totalLines = this.tail.totalLines;
+    const { text, truncation } = truncateTail(this.tail.bytes(), totalLines, this.limits);
+    if (truncation === undefined || this.fullOutputPath === undefined) return { text };
+    const cap = truncation.truncatedBy === "bytes" ? ` (${formatSize(this.limits.maxBytes)} limit)` : "";
+    const notice = `[Showing lines ${truncation.firstLine}-${truncation.lastLine} of ${totalLines}${cap}. Full output: ${this.fullOutputPath} (kept until this agent process exits)]`;
+    return { text: `${text}\n\n${notice}`, truncation, fullOutputPath: this.fullOutputPath };
+  }
+
+  private passesLimits(chunk: Buffer): boolean {
+    const bytes = this.tail.totalBytes + chunk.length;
+    const endsWithNewline = chunk.length > 0 ? chunk[chunk.length - 1] === 0x0a : false;
+    const lines = countLines(this.tail.newlines + countNewlines(chunk), endsWithNewline, bytes);
+    return bytes > this.limits.maxBytes || lines > this.limits.maxLines;
+  }
+}

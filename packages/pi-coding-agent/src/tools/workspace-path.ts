@@ -1,0 +1,67 @@
+// Lab 8.1 · 工作区边界：every path a tool touches is resolved here, at use, inside the workspace root.
+import { lstat, realpath } from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Resolves `requested` against `root` and returns the real path the tool may use.
+ * Refuses `..` escapes, absolute paths outside `root`, and symlinks anywhere on the path that
+ * lead outside. Called on every use, so a link planted after an earlier call is still caught.
+ */
+export async function resolveWorkspacePath(root: string, requested: string): Promise<string> {
+  // Pi strips a leading "@" (models copy it from "@file" mentions); "~" is an ordinary name here.
+  const relative = requested.startsWith("@") ? requested.slice(1) : requested;
+  if (relative.trim() === "") throw new Error(`Path is empty; give a file path inside the workspace ${root}.`);
+
+  const lexical = path.resolve(root, relative);
+  if (!isInside(path.resolve(root), lexical)) throw outside(requested, root);
+
+  // Follow every symlink that exists on the path: the deepest existing ancestor's real path,
+  // plus the components that do not exist yet (they cannot be links).
+  const realRoot = await realpath(root).catch(() => {
+    throw new Error(`The workspace ${root} does not exist; create it or choose another workspace.`);
+  });
+  const real = await realPathOf(lexical, requested, root);
+  if (!isInside(realRoot, real)) throw outside(requested, root);
+  return real;
+}
+
+/** True when `candidate` is `dir` itself or lies below it. */
+export function isInside(dir: string, candidate: string): boolean {
+  const relative = path.relative(dir, candidate);
+  return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
+async function realPathOf(target: string, requested: string, root: string): Promise<string> {
+  const missing: string[] = [];
+  let existing = target;
+  for (;;) {
+    try {
+      return path.join(await realpath(existing), ...missing);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    if (await isLink(existing)) {
+      // A dangling link: where it would lead cannot be checked, so it is not followed.
+      throw new Error(
+        `Path "${requested}" goes through a symlink whose target does not exist; remove the link or point it inside the workspace ${root}.`,
+      );
+    }
+    const parent = path.dirname(existing);
+    if (parent === existing)
+      throw new Error(`Path "${requested}" has no existing ancestor; check the workspace ${root}.`);
+    missing.unshift(path.basename(existing));
+    existing = parent;
+  }
+}
+
+async function isLink(file: string): Promise<boolean> {
+  try {
+    return (await lstat(file)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function outside(requested: string, root: string): Error {
+  return new Error(`Path "${requested}" is outside the workspace ${root}; use a path inside it.`);
+}

@@ -1,0 +1,169 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import type { TextContent } from "@pi/core";
+import {
+  packageEntry,
+  peakMemoryMiB,
+  resultText,
+  runNodeScript,
+  spawnNodeScript,
+  withWorkspace,
+  workspaceTool,
+} from "./workspace-fixture.js";
+
+/** Generous: keeping the output would need a gigabyte. The bench reports the figure. */
+const BASH_MEMORY_CAP_MIB = 200;
+
+const posixOnly = { skip: process.platform === "win32" ? "POSIX shell behaviour" : false };
+
+test(
+  "bash 内存有界：yes | head -c 1G 的峰值 RSS 远低于输出量；完整输出的临时文件在进程退出时删除",
+  posixOnly,
+  async () => {
+    await withWorkspace(async (ws) => {
+      const { peak, baseline, output } = await peakMemoryMiB(`
+      const [, , , bash] = createWorkspaceTools(${JSON.stringify(ws.root)});
+      const result = await bash.execute({ command: "yes | head -c 1G" }, {});
+      const fs = await import("node:fs");
+      const { fullOutputPath, truncation } = result.details;
+      return JSON.stringify({ fullOutputPath, size: fs.statSync(fullOutputPath).size, truncation, text: result.content[0].text });`);
+      const run = JSON.parse(output) as {
+        fullOutputPath: string;
+        size: number;
+        truncation: { totalLines: number; outputLines: number };
+        text: string;
+      };
+      assert.ok(
+        peak - baseline < BASH_MEMORY_CAP_MIB,
+        `peak ${peak.toFixed(1)} MiB over a ${baseline.toFixed(1)} MiB baseline`,
+      );
+      assert.equal(run.size, 2 ** 30, "the temp file held the whole output");
+      assert.deepEqual([run.truncation.totalLines, run.truncation.outputLines], [2 ** 29, 2000]);
+      assert.ok(run.text.includes(run.fullOutputPath), "the notice names the temp file");
+      assert.equal(existsSync(run.fullOutputPath), false, "removed when the process exited");
+      assert.equal(existsSync(path.dirname(run.fullOutputPath)), false, "its folder too");
+    });
+  },
+);
+
+test("bash：shell 领导自己的进程组", posixOnly, async () => {
+  await withWorkspace(async (ws) => {
+    const result = await ws.call("bash", { command: 'echo "$$ $(ps -o pgid= -p $$)"' });
+    const [pid, pgid] = resultText(result).trim().split(/\s+/);
+    assert.equal(pgid, pid);
+  });
+});
+
+test("bash：进度在命令还在运行时就到达", posixOnly, async () => {
+  await withWorkspace(async (ws) => {
+    // The command waits for a file that only the progress callback creates.
+    const go = path.join(ws.root, "go");
+    const reportProgress = (content: TextContent[]) => {
+      if (content.some((block) => block.text.includes("waiting"))) void writeFile(go, "");
+    };
+    const result = await ws.call(
+      "bash",
+      { command: `echo waiting; while [ ! -f ${JSON.stringify(go)} ]; do sleep 0.01; done; echo released` },
+      { reportProgress },
+    );
+    assert.equal(resultText(result), "waiting\nreleased");
+  });
+});
+
+test("bash：没有 bash 时用 sh -c 运行", posixOnly, async () => {
+  const emptyPath = await mkdtemp(path.join(os.tmpdir(), "pi-no-bash-"));
+  try {
+    const run = await runNodeScript(
+      `import { createWorkspaceTools } from ${JSON.stringify(packageEntry)};
+       const [, , , bash] = createWorkspaceTools(${JSON.stringify(emptyPath)});
+       const result = await bash.execute({ command: "echo $0" }, {});
+       console.log(result.content[0].text);`,
+      { ...process.env, PATH: emptyPath },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim(), "/bin/sh");
+  } finally {
+    await rm(emptyPath, { recursive: true, force: true });
+  }
+});
+
+test("bash：没有 timeout 参数时用 bashTimeoutSeconds；超时的错误带已有输出", posixOnly, async () => {
+  await withWorkspace(
+    async (ws) => {
+      const result = await ws.call("bash", { command: "echo before; sleep 30" });
+      assert.equal(result.isError, true);
+      assert.equal(
+        resultText(result),
+        "before\n\nCommand timed out after 0.3 seconds; pass a larger timeout or run it in the background.",
+      );
+    },
+    { bashTimeoutSeconds: 0.3 },
+  );
+});
+
+test("bash：默认超时 120 秒写在工具说明里；取消过的 signal 不启动命令", async () => {
+  await withWorkspace(async (ws) => {
+    const bash = ws.tools.get("bash");
+    assert.match(bash?.description ?? "", /Default timeout 120 s/);
+    const controller = new AbortController();
+    controller.abort();
+    const result = await ws.call("bash", { command: "echo ran > marker.txt" }, { signal: controller.signal });
+    assert.equal(resultText(result), "Command aborted before it started.");
+    assert.equal(existsSync(path.join(ws.root, "marker.txt")), false);
+  });
+});
+
+test("bash：没有输出时返回 (no output)；超长单行按字节保留尾部，从完整的 UTF-8 字符开始", posixOnly, async () => {
+  await withWorkspace(async (ws) => {
+    assert.equal(resultText(await ws.call("bash", { command: "true" })), "(no output)");
+    // 30,000 × "€" (3 bytes each) = 90,000 bytes on one line.
+    await writeFile(path.join(ws.root, "euros.txt"), "€".repeat(30_000));
+    const result = await ws.call("bash", { command: "cat euros.txt" });
+    const [body = "", notice = ""] = resultText(result).split("\n\n");
+    assert.ok(!body.includes("\uFFFD"), "no broken character");
+    assert.ok(Buffer.byteLength(body) <= 51_200 && Buffer.byteLength(body) > 51_197);
+    assert.match(notice, /^\[Showing lines 1-1 of 1 \(50 KB limit\)\. Full output: /);
+    const full = /Full output: (.+) \(kept/.exec(notice)?.[1] ?? "";
+    assert.equal(await readFile(full, "utf8"), "€".repeat(30_000));
+  });
+});
+
+test("bash：进程被 SIGTERM 结束时，完整输出的临时目录也被删除，退出方式不变", posixOnly, async () => {
+  const root = await mkdtemp(path.join(os.tmpdir(), "pi-bash-signal-"));
+  try {
+    const child = spawnNodeScript(`
+      import { createWorkspaceTools } from ${JSON.stringify(packageEntry)};
+      const [, , , bash] = createWorkspaceTools(${JSON.stringify(root)});
+      const result = await bash.execute({ command: "seq 1 5000" }, {});
+      console.log(result.details.fullOutputPath);
+      setInterval(() => {}, 1000);`);
+    const fullOutputPath = (await child.firstLine).trim();
+    assert.equal(existsSync(fullOutputPath), true, "kept while the process runs");
+    child.process.kill("SIGTERM");
+    const [, signal] = await child.exited;
+    assert.equal(signal, "SIGTERM", "the process still ends by the signal");
+    assert.equal(existsSync(path.dirname(fullOutputPath)), false, "the folder was removed");
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test("bash：很大的 timeout 不会溢出成立即超时", posixOnly, async () => {
+  await withWorkspace(async (ws) => {
+    const result = await ws.call("bash", { command: "echo fine", timeout: 10_000_000 });
+    assert.equal(resultText(result), "fine");
+  });
+});
+
+test("bash：workspace 不存在时是一行错误，说出 workspace", async () => {
+  const missing = path.join(os.tmpdir(), "pi-no-such-workspace", "gone");
+  const result = await workspaceTool(missing, "bash")
+    .execute({ command: "true" }, {})
+    .catch((error: Error) => error);
+  assert.ok(result instanceof Error);
+  assert.equal(result.message, `The workspace ${missing} does not exist; create it or choose another workspace.`);
+});

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { chmod, mkdir, readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { resultText, withWorkspace } from "./workspace-fixture.js";
+
+test("write 原子性：覆盖 8 MB 文件期间，另一个读者看到的大小只有旧的或新的", async () => {
+  await withWorkspace(async (ws) => {
+    const file = await ws.put("data.txt", "old\n");
+    const content = "new content line\n".repeat(512 * 1024); // 8.5 MB: written in many chunks
+    const sizes = new Set<number>();
+    let writing = true;
+    const watcher = (async () => {
+      while (writing) {
+        sizes.add((await stat(file)).size);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const result = await ws.call("write", { path: "data.txt", content });
+    writing = false;
+    await watcher;
+    assert.equal(result.isError, false);
+    assert.deepEqual(
+      [...sizes].filter((size) => size !== 4 && size !== content.length),
+      [],
+      "no partial size observed",
+    );
+    assert.equal((await stat(file)).size, content.length);
+  });
+});
+
+test("write：目标是目录时是一行错误，不留临时文件", async () => {
+  await withWorkspace(async (ws) => {
+    await mkdir(path.join(ws.root, "docs"));
+    const result = await ws.call("write", { path: "docs", content: "x" });
+    assert.equal(result.isError, true);
+    assert.match(resultText(result), /^Path "docs" is a directory; write to a file path/);
+    assert.deepEqual(await readdir(ws.root), ["docs"]);
+    assert.deepEqual(await readdir(path.join(ws.root, "docs")), []);
+  });
+});
+
+test("write：覆盖时保留文件权限；同一批两次 write 按调用顺序落盘", { skip: process.platform === "win32" }, async () => {
+  await withWorkspace(async (ws) => {
+    const script = await ws.put("run.sh", "#!/bin/sh\necho old\n");
+    await chmod(script, 0o755);
+    await ws.call("write", { path: "run.sh", content: "#!/bin/sh\necho new\n" });
+    assert.equal((await stat(script)).mode & 0o777, 0o755);
+
+    const results = await Promise.all([
+      ws.call("write", { path: "log.txt", content: "first\n" }),
+      ws.call("write", { path: "log.txt", content: "second\n" }),
+    ]);
+    assert.deepEqual(
+      results.map((result) => result.isError),
+      [false, false],
+    );
+    assert.equal(await ws.contentOf("log.txt"), "second\n");
+  });
+});

@@ -1,0 +1,54 @@
+// Checkpoint 08 · 学习脚手架：resolveWorkspacePath() 的签名和 isInside()、isLink()、outside() 三个小工具已经写好；
+// Lab 8.1 的解析算法先抛出“尚未实现”的临时错误。
+// 按 ① → ④ 完成 `// Lab 8.1` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
+//   npm run build -w @pi/coding-agent
+//   node --test --test-name-pattern="工作区边界" packages/pi-coding-agent/dist/test/08-*.test.js
+// biome-ignore-all lint/correctness: unfinished labs leave parameters, helpers and imports unused until written.
+// biome-ignore-all lint/style/useImportType: the labs use these imports as values once written.
+import { lstat, realpath } from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Resolves `requested` against `root` and returns the real path the tool may use.
+ * Refuses `..` escapes, absolute paths outside `root`, and symlinks anywhere on the path that
+ * lead outside. Called on every use, so a link planted after an earlier call is still caught.
+ */
+export async function resolveWorkspacePath(root: string, requested: string): Promise<string> {
+  // Lab 8.1 ①：去掉开头的一个 "@"（模型常照抄 "@file" 提及）；"~" 不展开，只是工作区里的普通名字。
+  //   去掉后为空（或只有空白）时抛出一行错误：`Path is empty; give a file path inside the workspace ${root}.`
+  // Lab 8.1 ②：lexical = path.resolve(root, relative)；isInside(path.resolve(root), lexical) 不成立时
+  //   throw outside(requested, root)。`..` 与工作区外的绝对路径在这里、在任何文件 I/O 之前被拒绝。
+  // Lab 8.1 ③：realRoot = await realpath(root)（根不存在时抛出一行错误：`The workspace ${root} does not exist; …`）；
+  //   real = await realPathOf(lexical, requested, root)；isInside(realRoot, real) 不成立时 throw outside(…)。
+  // Lab 8.1 ④：返回 real。工具只拿这个真实路径做 I/O；每次调用都重新解析，之后才换成外链的路径也会被拒绝。
+  throw new Error("Lab 8.1 守住工作区边界 尚未实现");
+}
+
+/** True when `candidate` is `dir` itself or lies below it. */
+export function isInside(dir: string, candidate: string): boolean {
+  const relative = path.relative(dir, candidate);
+  return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
+async function realPathOf(target: string, requested: string, root: string): Promise<string> {
+  // Lab 8.1 ③ 的细节：从 target 开始向上找到最深的、已经存在的祖先：
+  //   1. 对它调用 realpath()（跟随路径上每一个 symlink），再用 path.join() 接上还不存在的那几段
+  //      （不存在的部分不可能是链接），返回这个结果。
+  //   2. realpath() 报 ENOENT 时：如果这一段本身是个链接（isLink()），它指向不存在的目标，去向无法检查：
+  //      抛出一行错误，说明 `goes through a symlink whose target does not exist`，并点出 workspace。
+  //   3. 否则把 path.basename() 放到“还不存在的部分”最前面，换成 path.dirname() 继续；到了文件系统根
+  //      还没有找到已存在的祖先时抛出一行错误。其他错误码原样抛出。
+  throw new Error("Lab 8.1 守住工作区边界 尚未实现");
+}
+
+async function isLink(file: string): Promise<boolean> {
+  try {
+    return (await lstat(file)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function outside(requested: string, root: string): Error {
+  return new Error(`Path "${requested}" is outside the workspace ${root}; use a path inside it.`);
+}

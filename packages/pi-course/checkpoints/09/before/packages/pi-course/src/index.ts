@@ -1,0 +1,7 @@
+export {
+  type AgentLoopOptions,
+  type AgentRunResult,
+  type LoopEvent,
+  runAgentLoop,
+  type ToolExecutor,
+} from "./agent-loop.js";

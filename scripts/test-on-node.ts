@@ -1,0 +1,84 @@
+// Runs the whole suite (`npm test`) again under other Node majors: each is fetched from the npm
+// registry as the `node-<platform>-<arch>` package into a temp folder, put first on PATH, and
+// removed afterwards (also on Ctrl-C). Node's test runner differs between majors (filtered counts,
+// glob expansion, reporters), so CI runs the README's `npm test`, then this for Node 24.
+//
+//   npm run test:node -- 24        the suite under the newest Node 24
+//   npm run test:matrix            npm test, then the suite under Node 24
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { repoRoot } from "./lib/course/manifest.js";
+import { npmContext, npmInvocation } from "./lib/run/child-process.js";
+
+const NODE_EXE = process.platform === "win32" ? "node.exe" : "node";
+const majors = process.argv.slice(2);
+if (majors.length === 0 || majors.some((major) => !/^\d+$/.test(major))) {
+  console.error("用法：npm run test:node -- <Node 主版本号…>，例如 npm run test:node -- 24");
+  process.exit(2);
+}
+
+const temp = mkdtempSync(path.join(os.tmpdir(), "pi-course-node-"));
+const removeTemp = () => rmSync(temp, { recursive: true, force: true });
+let suite: ChildProcess | undefined;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    suite?.kill(signal);
+    removeTemp();
+    process.exit(128 + (os.constants.signals[signal] ?? 1));
+  });
+}
+
+let failed = 0;
+try {
+  for (const major of majors) failed += (await runSuiteOn(major)) ? 0 : 1;
+} finally {
+  removeTemp();
+}
+process.exit(failed === 0 ? 0 : 1);
+
+/** Fetches Node `major`, runs `npm test` with it first on PATH; true when the suite passed. */
+async function runSuiteOn(major: string): Promise<boolean> {
+  const nodeBin = fetchNode(major);
+  if (nodeBin === undefined) return false;
+  const node = path.join(nodeBin, NODE_EXE);
+  const version = execFileSync(node, ["--version"]).toString().trim();
+  console.log(`\n=== npm test on Node ${version} ===\n`);
+  const npm = npmInvocation(["test"], { ...npmContext(), execPath: node });
+  suite = spawn(npm.command, npm.args, {
+    cwd: repoRoot,
+    stdio: "inherit",
+    shell: npm.shell,
+    env: { ...process.env, PATH: `${nodeBin}${path.delimiter}${process.env.PATH ?? ""}` },
+  });
+  const status = await new Promise<number | string | null>((resolve) =>
+    suite?.on("close", (code, signal) => resolve(code ?? signal)),
+  );
+  suite = undefined;
+  if (status === 0) {
+    console.log(`\n=== Node ${version}: npm test passed ===`);
+    return true;
+  }
+  console.error(`\n=== Node ${version}: npm test FAILED (exit ${status}) ===`);
+  return false;
+}
+
+/** The folder holding the fetched `node` binary, or undefined (with one line said) when it cannot be had. */
+function fetchNode(major: string): string | undefined {
+  const platform = process.platform === "win32" ? "win" : process.platform;
+  const spec = `node-${platform}-${process.arch}@${major}`;
+  const dir = path.join(temp, major);
+  const npm = npmInvocation(["pack", spec, "--silent", "--pack-destination", temp], npmContext());
+  const packed = spawnSync(npm.command, npm.args, { cwd: temp, shell: npm.shell, encoding: "utf8" });
+  const tarball = packed.stdout?.trim().split("\n").pop();
+  if (packed.status !== 0 || tarball === undefined || tarball === "") {
+    console.error(`无法从 npm 取得 ${spec}：${(packed.stderr ?? "").trim().split("\n")[0] ?? ""}（需要联网）`);
+    return undefined;
+  }
+  execFileSync("tar", ["xzf", path.join(temp, tarball), "-C", temp]);
+  renameSync(path.join(temp, "package"), dir);
+  const bin = [path.join(dir, "bin"), dir].find((candidate) => existsSync(path.join(candidate, NODE_EXE)));
+  if (bin === undefined) console.error(`${spec} 里没有 node 可执行文件`);
+  return bin;
+}

@@ -1,0 +1,95 @@
+// The focused-test processes verify starts run in a process group of their own (so a hung run can
+// be killed as a whole). They must still die with verify however verify dies: its process group
+// killed with SIGKILL (no handler runs), or its terminal closed (SIGHUP). The learner's loop here
+// spins forever, as a real unfinished lab can.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
+import { mutatedFiles } from "../lib/mutation/mutants.js";
+import { buildTree } from "../lib/run/focused-run.js";
+import { writeCheckpointTree } from "../lib/trees/trees.js";
+
+const linuxOnly = { skip: process.platform !== "linux", timeout: 90_000 };
+const checkpoint = findCheckpoint("07");
+let holder: string;
+let dir: string;
+
+before(async () => {
+  if (process.platform !== "linux") return;
+  holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-guarded-"));
+  dir = path.join(holder, "spinning-07");
+  const loopHead = "  for (let steps = 1; steps <= maxSteps; steps += 1) {\n";
+  const spinning = mutatedFiles([
+    {
+      file: checkpoint.teachingFiles[0] ?? "",
+      find: loopHead,
+      replace: `  while (options.maxSteps !== 0) {}\n${loopHead}`,
+    },
+  ]);
+  await writeCheckpointTree(checkpoint, "practice", dir, { files: spinning });
+  const build = await buildTree(dir, checkpoint);
+  assert.ok(build.ok, build.output);
+});
+
+after(async () => {
+  if (holder === undefined) return;
+  // Should a test fail, the orphans it found must not outlive the run.
+  for (const line of processesIn(dir)) process.kill(Number(line.split(":")[0]), "SIGKILL");
+  await rm(holder, { recursive: true, force: true });
+});
+
+/** Live processes (pid: command line) whose working folder is inside `folder` (Linux /proc). */
+function processesIn(folder: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd !== folder && !cwd.startsWith(`${folder}/`)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (/\) Z /.test(stat)) continue; // a zombie has already died
+      found.push(`${pid}: ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")}`);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+async function waitFor(what: string, condition: () => boolean, ms = 30_000): Promise<void> {
+  for (const start = Date.now(); !condition(); await sleep(50)) {
+    if (Date.now() - start > ms) assert.fail(`timed out waiting for ${what}`);
+  }
+}
+
+/** Starts verify on the spinning tree as the leader of its own process group; resolves once its lab runs spin. */
+async function verifyWithSpinningLabs() {
+  const verify = spawn(process.execPath, ["--import", "tsx", "scripts/verify.ts", "07", dir], {
+    cwd: repoRoot,
+    detached: true,
+    stdio: "ignore",
+  });
+  const closed = new Promise<void>((resolve) => verify.on("close", () => resolve()));
+  const labRuns = () => processesIn(dir).filter((line) => line.includes("--test-reporter=tap"));
+  await waitFor("the lab runs to start", () => labRuns().length >= checkpoint.labs.length);
+  return { verify, closed };
+}
+
+for (const [how, stop] of [
+  ["verify 的进程组被 SIGKILL", (pid: number) => process.kill(-pid, "SIGKILL")],
+  ["关闭终端（整个进程组收到 SIGHUP）", (pid: number) => process.kill(-pid, "SIGHUP")],
+] as const) {
+  test(`${how}：verify 启动的聚焦测试进程全部随之结束，没有进程留在练习目录里空转`, linuxOnly, async () => {
+    const { verify, closed } = await verifyWithSpinningLabs();
+    stop(verify.pid ?? 0);
+    await closed;
+    await waitFor("no process left in the practice directory", () => processesIn(dir).length === 0, 10_000).catch(() =>
+      assert.deepEqual(processesIn(dir), [], "orphans left spinning"),
+    );
+  });
+}
