@@ -8,13 +8,15 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { findCheckpoint, labError, repoRoot } from "../lib/course/manifest.js";
+import { targetFiles } from "../lib/course/snapshots.js";
 import { mutateSource } from "../lib/mutation/mutants.js";
 import { buildTree, runFocused } from "../lib/run/focused-run.js";
 import { withTempTree } from "../lib/trees/temp-tree.js";
 
 const checkpoint = findCheckpoint("07");
 const teaching = "packages/pi-course/src/agent-loop.ts";
-const target = readFileSync(path.join(repoRoot, teaching), "utf8");
+// Chapter 07's target: the live file as later checkpoints leave it, walked back to 07.
+const target = targetFiles(checkpoint).get(teaching) ?? "";
 const starter = readFileSync(path.join(repoRoot, checkpoint.starters[teaching] ?? ""), "utf8");
 
 /** The chapter's first model request and event loop, as printed. */

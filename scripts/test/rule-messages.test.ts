@@ -4,11 +4,11 @@
 // one; the lab's hint speaks of the same rule. This protects the learner-facing messages of the
 // focused tests and of the manifest from later edits.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
+import { findCheckpoint } from "../lib/course/manifest.js";
+import { targetFiles } from "../lib/course/snapshots.js";
 import { diagnosticMutation } from "../lib/mutation/diagnostic.js";
 import { loopMutants, type Mutation, mutateSource } from "../lib/mutation/mutants.js";
 import { plainStyle } from "../lib/terminal-style.js";
@@ -18,7 +18,8 @@ import { sharedPracticeTree } from "./support/shared-practice-tree.js";
 
 const checkpoint = findCheckpoint("07");
 const loopFile = "packages/pi-course/src/agent-loop.ts";
-const target = readFileSync(path.join(repoRoot, loopFile), "utf8");
+// Chapter 07's target: the live file as later checkpoints leave it, walked back to 07.
+const target = targetFiles(checkpoint).get(loopFile) ?? "";
 
 interface Mistake {
   name: string;
