@@ -121,7 +121,8 @@ async function main(): Promise<void> {
       onLab(progress) {
         finished += 1;
         screen.line(table.row(progress));
-        if (finished < checkpoint.labs.length)
+        // On a terminal the progress line is rewritten under the rows; in a log one such line is enough.
+        if (finished < checkpoint.labs.length && process.stdout.isTTY)
           screen.progress(`运行 Lab 测试（${finished}/${checkpoint.labs.length} 完成）……`);
       },
     });

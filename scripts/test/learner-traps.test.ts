@@ -149,7 +149,6 @@ test("在练习目录里 npm run verify（以及卡片上的 -w @pi/course -- 07
   assert.match(bare.output, /运行 5 段 Lab 的测试/, "运行时有进度行");
 
   const card = await runNpm(["run", "-s", "verify", "-w", "@pi/course", "--", "07"], practiceDir());
-
   assert.equal(card.code, 1, card.output);
   assert.match(card.output, /进度：0\/5 个 Lab 完成/);
 });
