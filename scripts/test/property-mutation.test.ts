@@ -51,7 +51,7 @@ const mutants: PropertyMutant[] = [
   {
     name: "直接使用调用者的 context.messages",
     mutations: only(
-      "const messages = copyMessages(options.context.messages);",
+      "const messages = structuredClone(options.context.messages);",
       "const messages = options.context.messages;",
     ),
     // A run that appends nothing shows it as the caller's own messages in the transcript.
@@ -60,37 +60,40 @@ const mutants: PropertyMutant[] = [
   {
     name: "结果之后的进度没有丢弃",
     mutations: only(
-      'if (!settled) emit({ type: "tool_progress"',
-      'if (settled || !settled) emit({ type: "tool_progress"',
+      'if (running) emit(options, { type: "tool_progress"',
+      'if (running || !running) emit(options, { type: "tool_progress"',
     ),
     rule: /tool_progress/,
   },
   {
     name: "executor 的 rejection 没有转换成配对结果",
-    mutations: only("    result = failedExecution(call, error);\n", "    throw error;\n"),
+    mutations: only(
+      '            const result = failedExecution(call, error);\n            emit(options, { type: "tool_end", result });\n            return result;\n',
+      "            throw error;\n",
+    ),
     rule: /^the run rejects with an error the model did not raise/,
   },
   {
     name: "模型违反协议时以 error assistant 结束而不是拒绝",
     mutations: only(
-      "const assistant = await collectModelTurn(options, messages, emit);",
-      'const assistant = await collectModelTurn(options, messages, emit).catch((error: unknown): AssistantMessage => ({ role: "assistant", content: [], stopReason: "error", timestamp: Date.now(), errorMessage: errorMessageOf(error) }));',
+      "const assistant = await collectModelTurn(options, messages);",
+      'const assistant = await collectModelTurn(options, messages).catch((error: unknown): AssistantMessage => ({ role: "assistant", content: [], stopReason: "error", timestamp: Date.now(), errorMessage: errorMessageOf(error) }));',
     ),
     rule: /^the run resolves error after \d+ step\(s\); .* prescribe that it rejects with the model's failure on request/,
   },
   {
     name: "模型违反协议时先发出 turn_end 再拒绝",
     mutations: only(
-      "const assistant = await collectModelTurn(options, messages, emit);",
-      'const assistant = await collectModelTurn(options, messages, emit).catch((error: unknown) => { emit({ type: "turn_end", reason: "error", steps }); throw error; });',
+      "const assistant = await collectModelTurn(options, messages);",
+      'const assistant = await collectModelTurn(options, messages).catch((error: unknown) => { emit(options, { type: "turn_end", reason: "error", steps }); throw error; });',
     ),
     rule: /^a rejected run emitted turn_end/,
   },
   {
     name: "模型违反协议时拒绝的不是模型自己的错误",
     mutations: only(
-      "const assistant = await collectModelTurn(options, messages, emit);",
-      "const assistant = await collectModelTurn(options, messages, emit).catch((error: unknown) => { throw new Error(errorMessageOf(error)); });",
+      "const assistant = await collectModelTurn(options, messages);",
+      "const assistant = await collectModelTurn(options, messages).catch((error: unknown) => { throw new Error(errorMessageOf(error)); });",
     ),
     rule: /^the run rejects with an error the model did not raise: .* prescribe that it rejects with the model's failure/,
   },

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { mock, test } from "node:test";
@@ -56,6 +56,7 @@ test("verify --watch 监视整个练习目录：根目录、已有目录和之�
   const changes: { wait: ((relative: string) => void) | undefined } = { wait: undefined };
   const watcher = watchTree(root, (relative) => changes.wait?.(relative));
   try {
+    await watcher.ready;
     const folders = watcher.folders();
     assert.ok(folders.includes(""), "练习目录本身");
     assert.ok(folders.includes(path.join("packages", "pi-course", "src")), "教学文件所在目录");
@@ -84,9 +85,91 @@ test("verify --watch 监视整个练习目录：根目录、已有目录和之�
     await writeFile(path.join(root, added), "export {};\n");
     assert.equal(await sawAdded, added, "新建目录中的文件也被监视");
   } finally {
-    watcher.close();
+    await watcher.close();
     await rm(holder, { recursive: true, force: true });
   }
+});
+
+test("verify --watch 在 src 目录被整个替换（编辑器、git checkout）之后仍然报告其中的改动", {
+  timeout: 20_000,
+}, async () => {
+  const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-watch-"));
+  const root = path.join(holder, "practice-07");
+  await writeCheckpointTree(findCheckpoint("07"), "practice", root);
+  const src = path.join(root, "packages", "pi-course", "src");
+  const changes: { wait: ((relative: string) => void) | undefined } = { wait: undefined };
+  const watcher = watchTree(root, (relative) => changes.wait?.(relative));
+  try {
+    await watcher.ready;
+    const replacement = path.join(holder, "src-new");
+    await mkdir(replacement);
+    await writeFile(path.join(replacement, "agent-loop.ts"), "export {};\n");
+    const sawReplace = nextChange(changes, (relative) =>
+      relative.startsWith(path.join("packages", "pi-course", "src")),
+    );
+    await rm(src, { recursive: true });
+    await rename(replacement, src);
+    await sawReplace;
+    // Let the watcher settle on the new folder, then edit inside it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const edited = path.join("packages", "pi-course", "src", "agent-loop.ts");
+    const sawEdit = nextChange(changes, (relative) => relative === edited);
+    await writeFile(path.join(root, edited), "export const edited = 1;\n");
+    assert.equal(await sawEdit, edited, "替换之后的 src 里的改动");
+  } finally {
+    await watcher.close();
+    await rm(holder, { recursive: true, force: true });
+  }
+});
+
+test("verify --watch 练习目录被删除后报告一次，重新出现后继续监视其中的改动", { timeout: 20_000 }, async () => {
+  const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-watch-"));
+  const root = path.join(holder, "practice-07");
+  await writeCheckpointTree(findCheckpoint("07"), "practice", root);
+  const changes: { wait: ((relative: string) => void) | undefined } = { wait: undefined };
+  const watcher = watchTree(root, (relative) => changes.wait?.(relative));
+  try {
+    await watcher.ready;
+    const sawGone = nextChange(changes, (relative) => relative === "");
+    await rm(root, { recursive: true, force: true });
+    await sawGone;
+    const sawBack = nextChange(changes, (relative) => relative === "");
+    await writeCheckpointTree(findCheckpoint("07"), "practice", root);
+    await sawBack;
+    await watcher.ready;
+    const edited = path.join("packages", "pi-course", "src", "agent-loop.ts");
+    const sawEdit = nextChange(changes, (relative) => relative === edited);
+    await writeFile(path.join(root, edited), "export {};\n");
+    assert.equal(await sawEdit, edited, "重新创建的练习目录里的改动");
+  } finally {
+    await watcher.close();
+    await rm(holder, { recursive: true, force: true });
+  }
+});
+
+test("verify --watch 运行中保存：正在进行的运行收到取消信号，结束后恰好再运行一次", async () => {
+  const signals: AbortSignal[] = [];
+  let release: () => void = () => {};
+  let runs = 0;
+  const runner = debouncedRunner(async (signal) => {
+    runs += 1;
+    signals.push(signal);
+    if (runs === 1) {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+        signal.addEventListener("abort", () => resolve());
+      });
+    }
+  }, 10);
+  runner.trigger();
+  while (signals.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  runner.trigger();
+  while (signals.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+  release();
+  assert.equal(signals[0]?.aborted, true, "第一次运行被取消，而不是等到它自己结束");
+  assert.equal(signals[1]?.aborted, false, "新的运行没有被取消");
+  assert.equal(runs, 2);
+  runner.cancel();
 });
 
 test("verify --watch 防抖：一串改动只触发一次；运行中的改动在结束后再触发恰好一次", async () => {

@@ -84,7 +84,7 @@ test("登记与定义：新 Registry 为空，register 可链式调用，get 找
   const registry = new ToolRegistry();
   assert.equal(registry.register(read).register(write), registry, "register 返回 this，可以链式调用");
   assert.equal(registry.get("read"), read, "get 返回登记的同一个工具对象");
-  assert.equal(registry.get("write"), write);
+  assert.equal(registry.get("write"), write, "get 按名字找到每一个登记的工具");
   assert.equal(registry.get("Read"), undefined, "名字区分大小写");
 });
 

@@ -47,7 +47,6 @@ export interface AgentRunResult {
   steps: number;
 }
 
-type Emit = (event: LoopEvent) => void;
 type SkipReason = "length" | "error" | "aborted" | "unexpected-stop";
 
 const DEFAULT_MAX_STEPS = 32;
@@ -62,7 +61,7 @@ const SKIPPED_TEXT: Record<SkipReason, string> = {
 /**
  * Runs one agent turn: asks the model, executes the tool calls of each `toolUse`
  * answer, feeds the paired results back, and ends through `finish()`, the only
- * place that emits `turn_end`.
+ * place that emits `turn_end`. Names and shapes follow the chapter's code.
  *
  * Failure semantics:
  * - Invalid input rejects before any event: `maxSteps` that is not a whole
@@ -82,28 +81,58 @@ const SKIPPED_TEXT: Record<SkipReason, string> = {
  */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunResult> {
   const maxSteps = resolveMaxSteps(options.maxSteps);
-  const messages = copyMessages(options.context.messages);
-  const emit: Emit = options.onEvent ?? (() => {});
+  assertCloneable(options.context.messages);
+  const messages = structuredClone(options.context.messages);
   const executeToolCall: ToolExecutor =
     options.executeToolCall ?? ((call, context) => executeCoreToolCall(call, options.tools, context));
 
   const finish = (reason: AgentRunResult["reason"], steps: number): AgentRunResult => {
-    emit({ type: "turn_end", reason, steps });
+    emit(options, { type: "turn_end", reason, steps });
     return { reason, messages, steps };
+  };
+
+  const executeOne = async (call: ToolCall): Promise<ToolResultMessage> => {
+    let running = true;
+    try {
+      return await executeToolCall(call, {
+        signal: options.signal,
+        reportProgress: (content) => {
+          if (running) emit(options, { type: "tool_progress", callId: call.id, content });
+        },
+      });
+    } finally {
+      running = false;
+    }
   };
 
   for (let steps = 1; steps <= maxSteps; steps += 1) {
     // Request `steps` has not started; steps - 1 requests are complete.
-    if (options.signal?.aborted) return finish("aborted", steps - 1);
+    if (options.signal?.aborted) {
+      return finish("aborted", steps - 1);
+    }
     if (options.takeSteering) messages.push(...options.takeSteering());
 
-    const assistant = await collectModelTurn(options, messages, emit);
+    const assistant = await collectModelTurn(options, messages);
     messages.push(assistant);
-    emit({ type: "assistant_message", message: assistant });
+    emit(options, { type: "assistant_message", message: assistant });
     const calls = assistant.content.filter((block): block is ToolCall => block.type === "toolCall");
 
     if (assistant.stopReason === "toolUse" && calls.length > 0) {
-      messages.push(...(await executeBatch(calls, executeToolCall, options.signal, emit)));
+      for (const call of calls) emit(options, { type: "tool_start", call });
+      const results = await Promise.all(
+        calls.map(async (call) => {
+          try {
+            const result = await executeOne(call);
+            emit(options, { type: "tool_end", result });
+            return result;
+          } catch (error) {
+            const result = failedExecution(call, error);
+            emit(options, { type: "tool_end", result });
+            return result;
+          }
+        }),
+      );
+      messages.push(...results);
       if (options.signal?.aborted) return finish("aborted", steps);
       continue;
     }
@@ -114,54 +143,31 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunR
     for (const call of calls) {
       const result = skippedCall(call, skipReason);
       messages.push(result);
-      emit({ type: "tool_skipped", result });
+      emit(options, { type: "tool_skipped", result });
     }
     return finish(skipReason === "unexpected-stop" ? "error" : skipReason, steps);
   }
   return finish("maxSteps", maxSteps);
 }
 
+function emit(options: AgentLoopOptions, event: LoopEvent): void {
+  options.onEvent?.(event);
+}
+
 /** Streams one model turn, forwarding its events, and returns its one complete assistant. */
-async function collectModelTurn(options: AgentLoopOptions, messages: Message[], emit: Emit): Promise<AssistantMessage> {
+async function collectModelTurn(options: AgentLoopOptions, messages: Message[]): Promise<AssistantMessage> {
   const stream = options.model.stream(
-    { systemPrompt: options.context.systemPrompt, messages, tools: options.tools.definitions() },
+    {
+      systemPrompt: options.context.systemPrompt,
+      messages,
+      tools: options.tools.definitions(),
+    },
     { signal: options.signal },
   );
-  for await (const event of stream) emit({ type: "model_event", event });
-  return stream.result();
-}
-
-/** Starts every call of the batch at once; tool_end in completion order, results in call order. */
-function executeBatch(
-  calls: ToolCall[],
-  executeToolCall: ToolExecutor,
-  signal: AbortSignal | undefined,
-  emit: Emit,
-): Promise<ToolResultMessage[]> {
-  for (const call of calls) emit({ type: "tool_start", call });
-  return Promise.all(calls.map((call) => executeOne(call, executeToolCall, signal, emit)));
-}
-
-/** One call's whole life: progress bound to its id, the executor, a rejection as a paired result, its tool_end. */
-async function executeOne(
-  call: ToolCall,
-  executeToolCall: ToolExecutor,
-  signal: AbortSignal | undefined,
-  emit: Emit,
-): Promise<ToolResultMessage> {
-  let settled = false;
-  const reportProgress = (content: TextContent[]): void => {
-    if (!settled) emit({ type: "tool_progress", callId: call.id, content });
-  };
-  let result: ToolResultMessage;
-  try {
-    result = await executeToolCall(call, { signal, reportProgress });
-  } catch (error) {
-    result = failedExecution(call, error);
+  for await (const event of stream) {
+    emit(options, { type: "model_event", event });
   }
-  settled = true;
-  emit({ type: "tool_end", result });
-  return result;
+  return stream.result();
 }
 
 function skippedCall(call: ToolCall, reason: SkipReason): ToolResultMessage {
@@ -195,9 +201,10 @@ function resolveMaxSteps(maxSteps: number | undefined): number {
   return maxSteps;
 }
 
-function copyMessages(messages: Message[]): Message[] {
+/** A clear TypeError, before any event, for context messages that are not plain data. */
+function assertCloneable(messages: Message[]): void {
   try {
-    return structuredClone(messages);
+    structuredClone(messages);
   } catch (error) {
     throw new TypeError(
       `runAgentLoop: context.messages must be plain data that structuredClone can copy (${errorMessageOf(error)})`,

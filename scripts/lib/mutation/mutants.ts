@@ -30,13 +30,18 @@ export const loopMutants = {
     mutations: [
       {
         file: agentLoop,
-        find: "  return Promise.all(calls.map((call) => executeOne(call, executeToolCall, signal, emit)));\n",
-        replace: [
-          "  const completed: ToolResultMessage[] = [];",
-          "  return Promise.all(",
-          "    calls.map((call) => executeOne(call, executeToolCall, signal, emit).then((result) => completed.push(result))),",
-          "  ).then(() => completed);\n",
-        ].join("\n"),
+        find: "      const results = await Promise.all(\n",
+        replace: "      const completed: ToolResultMessage[] = [];\n      const results = await Promise.all(\n",
+      },
+      {
+        file: agentLoop,
+        find: "            const result = await executeOne(call);\n",
+        replace: "            const result = await executeOne(call);\n            completed.push(result);\n",
+      },
+      {
+        file: agentLoop,
+        find: "      messages.push(...results);\n",
+        replace: "      messages.push(...completed, ...results.filter((result) => !completed.includes(result)));\n",
       },
     ],
   },
@@ -51,8 +56,9 @@ export const loopMutants = {
     mutations: [
       {
         file: agentLoop,
-        find: '    emit({ type: "turn_end", reason, steps });\n',
-        replace: '    emit({ type: "turn_end", reason, steps });\n    emit({ type: "turn_end", reason, steps });\n',
+        find: '    emit(options, { type: "turn_end", reason, steps });\n',
+        replace:
+          '    emit(options, { type: "turn_end", reason, steps });\n    emit(options, { type: "turn_end", reason, steps });\n',
       },
     ],
   },

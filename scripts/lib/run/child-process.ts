@@ -21,7 +21,13 @@ function cleanEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(base)) {
     const upper = key.toUpperCase();
-    if (upper.startsWith("NPM_") || upper === "INIT_CWD" || upper === "NODE_TEST_CONTEXT") continue;
+    if (
+      upper.startsWith("NPM_") ||
+      upper === "INIT_CWD" ||
+      upper === "NODE_TEST_CONTEXT" ||
+      upper === "PI_COURSE_SUITE"
+    )
+      continue;
     if (upper === "PATH" && value !== undefined) {
       env[key] = value
         .split(path.delimiter)
@@ -44,10 +50,10 @@ function runProcess(
   command: string,
   args: string[],
   cwd: string,
-  options: { shell?: boolean; timeoutMs?: number } = {},
+  options: { shell?: boolean; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const { timeoutMs } = options;
+    const { timeoutMs, signal } = options;
     const child = spawn(command, args, {
       cwd,
       env: cleanEnv(),
@@ -70,6 +76,13 @@ function runProcess(
     // An unguarded child (npm) shares this process group, so Ctrl-C reaches it too; a signal sent
     // to this process alone must still stop it (npm passes SIGTERM on to the script it runs).
     const release = timeoutMs === undefined ? cleanupOnSignal(() => child.kill("SIGTERM")) : () => undefined;
+    // A cancelled run (verify --watch after a new save) is stopped as a whole tree, like a timed-out one.
+    const cancel = () => {
+      timedOut = true;
+      killTree(child);
+    };
+    signal?.addEventListener("abort", cancel, { once: true });
+    if (signal?.aborted === true) cancel();
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       output += chunk;
@@ -81,6 +94,7 @@ function runProcess(
     child.on("close", (code) => {
       release();
       clearTimeout(timer);
+      signal?.removeEventListener("abort", cancel);
       resolve({ code: timedOut ? null : code, output });
     });
   });
@@ -142,7 +156,7 @@ export function runNpm(args: string[], cwd: string): Promise<ProcessResult> {
   return runProcess(npm.command, npm.args, cwd, { shell: npm.shell });
 }
 
-/** Runs `node <args>` with the node that runs this process; killed after `timeoutMs` when given. */
-export function runNode(args: string[], cwd: string, timeoutMs?: number): Promise<ProcessResult> {
-  return runProcess(process.execPath, args, cwd, { timeoutMs });
+/** Runs `node <args>` with the node that runs this process; killed after `timeoutMs`, or when `signal` aborts. */
+export function runNode(args: string[], cwd: string, timeoutMs?: number, signal?: AbortSignal): Promise<ProcessResult> {
+  return runProcess(process.execPath, args, cwd, { timeoutMs, signal });
 }

@@ -1,7 +1,7 @@
 // Builds a checkpoint tree with the chapter's build command and runs its focused tests the way
 // the chapter does (`node --test [--test-name-pattern=…] <focused files>`), reading the counts
 // from the TAP report. The focused glob is expanded here: Node 20 does not expand globs.
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Checkpoint } from "../course/manifest.js";
 import { compiledTestFiles } from "../course/test-files.js";
@@ -16,6 +16,8 @@ export interface BuildResult {
   output: string;
   /** The compiler's first error line (e.g. `src/x.ts(3,1): error TS2304: …`), when the build failed. */
   firstError?: string;
+  /** Every compiler error line (`… error TS…`), in the compiler's order. */
+  errors: string[];
 }
 
 /** The checkpoint's build command as npm arguments, e.g. `["run", "build", "-w", "@pi/course"]`. */
@@ -25,19 +27,48 @@ export function buildArgs(checkpoint: Checkpoint): string[] {
   return args;
 }
 
-/** Runs the checkpoint's build command (`npm run build -w @pi/course`) in the tree `dir`. */
+/**
+ * Runs the checkpoint's build command (`npm run build -w @pi/course`) in the tree `dir`. The
+ * compiler names files relative to the package it builds; `errors` name them relative to `dir`.
+ */
 export async function buildTree(dir: string, checkpoint: Checkpoint): Promise<BuildResult> {
-  return npmBuild(dir, buildArgs(checkpoint));
+  const build = await npmBuild(dir, buildArgs(checkpoint));
+  const folder = await workspaceFolder(dir, checkpoint.package);
+  if (folder === undefined) return build;
+  const errors = build.errors.map((line) => rebaseErrorPath(line, path.join(dir, folder), dir));
+  return { ...build, errors };
+}
+
+/** `src/x.ts(3,1): error …` compiled in `from`, with its path made relative to `to` (posix separators). */
+export function rebaseErrorPath(line: string, from: string, to: string): string {
+  const match = /^(.+?)(\(\d+,\d+\): error TS\d+.*)$/.exec(line);
+  if (match === null) return line;
+  const relative = path.relative(to, path.resolve(from, match[1] ?? ""));
+  return `${relative.split(path.sep).join("/")}${match[2]}`;
+}
+
+/** The folder (relative to the tree `dir`) of the workspace package named `name`. */
+async function workspaceFolder(dir: string, name: string): Promise<string | undefined> {
+  try {
+    const root = JSON.parse(await readFile(path.join(dir, "package.json"), "utf8")) as { workspaces?: string[] };
+    for (const folder of root.workspaces ?? []) {
+      const json = JSON.parse(await readFile(path.join(dir, folder, "package.json"), "utf8")) as { name?: string };
+      if (json.name === name) return folder;
+    }
+  } catch {
+    // No readable workspace root: leave the compiler's paths as they are.
+  }
+  return undefined;
 }
 
 /** Runs `npm <args>` as a build in `dir`; the first `error` line of the output is the first error. */
 export async function npmBuild(dir: string, args: string[]): Promise<BuildResult> {
   const { code, output } = await runNpm(args, dir);
-  if (code === 0) return { ok: true, output };
-  const firstError =
-    output.split(/\r?\n/).find((line) => /error TS\d+/.test(line)) ??
-    output.split(/\r?\n/).find((line) => /error/i.test(line));
-  return firstError === undefined ? { ok: false, output } : { ok: false, output, firstError: firstError.trim() };
+  if (code === 0) return { ok: true, output, errors: [] };
+  const lines = output.split(/\r?\n/);
+  const errors = lines.filter((line) => /error TS\d+/.test(line)).map((line) => line.trim());
+  const firstError = errors[0] ?? lines.find((line) => /error/i.test(line))?.trim();
+  return firstError === undefined ? { ok: false, output, errors } : { ok: false, output, firstError, errors };
 }
 
 /** The focused test files of the tree `dir`, relative to it (posix), from the manifest's `focusedRun` glob. */
@@ -65,16 +96,21 @@ export async function runFocused(
   checkpoint: Checkpoint,
   pattern?: string,
   runTimeoutMs: number = RUN_TIMEOUT_MS,
+  signal?: AbortSignal,
 ): Promise<FocusedResult> {
   const files = await focusedFiles(dir, checkpoint);
   if (files.length === 0) {
     throw new LearnerError(`${dir} 里没有与 ${checkpoint.focusedRun} 匹配的聚焦测试：先运行 ${checkpoint.build}。`);
   }
-  // Hang guards, not speed checks: a test waiting on a timer forever fails alone after
-  // TEST_TIMEOUT_MS; a synchronous infinite loop, which no test timeout can interrupt, ends the run.
+  // Hang guards, not speed checks: a focused test file gives each test its own, shorter timeout,
+  // which names the test; TEST_TIMEOUT_MS guards tests without one. A timer left running after
+  // the tests must not keep the run alive (--test-force-exit, Node >= 20.14), and a synchronous
+  // infinite loop, which no test timeout can interrupt, ends the run.
   const args = ["--test", "--test-reporter=tap", `--test-timeout=${TEST_TIMEOUT_MS}`];
+  if (hasTestForceExit(process.versions.node)) args.push("--test-force-exit");
   if (pattern !== undefined) args.push(`--test-name-pattern=${pattern}`);
-  const { code, output } = await runNode([...args, ...files], dir, runTimeoutMs);
+  const { code, output } = await runNode([...args, ...files], dir, runTimeoutMs, signal);
+  if (signal?.aborted === true) throw new RunCancelledError();
   if (code === null) {
     throw new RunTimeoutError(
       `聚焦测试 ${runTimeoutMs / 1000} 秒后仍未结束，已被终止：检查 ${teachingNames(checkpoint)} 里是否有不会结束的同步循环。`,
@@ -88,7 +124,21 @@ function teachingNames(checkpoint: Checkpoint): string {
   return checkpoint.teachingFiles.map((file) => path.posix.basename(file)).join("、");
 }
 
-const TEST_TIMEOUT_MS = 30_000;
+const TEST_TIMEOUT_MS = 60_000;
+
+/** `node --test-force-exit` exists from Node 20.14 and 22.0 (not in 21). */
+export function hasTestForceExit(version: string): boolean {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  return major >= 22 || (major === 20 && minor >= 14);
+}
+
+/** A focused run stopped because its result is no longer wanted (a newer save in verify --watch). */
+export class RunCancelledError extends Error {
+  override name = "RunCancelledError";
+  constructor() {
+    super("focused run cancelled");
+  }
+}
 const RUN_TIMEOUT_MS = 120_000;
 
 /**

@@ -4,8 +4,12 @@
 export interface FocusedFailure {
   /** The failing test's name. */
   test: string;
-  /** The error message the runner reports for it (first line of a multi-line message). */
+  /** The first line of the error: the assertion's own message, e.g. a chapter rule. */
   error: string;
+  /** The first differing lines of the actual/expected diff (`+ actual`, `- expected`), when there is one. */
+  diff: string[];
+  /** True when the test never finished: stopped by its timeout, or its promise could never settle. */
+  hung: boolean;
 }
 
 export interface FocusedTest {
@@ -61,22 +65,91 @@ function topLevelTests(output: string): FocusedTest[] {
   return tests;
 }
 
+/** Diff lines shown for a failure: enough to see the difference, short enough for a summary. */
+const DIFF_LINES = 6;
+
 function firstTapFailure(output: string): FocusedFailure | undefined {
   const lines = output.split(/\r?\n/);
   const index = lines.findIndex((line) => /^\s*not ok \d+ - /.test(line));
   const header = lines[index];
   if (header === undefined) return undefined;
   const test = header.replace(/^\s*not ok \d+ - /, "").replace(/ # .*$/, "");
-  for (let i = index + 1; i < lines.length; i += 1) {
+  const fields = yamlFields(lines, index + 1);
+  const message = (fields.get("error") ?? "").split("\n");
+  const diffStart = message.findIndex((line) => /^\+ actual - expected/.test(line));
+  const headline = (diffStart === -1 ? message : message.slice(0, diffStart)).map((line) => line.trim()).find(Boolean);
+  const diff =
+    diffStart === -1
+      ? fieldDiff(fields.get("actual"), fields.get("expected"))
+      : message.slice(diffStart + 1).filter((line) => /^[+-]\s/.test(line));
+  return {
+    test,
+    error: headline ?? "",
+    diff: diff.slice(0, DIFF_LINES),
+    hung:
+      fields.get("failureType") === "testTimeoutFailure" ||
+      (headline ?? "").startsWith("Promise resolution is still pending"),
+  };
+}
+
+/**
+ * The fields of the YAML block that follows a `not ok` line: `key: value` with the value unquoted,
+ * and a block value (`key: |-` or a nested mapping) as its lines, de-indented.
+ */
+function yamlFields(lines: string[], from: number): Map<string, string> {
+  const fields = new Map<string, string>();
+  let key: string | undefined;
+  let keyIndent = 0;
+  let block: string[] = [];
+  const close = () => {
+    if (key !== undefined && block.length > 0) fields.set(key, dedent(block).join("\n"));
+  };
+  for (let i = from; i < lines.length; i += 1) {
     const line = lines[i] ?? "";
-    if (/^\s*\.\.\.$/.test(line)) break;
-    const match = /^(\s*)error: (.*)$/.exec(line);
+    const indent = /^\s*/.exec(line)?.[0].length ?? 0;
+    // A block value's own lines (Node's diff may hold a "..." line) are more indented than its key.
+    if (key !== undefined && (line.trim() === "" || indent > keyIndent)) {
+      block.push(line);
+      continue;
+    }
+    if (/^\s*\.\.\.$/.test(line) || /^\s*(not ok|ok) \d+ - /.test(line) || /^\s*# Subtest: /.test(line)) break;
+    const match = /^(\s*)([A-Za-z_]+): ?(.*)$/.exec(line);
     if (match === null) continue;
-    const value = match[2] ?? "";
-    if (value === "|-" || value === "|" || value === ">-") return { test, error: (lines[i + 1] ?? "").trim() };
-    return { test, error: unquoteYaml(value) };
+    close();
+    key = undefined;
+    block = [];
+    const value = match[3] ?? "";
+    if (value === "" || value === "|-" || value === "|" || value === ">-") {
+      key = match[2];
+      keyIndent = match[1]?.length ?? 0;
+    } else {
+      fields.set(match[2] ?? "", unquoteYaml(value));
+    }
   }
-  return { test, error: "" };
+  close();
+  return fields;
+}
+
+function dedent(block: string[]): string[] {
+  while (block.length > 0 && block.at(-1)?.trim() === "") block.pop();
+  const indent = Math.min(
+    ...block.filter((line) => line.trim() !== "").map((line) => /^\s*/.exec(line)?.[0].length ?? 0),
+  );
+  return block.map((line) => line.slice(indent));
+}
+
+/** `+`/`-` lines of the reported actual and expected values, when the message carries no diff. */
+function fieldDiff(actual: string | undefined, expected: string | undefined): string[] {
+  if (actual === undefined || expected === undefined) return [];
+  const actualLines = actual.split("\n");
+  const expectedLines = expected.split("\n");
+  const changed: string[] = [];
+  for (let i = 0; i < Math.max(actualLines.length, expectedLines.length); i += 1) {
+    if (actualLines[i] === expectedLines[i]) continue;
+    if (actualLines[i] !== undefined) changed.push(`+ ${actualLines[i]}`);
+    if (expectedLines[i] !== undefined) changed.push(`- ${expectedLines[i]}`);
+  }
+  return changed;
 }
 
 function unquoteYaml(value: string): string {

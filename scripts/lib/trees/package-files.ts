@@ -1,6 +1,7 @@
 // A tree holds only the packages its checkpoint names, so the package.json and tsconfig.json files
 // it copies from the live tree are trimmed to what exists inside the tree:
-//   - scripts that call the repository's own tooling (`../../scripts/…`) are dropped;
+//   - scripts that call the repository's own tooling (`../../scripts/…`) are dropped, but for
+//     `verify`, which is pointed at the repository's verify (it checks the tree it runs in);
 //   - dependencies on workspace packages the tree does not hold are dropped;
 //   - tsconfig `references` to folders the tree does not hold are dropped.
 // A file that needs no trimming is kept byte for byte.
@@ -37,8 +38,12 @@ function trimPackageJson(content: string, absent: Set<string>): string {
   let changed = false;
   const scripts = json.scripts as Record<string, string> | undefined;
   if (scripts !== undefined) {
-    const kept = Object.entries(scripts).filter(([, command]) => !/(^|[\s"'/])scripts\//.test(command));
-    if (kept.length !== Object.keys(scripts).length) {
+    // `verify` is kept, pointed at the repository's verify, so the card's command works in a tree too.
+    const kept = Object.entries(scripts).flatMap(([name, command]): [string, string][] => {
+      if (!/(^|[\s"'/])scripts\//.test(command)) return [[name, command]];
+      return name === "verify" ? [[name, verifyScript()]] : [];
+    });
+    if (kept.length !== Object.keys(scripts).length || kept.some(([name, command]) => scripts[name] !== command)) {
       json.scripts = Object.fromEntries(kept);
       changed = true;
     }
@@ -70,4 +75,10 @@ export function workspaceNames(): Set<string> {
   const read = (relative: string) => JSON.parse(readFileSync(path.join(repoRoot, relative, "package.json"), "utf8"));
   const { workspaces = [] } = read(".") as { workspaces?: string[] };
   return new Set(workspaces.map((folder) => (read(folder) as { name: string }).name));
+}
+
+/** The repository's verify, run by the repository's tsx, as a script a tree's package.json can hold. */
+export function verifyScript(): string {
+  const tsx = path.join(repoRoot, "node_modules", "tsx", "dist", "cli.mjs");
+  return `node "${tsx}" "${path.join(repoRoot, "scripts", "verify.ts")}"`;
 }

@@ -13,7 +13,7 @@ import { cleanupOnSignal } from "../cleanup-on-signal.js";
 import { type Checkpoint, repoRoot } from "../course/manifest.js";
 import { parentFiles, targetFiles } from "../course/snapshots.js";
 import { explainFsFault } from "./fs-faults.js";
-import { trimPackageFiles, workspaceNames } from "./package-files.js";
+import { trimPackageFiles, verifyScript, workspaceNames } from "./package-files.js";
 import { writePracticeMarker } from "./practice-marker.js";
 import { abandonTree, checkTargetDir, makeTempSibling, moveIntoPlace, type Rename, removeTree } from "./target-dir.js";
 import { toPosix, writeFileIn } from "./tree-fs.js";
@@ -61,6 +61,8 @@ export async function writeCheckpointTree(
     await writeFileIn(tmp, "tsconfig.json", `${JSON.stringify(rootTsconfig(packages), null, 2)}\n`);
     const toolchain = await toolchainPackages(packages);
     const rootJson = rootPackageJson(treePackageName(checkpoint, kind), target, packages, toolchain);
+    // `npm run verify` inside a practice tree checks that tree (verify finds the tree it is run in).
+    if (kind === "practice") Object.assign((rootJson as { scripts: object }).scripts, { verify: verifyScript() });
     await writeFileIn(tmp, "package.json", `${JSON.stringify(rootJson, null, 2)}\n`);
     await linkNodeModules(tmp, target, packages, toolchain, links);
     if (kind === "practice") await writePracticeMarker(tmp, target, checkpoint.id);

@@ -1,7 +1,7 @@
 // Which practice directory `verify` looks at: the one the learner named, or else the newest
 // practice directory of the checkpoint under the top-level practice/ that `practice` finished
 // creating (hidden temp folders and learners' copies are passed over).
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { practiceCommand } from "../commands.js";
 import type { Checkpoint } from "../course/manifest.js";
@@ -39,9 +39,23 @@ export function practiceDirs(checkpoint: Checkpoint, root: string = practiceRoot
     .map(({ dir }) => dir);
 }
 
+/** The checkpoint id of the practice tree that holds `from` (walking up), with the tree's folder. */
+export function enclosingPracticeTree(from: string): { dir: string; id: string } | undefined {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    try {
+      const { name } = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { name?: unknown };
+      const id = typeof name === "string" ? /^pi-course-practice-(\d{2})$/.exec(name)?.[1] : undefined;
+      if (id !== undefined) return { dir, id };
+    } catch {
+      // No package.json here: keep climbing.
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
 /**
  * The practice directory to verify: `given` resolved against `from` (where the learner ran npm),
- * or the newest one under `root`. A folder that is not a practice tree of the checkpoint is a
+ * else the practice tree `from` is in, else the newest one under `root`. A folder that is not a practice tree of the checkpoint is a
  * UsageError naming the command that makes one.
  */
 export function resolvePracticeDir(
@@ -52,6 +66,8 @@ export function resolvePracticeDir(
 ): string {
   const make = practiceCommand(checkpoint);
   if (given === undefined) {
+    const enclosing = enclosingPracticeTree(from);
+    if (enclosing !== undefined && enclosing.id === checkpoint.id) return enclosing.dir;
     const newest = practiceDirs(checkpoint, root)[0];
     if (newest === undefined)
       throw new UsageError(`${root} 下还没有检查点 ${checkpoint.id} 的练习目录：先运行 ${make}。`);

@@ -17,17 +17,44 @@ export interface LabProgress {
 
 export type Verification = { built: false; build: BuildResult } | { built: true; labs: LabProgress[] };
 
-export async function verifyTree(dir: string, checkpoint: Checkpoint): Promise<Verification> {
+export interface VerifyObserver {
+  /** Called once the build is done, before any lab runs. */
+  onBuild?(build: BuildResult): void;
+  /** Called for each lab as soon as it and every lab before it have finished, in the manifest's order. */
+  onLab?(progress: LabProgress, index: number): void;
+  /** Aborting stops the runs still going; verifyTree then rejects with RunCancelledError. */
+  signal?: AbortSignal;
+}
+
+export async function verifyTree(
+  dir: string,
+  checkpoint: Checkpoint,
+  observer: VerifyObserver = {},
+): Promise<Verification> {
   checkPracticeTree(dir, checkpoint);
   const build = await buildTree(dir, checkpoint);
+  observer.onBuild?.(build);
   if (!build.ok) return { built: false, build };
-  // The lab runs are independent processes over the same build: run them side by side.
-  const labs = await Promise.all(checkpoint.labs.map((lab) => labProgress(dir, checkpoint, lab)));
+  // The lab runs are independent processes over the same build: run them side by side, and
+  // report each row in order as soon as it can be shown.
+  const finished: (LabProgress | undefined)[] = checkpoint.labs.map(() => undefined);
+  let shown = 0;
+  const labs = await Promise.all(
+    checkpoint.labs.map(async (lab, index) => {
+      const progress = await labProgress(dir, checkpoint, lab, observer.signal);
+      finished[index] = progress;
+      for (let next = finished[shown]; next !== undefined; next = finished[shown]) {
+        observer.onLab?.(next, shown);
+        shown += 1;
+      }
+      return progress;
+    }),
+  );
   return { built: true, labs };
 }
 
-async function labProgress(dir: string, checkpoint: Checkpoint, lab: Lab): Promise<LabProgress> {
-  const run = await runFocused(dir, checkpoint, lab.pattern);
+async function labProgress(dir: string, checkpoint: Checkpoint, lab: Lab, signal?: AbortSignal): Promise<LabProgress> {
+  const run = await runFocused(dir, checkpoint, lab.pattern, undefined, signal);
   const progress: LabProgress = {
     lab,
     passed: run.pass,

@@ -1,55 +1,96 @@
-// Prints a Verification for the learner: the build error alone, or the lab progress table
-// followed by what to do next (first failing assertion, focused command, hint).
+// Prints a Verification for the learner: the build errors alone, or the lab progress table
+// followed by what to do next (first failing assertion with its diff, focused command, hint).
+// The pieces are separate so that `verify` can print each lab's row as soon as it is known.
+import path from "node:path";
 import { focusedCommand } from "../commands.js";
 import type { Checkpoint } from "../course/manifest.js";
+import type { BuildResult } from "../run/focused-run.js";
 import { displayWidth, padDisplay, type Style } from "../terminal-style.js";
-import { nextLab, type Verification } from "./verify-labs.js";
+import { type LabProgress, nextLab, type Verification } from "./verify-labs.js";
 
 export interface ReportContext {
   checkpoint: Checkpoint;
   /** The practice directory as the learner should type it (relative to where they are when possible). */
   dir: string;
   style: Style;
+  /** The practice directory and the folder the learner stands in: compiler paths are shown relative to it. */
+  paths?: { tree: string; from: string };
 }
 
+/** Compiler errors shown for a failed build; the count says how many there were in all. */
+const SHOWN_ERRORS = 5;
+
 export function formatVerification(verification: Verification, context: ReportContext): string {
-  const { checkpoint, dir, style } = context;
-  const header = [
-    style.title(`Checkpoint ${checkpoint.id} · ${checkpoint.title}`),
-    `${style.dim("练习目录：")}${dir}`,
-    "",
-  ];
-  if (!verification.built) {
-    return [
-      ...header,
-      style.bad(`构建失败：${checkpoint.build}`),
-      `  ${verification.build.firstError ?? lastLines(verification.build.output)}`,
-      "",
-      "测试没有运行：先修好这个编译错误，再运行 verify。",
-    ].join("\n");
-  }
+  if (!verification.built)
+    return [...formatHeader(context), formatBuildFailure(verification.build, context)].join("\n");
+  const table = labTable(context.checkpoint, context.style);
+  return [
+    ...formatHeader(context),
+    table.head,
+    ...verification.labs.map((progress) => table.row(progress)),
+    formatSummary(verification.labs, context),
+  ].join("\n");
+}
 
-  const { labs } = verification;
+export function formatHeader({ checkpoint, dir, style }: ReportContext): string[] {
+  return [style.title(`Checkpoint ${checkpoint.id} · ${checkpoint.title}`), `${style.dim("练习目录：")}${dir}`, ""];
+}
+
+export function formatBuildFailure(build: BuildResult, { checkpoint, style, paths }: ReportContext): string {
+  const errors = build.errors.map((line) => (paths === undefined ? line : fromLearner(line, paths)));
+  const count = errors.length > 1 ? `（${errors.length} 个编译错误）` : "";
+  const shown =
+    errors.length === 0
+      ? [`  ${build.firstError ?? lastLines(build.output)}`]
+      : errors.slice(0, SHOWN_ERRORS).map((line) => `  ${line}`);
+  if (errors.length > SHOWN_ERRORS) shown.push(style.dim(`  ……还有 ${errors.length - SHOWN_ERRORS} 个`));
+  return [
+    style.bad(`构建失败${count}：${checkpoint.build}`),
+    ...shown,
+    "",
+    errors.length > 1
+      ? "测试没有运行：从第一个编译错误改起（后面的错误常常是它引起的），再运行 verify。"
+      : "测试没有运行：先修好这个编译错误，再运行 verify。",
+  ].join("\n");
+}
+
+/** A tree-relative compiler error line with its path made relative to where the learner stands. */
+function fromLearner(line: string, paths: { tree: string; from: string }): string {
+  const match = /^(.+?)(\(\d+,\d+\): error TS\d+.*)$/.exec(line);
+  if (match === null) return line;
+  const shown = path.relative(paths.from, path.join(paths.tree, match[1] ?? ""));
+  return `${shown}${match[2]}`;
+}
+
+/** The table's title row and a formatter for each lab's row, aligned from the manifest alone. */
+export function labTable(checkpoint: Checkpoint, style: Style): { head: string; row(progress: LabProgress): string } {
+  const titles = ["Lab", "标题", "测试名模式", "通过", ""];
+  const cells = checkpoint.labs.map((lab) => [lab.id, lab.title, lab.pattern, `${lab.expected}/${lab.expected}`, "✓"]);
+  const widths = titles.map((title, column) =>
+    Math.max(displayWidth(title), ...cells.map((row) => displayWidth(row[column] ?? ""))),
+  );
+  const line = (row: string[]) =>
+    `  ${row.map((cell, column) => padDisplay(cell, widths[column] ?? 0)).join("  ")}`.trimEnd();
+  return {
+    head: style.dim(line(titles)),
+    row(progress) {
+      const { lab } = progress;
+      const text = line([
+        lab.id,
+        lab.title,
+        lab.pattern,
+        `${progress.passed}/${lab.expected}`,
+        progress.done ? "✓" : "✗",
+      ]);
+      return progress.done ? style.ok(text) : text;
+    },
+  };
+}
+
+/** Progress, then either the all-green line or the next lab: its first failure with the diff, command and hint. */
+export function formatSummary(labs: LabProgress[], { checkpoint, style }: ReportContext): string {
   const done = labs.filter((progress) => progress.done).length;
-  const rows = [
-    ["Lab", "标题", "测试名模式", "通过", ""],
-    ...labs.map((progress) => [
-      progress.lab.id,
-      progress.lab.title,
-      progress.lab.pattern,
-      `${progress.passed}/${progress.lab.expected}`,
-      progress.done ? "✓" : "✗",
-    ]),
-  ];
-  const [titleRow = "", ...labRows] = table(rows);
-  const lines = [
-    ...header,
-    style.dim(titleRow),
-    ...labRows.map((row, index) => (labs[index]?.done ? style.ok(row) : row)),
-    "",
-    `进度：${done}/${labs.length} 个 Lab 完成`,
-  ];
-
+  const lines = ["", `进度：${done}/${labs.length} 个 Lab 完成`];
   const next = nextLab(labs);
   if (next === undefined) {
     const total = labs.reduce((sum, progress) => sum + progress.passed, 0);
@@ -58,8 +99,10 @@ export function formatVerification(verification: Verification, context: ReportCo
   }
   const { lab } = next;
   lines.push("", style.heading(`下一步：Lab ${lab.id} ${lab.title}（实践 ${lab.id} · ${lab.practice}）`));
-  if (next.firstFailure !== undefined) {
-    lines.push(`  ${style.dim("第一条失败：")}${next.firstFailure.test}`, `    ${style.bad(next.firstFailure.error)}`);
+  const failure = next.firstFailure;
+  if (failure !== undefined) {
+    lines.push(`  ${style.dim("第一条失败：")}${failure.test}`, `    ${style.bad(failureLine(failure))}`);
+    for (const diffLine of failure.diff) lines.push(`      ${style.dim(diffLine)}`);
   } else if (next.selected !== lab.expected) {
     lines.push(
       `  模式 "${lab.pattern}" 选中了 ${next.selected} 项测试，应为 ${lab.expected} 项：聚焦测试文件被改动过吗？`,
@@ -74,15 +117,13 @@ export function formatVerification(verification: Verification, context: ReportCo
   return lines.join("\n");
 }
 
+/** The failure's first line; a timeout says what hangs that way. */
+function failureLine(failure: NonNullable<LabProgress["firstFailure"]>): string {
+  if (!failure.hung) return failure.error;
+  return `${failure.error}：这项测试没有结束。常见原因是一个永远不 settle 的 Promise（漏了 await、resolve 或 return），或留下的定时器。`;
+}
+
 /** The output's last lines, for a build that failed without a recognisable compiler error. */
 function lastLines(output: string): string {
   return output.trim().split(/\r?\n/).slice(-3).join("\n  ");
-}
-
-/** Plain-text rows padded to aligned columns. */
-function table(rows: string[][]): string[] {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => displayWidth(row[column] ?? "")))) ?? [];
-  return rows.map((row) =>
-    `  ${row.map((cell, column) => padDisplay(cell, widths[column] ?? 0)).join("  ")}`.trimEnd(),
-  );
 }

@@ -1,10 +1,12 @@
-// `verify --watch`: notices edits under a folder and re-runs a job, debounced, one run at a time.
-// fs.watch's `recursive` option is not dependable on Linux under Node 20, so every folder is
-// watched on its own and folders created later are picked up as they appear. A practice
-// directory's node_modules holds links into the main repository: it is skipped, and no link
-// to a folder is ever followed, so only the learner's own files are watched.
-import { type FSWatcher, lstatSync, readdirSync, watch } from "node:fs";
+// `verify --watch`: notices edits under a practice directory and re-runs a job, debounced, one run
+// at a time; a save during a run cancels it. Watching is chokidar's: it follows folders that are
+// created, deleted or replaced as a whole (editors' atomic saves, `git checkout` replacing src/),
+// which a hand-written per-folder fs.watch did not. node_modules holds links into the main
+// repository: it is ignored and no link is followed, so only the learner's own files are watched.
+// A practice directory that disappears is waited for and watched again once it is back.
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { type FSWatcher, watch } from "chokidar";
 
 /** Build output, installs and editor droppings are not the learner's edits. */
 export function isIgnoredPath(relative: string): boolean {
@@ -20,91 +22,107 @@ export function isIgnoredPath(relative: string): boolean {
 }
 
 export interface TreeWatcher {
+  /** Resolves once the first scan is done and changes are being reported. */
+  ready: Promise<void>;
   /** The folders being watched, relative to the root ("" is the root itself). */
   folders(): string[];
-  close(): void;
+  close(): Promise<void>;
 }
 
-/** Calls `onChange` with the path (relative to `root`) of each change that is not ignored. */
+/** How often a missing practice directory is looked for. */
+const REAPPEAR_POLL_MS = 500;
+const SETTLE_MS = 100;
+
+/**
+ * Calls `onChange` with the path (relative to `root`) of each change that is not ignored, and with
+ * "" when `root` itself disappears or comes back.
+ */
 export function watchTree(root: string, onChange: (relative: string) => void): TreeWatcher {
-  const watchers = new Map<string, FSWatcher>();
+  let watcher: FSWatcher | undefined;
+  let ready: Promise<void> = Promise.resolve();
+  let present = existsSync(root);
 
-  const watchFolder = (folder: string): void => {
-    if (watchers.has(folder)) return;
-    let watcher: FSWatcher;
-    try {
-      watcher = watch(folder, (_event, filename) => {
-        if (filename === null) return;
-        const absolute = path.join(folder, filename.toString());
+  const start = (): void => {
+    const current = watch(root, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      ignored: (absolute: string) => {
         const relative = path.relative(root, absolute);
-        if (isIgnoredPath(relative)) return;
-        if (isFolder(absolute)) addTree(absolute);
-        onChange(relative);
-      });
-    } catch {
-      return; // removed between listing and watching
-    }
-    // A watched folder that is deleted ends its watcher; forget it so a new one can be made.
-    watcher.on("error", () => {
-      watcher.close();
-      watchers.delete(folder);
+        return relative !== "" && isIgnoredPath(relative);
+      },
     });
-    watchers.set(folder, watcher);
+    current.on("all", (event, absolute) => {
+      const relative = path.relative(root, absolute);
+      // The root itself went away: stop this watcher now (a new one starts once the root is back).
+      if (relative === "" && event === "unlinkDir") checkPresence();
+      else onChange(relative);
+    });
+    // A watcher error (a folder removed mid-scan) must not end the watch: the presence check recovers.
+    current.on("error", () => {});
+    ready = new Promise((resolve) => current.once("ready", () => resolve()));
+    watcher = current;
   };
 
-  const addTree = (folder: string): void => {
-    watchFolder(folder);
-    let entries: string[];
-    try {
-      entries = readdirSync(folder);
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const child = path.join(folder, entry);
-      if (!isIgnoredPath(path.relative(root, child)) && isFolder(child)) addTree(child);
-    }
+  const checkPresence = (): void => {
+    const now = existsSync(root);
+    if (now === present) return;
+    present = now;
+    void watcher?.close();
+    watcher = undefined;
+    if (now) start();
+    onChange("");
   };
+  if (present) start();
+  const presence = setInterval(checkPresence, REAPPEAR_POLL_MS);
 
-  addTree(root);
   return {
-    folders: () => [...watchers.keys()].map((folder) => path.relative(root, folder)).sort(),
-    close() {
-      for (const watcher of watchers.values()) watcher.close();
-      watchers.clear();
+    get ready() {
+      return ready;
+    },
+    folders() {
+      const watched = watcher?.getWatched() ?? {};
+      return Object.keys(watched)
+        .map((folder) => path.relative(root, folder))
+        .filter((folder) => !folder.startsWith(".."))
+        .sort();
+    },
+    async close() {
+      clearInterval(presence);
+      // chokidar can open a folder's fs.watch after close() when the folder's scan was still in
+      // flight (a folder just created or replaced): let scans settle first.
+      await ready;
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      await watcher?.close();
     },
   };
 }
 
-/** A real folder: a link to one (lstat) does not count. */
-function isFolder(absolute: string): boolean {
-  try {
-    return lstatSync(absolute).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Wraps `job` so that `trigger()` runs it `delayMs` after the last trigger of a burst, and a
- * trigger that arrives while it runs causes exactly one more run afterwards.
+ * Wraps `job` so that `trigger()` runs it `delayMs` after the last trigger of a burst. A trigger
+ * that arrives while it runs aborts the running job's signal and causes exactly one more run
+ * after it has ended.
  */
-export function debouncedRunner(job: () => Promise<void>, delayMs: number): { trigger(): void; cancel(): void } {
+export function debouncedRunner(
+  job: (signal: AbortSignal) => Promise<void>,
+  delayMs: number,
+): { trigger(): void; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
-  let running = false;
+  let running: AbortController | undefined;
   let again = false;
 
   const start = async (): Promise<void> => {
     timer = undefined;
-    if (running) {
+    if (running !== undefined) {
       again = true;
+      running.abort();
       return;
     }
-    running = true;
+    const controller = new AbortController();
+    running = controller;
     try {
-      await job();
+      await job(controller.signal);
     } finally {
-      running = false;
+      running = undefined;
       if (again) {
         again = false;
         trigger();
@@ -120,6 +138,7 @@ export function debouncedRunner(job: () => Promise<void>, delayMs: number): { tr
     cancel() {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
+      running?.abort();
     },
   };
 }

@@ -51,7 +51,6 @@ export interface AgentRunResult {
   steps: number;
 }
 
-type Emit = (event: LoopEvent) => void;
 type SkipReason = "length" | "error" | "aborted" | "unexpected-stop";
 
 const DEFAULT_MAX_STEPS = 32;
@@ -66,101 +65,107 @@ const SKIPPED_TEXT: Record<SkipReason, string> = {
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunResult> {
   const maxSteps = resolveMaxSteps(options.maxSteps);
   // 调用者的 context.messages 不能修改：后续 assistant 与 tool result 只进入这份深拷贝。
-  const messages = copyMessages(options.context.messages);
-  const emit: Emit = (event) => options.onEvent?.(event);
-  // 第 06 章的 executeToolCall 接收 (call, registry, context)；这个 adapter 已经绑定 options.tools。
+  assertCloneable(options.context.messages);
+  const messages = structuredClone(options.context.messages);
+  // 第 06 章的 executeToolCall 在本文件中叫 executeCoreToolCall，接收 (call, registry, context)；
+  // 这个 adapter 已经绑定 options.tools，所以调用处只传 call 与 context。
   const executeToolCall: ToolExecutor =
     options.executeToolCall ?? ((call, context) => executeCoreToolCall(call, options.tools, context));
 
   const finish = (reason: AgentRunResult["reason"], steps: number): AgentRunResult => {
-    // Lab 7.1 ④：finish() 是唯一发出 turn_end 的位置。发出 turn_end(reason, steps)，
-    // 再返回 { reason, messages, steps }；每条返回路径都经过这里，避免不同分支重复结束。
+    // Lab 7.1 ④：finish() 是唯一发出 turn_end 的位置：emit(options, { type: "turn_end", reason, steps })，
+    // 再返回 { reason, messages, steps }。每条返回路径都经过这里，避免不同分支重复结束。
     throw new Error("Lab 7.1 收集模型终态 尚未实现");
+  };
+
+  const executeOne = async (call: ToolCall): Promise<ToolResultMessage> => {
+    // Lab 7.2 ②：return await executeToolCall(call, { signal: options.signal, reportProgress })，
+    // 其中 reportProgress: (content) => { emit(options, { type: "tool_progress", callId: call.id, content }); }
+    // 把进度绑定到这个 call 的 id（章节“call-1 的结果进入第二次模型请求”中的代码，readCall 换成 call）。
+    // tool_end 不在这里发出：由调用 executeOne(call) 的地方发出（见 Lab 7.2 ③ 与 Lab 7.4）。
+    // （target 另外丢弃工具在返回结果之后才报告的进度；聚焦测试不检查这一点。）
+    throw new Error("Lab 7.2 闭合单工具往返 尚未实现");
   };
 
   for (let steps = 1; steps <= maxSteps; steps += 1) {
     // 第 steps 次请求尚未发起；此前已经完成 steps - 1 次模型请求。
     if (options.signal?.aborted) {
-      // Lab 7.5 ①：模型请求前检查 signal。预取消时以 "aborted" 结束，steps 是已经完成的请求数。
+      // Lab 7.5 ①：预取消：return finish("aborted", steps - 1)（已经完成的请求数，第一次循环时是 0）。
       throw new Error("Lab 7.5 处理取消与回合上限 尚未实现");
     }
 
-    const assistant = await collectModelTurn(options, messages, emit);
-    // Lab 7.1 ②：把最终 assistant 追加到局部 messages（只追加一次），并发出 assistant_message。
+    const assistant = await collectModelTurn(options, messages);
+    // Lab 7.1 ②：messages.push(assistant)（每条 assistant 只追加一次），
+    // 再 emit(options, { type: "assistant_message", message: assistant })。
 
     const calls = assistant.content.filter((block): block is ToolCall => block.type === "toolCall");
 
     if (assistant.stopReason === "toolUse" && calls.length > 0) {
-      // Lab 7.2 ③：只有 toolUse + calls 进入执行阶段。用 executeBatch() 执行这批调用，
-      // 整批结束后把结果按调用顺序追加到 messages。
+      if (calls.length > 1) {
+        // Lab 7.4 ①–④：删除这个 `if (calls.length > 1)` 分支（连同它的临时错误），并把下面 Lab 7.2 ③ 的
+        // 单调用代码换成整批执行：先 for (const call of calls) 发出全部 tool_start，再写章节的
+        //   const results = await Promise.all(
+        //     calls.map(async (call) => {
+        //       const result = await executeOne(call);
+        //       emit(options, { type: "tool_end", result });
+        //       return result;
+        //     }),
+        //   );
+        // 在这个 async 函数里用 try/catch 包住 executeOne(call)：catch (error) 时用 failedExecution(call, error)
+        // 生成配对结果，同样发出 tool_end 并返回它。最后 messages.push(...results)（Promise.all 的顺序即调用顺序）。
+        throw new Error("Lab 7.4 隔离并发完成与单项失败 尚未实现");
+      }
+      // Lab 7.2 ③：这一批只有一个调用。先发出 tool_start，再 const result = await executeOne(call)，
+      // 发出 emit(options, { type: "tool_end", result })，然后 messages.push(result)。
+      // 注意：calls[0] 的类型是 ToolCall | undefined（tsconfig 开了 noUncheckedIndexedAccess），
+      // 直接传给 executeOne 会编译失败；用 for (const call of calls) { … } 遍历即可。
       throw new Error("Lab 7.2 闭合单工具往返 尚未实现");
-      // Lab 7.5 ②：工具批次结束、结果已经追加之后，再检查一次 signal：已取消就以 "aborted"
-      // 结束，steps 是当前请求序号（第 steps 次模型请求已经完成）。
-      // Lab 7.2 ④：继续循环，让下一次模型请求看到 user、assistant 与 toolResult。
+      // Lab 7.5 ②：工具结果已经追加之后，再检查一次 signal：if (options.signal?.aborted) return finish("aborted", steps)
+      // （第 steps 次模型请求已经完成）。这个检查在 continue 之前，所以先于 maxSteps。
+      // Lab 7.2 ④：continue，让下一次模型请求看到 user、assistant 与 toolResult。
     }
 
-    // Lab 7.1 ③：stop + 没有 calls：通过 finish() 以 "stop" 和当前 steps 结束。
+    // Lab 7.1 ③：stop + 没有 calls：if (assistant.stopReason === "stop" && calls.length === 0) return finish("stop", steps)。
 
-    // Lab 7.3 ①–⑤：其余组合都不启动 executor（见章节的五行表）：
-    //   toolUse + 没有 calls                → finish("error", steps)
-    //   length / error / aborted + 任意 calls → 每个 call 追加 skippedCall(call, reason) 并发出 tool_skipped，
-    //                                          再 finish(reason, steps)
-    //   stop + 至少一个 call                  → 每个 call 追加 "unexpected-stop" 结果并发出 tool_skipped，
-    //                                          再 finish("error", steps)
+    // Lab 7.3 ②–⑤：其余组合都不启动 executor（见章节的五行表）：
+    //   toolUse + 没有 calls                → return finish("error", steps)
+    //   length / error / aborted + 任意 calls → 每个 call：const result = skippedCall(call, reason)，
+    //                                          messages.push(result)，emit(options, { type: "tool_skipped", result })；
+    //                                          再 return finish(reason, steps)
+    //   stop + 至少一个 call                  → 同上，reason 用 "unexpected-stop"，再 return finish("error", steps)
     throw new Error("Lab 7.3 处理所有非执行终态 尚未实现");
   }
-  // Lab 7.5 ③：maxSteps 限制模型请求次数。循环用完仍没有结束时，以 "maxSteps" 结束；
-  // 最后一批工具结果已经在 messages 里。
+  // Lab 7.5 ③：循环用完仍没有结束：return finish("maxSteps", maxSteps)。循环变量 steps 在这里已经不在作用域内，
+  // 已完成的模型请求数正好是 maxSteps；最后一批工具结果已经在 messages 里。
   throw new Error("Lab 7.5 处理取消与回合上限 尚未实现");
 }
 
+function emit(options: AgentLoopOptions, event: LoopEvent): void {
+  options.onEvent?.(event);
+}
+
 /** Streams one model turn, forwarding its events, and returns its one complete assistant. */
-async function collectModelTurn(options: AgentLoopOptions, messages: Message[], emit: Emit): Promise<AssistantMessage> {
-  // Lab 7.1 ①：用 systemPrompt、局部 messages 和 options.tools.definitions()（不是 context.tools）
-  // 构造模型请求，并把 options.signal 交给 model.stream()。把每个事件包成 model_event 发出，
-  // 流结束后从 stream.result() 取得唯一完整的 assistant 并返回。
+async function collectModelTurn(options: AgentLoopOptions, messages: Message[]): Promise<AssistantMessage> {
+  // Lab 7.1 ①：const stream = options.model.stream(
+  //   { systemPrompt: options.context.systemPrompt, messages, tools: options.tools.definitions() },
+  //   { signal: options.signal },
+  // )（tools 用 Registry 的 definitions()，不是 context.tools）。
+  // for await (const event of stream) { emit(options, { type: "model_event", event }); }
+  // 流结束后 return stream.result()：唯一完整的 assistant。
   throw new Error("Lab 7.1 收集模型终态 尚未实现");
 }
 
-/** Starts every call of the batch at once; tool_end in completion order, results in call order. */
-async function executeBatch(
-  calls: ToolCall[],
-  executeToolCall: ToolExecutor,
-  signal: AbortSignal | undefined,
-  emit: Emit,
-): Promise<ToolResultMessage[]> {
-  if (calls.length > 1) {
-    // Lab 7.4 ①④：先为整批调用发出全部 tool_start，再用 Promise.all() 同时启动每个调用的
-    // executeOne()；整批结束后按 Promise.all() 的结果顺序（即调用声明顺序）返回。
-    // 写好后删除这个分支：同一段代码也处理只有一个调用的批次。
-    throw new Error("Lab 7.4 隔离并发完成与单项失败 尚未实现");
-  }
-  // Lab 7.2 ②③：这一批只有一个调用：先发出 tool_start，再用 executeOne() 执行它，返回 [result]。
-  throw new Error("Lab 7.2 闭合单工具往返 尚未实现");
-}
-
-async function executeOne(
-  call: ToolCall,
-  executeToolCall: ToolExecutor,
-  signal: AbortSignal | undefined,
-  emit: Emit,
-): Promise<ToolResultMessage> {
-  // Lab 7.2 ②③：把 signal 和绑定 call.id 的 reportProgress 交给 executor；
-  // reportProgress(content) 发出 { type: "tool_progress", callId: call.id, content }。
-  // executor 返回后立即发出这个调用自己的 tool_end，再返回结果：并发时 tool_end 因此反映完成顺序。
-  // Lab 7.4 ②③：单独捕获 executor 的 rejection，用 failedExecution() 生成配对结果（同样发出 tool_end）。
-  throw new Error("Lab 7.2 闭合单工具往返 尚未实现");
-}
-
 function skippedCall(call: ToolCall, reason: SkipReason): ToolResultMessage {
-  // Lab 7.3 ①：返回未执行的工具结果：保留 call 的 id 与 name，content 是 SKIPPED_TEXT[reason]，
-  // details 是 { skipped: true, reason }，isError 为 true。
+  // Lab 7.3 ①：返回未执行的工具结果（章节 length 一节的对象）：role "toolResult"、toolCallId: call.id、
+  // toolName: call.name、content: [text(SKIPPED_TEXT[reason])]、details: { skipped: true, reason }、isError: true。
+  // 章节的对象里没有 timestamp，但 ToolResultMessage 要求它：加上 timestamp: Date.now()，否则 TS2741。
   throw new Error("Lab 7.3 处理所有非执行终态 尚未实现");
 }
 
 function failedExecution(call: ToolCall, error: unknown): ToolResultMessage {
-  // Lab 7.4 ③：executor reject 时的配对错误结果：相同的 toolCallId 与 toolName、isError 为 true，
-  // 文字保留 errorMessageOf(error)（Error 的 message，其他值用 String(value)），不写入 stack。
+  // Lab 7.4 ③：executor reject 时的配对错误结果：相同的 toolCallId 与 toolName、isError: true、
+  // content: [text(`Tool execution failed: ${errorMessageOf(error)}`)]（Error 的 message，其他值用 String(value)，
+  // 不写入 stack）、timestamp: Date.now()。
   throw new Error("Lab 7.4 隔离并发完成与单项失败 尚未实现");
 }
 
@@ -172,9 +177,10 @@ function resolveMaxSteps(maxSteps: number | undefined): number {
   return maxSteps;
 }
 
-function copyMessages(messages: Message[]): Message[] {
+/** A clear TypeError, before any event, for context messages that are not plain data. */
+function assertCloneable(messages: Message[]): void {
   try {
-    return structuredClone(messages);
+    structuredClone(messages);
   } catch (error) {
     throw new TypeError(
       `runAgentLoop: context.messages must be plain data that structuredClone can copy (${errorMessageOf(error)})`,

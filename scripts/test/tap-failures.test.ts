@@ -1,0 +1,36 @@
+// What verify shows of a failure, read from real TAP reports: an assertion without a message of
+// its own still shows the first lines of its actual/expected diff, on Node 20 and Node 24. The
+// fixtures are `node --test --test-reporter=tap` on a file whose first test asserts
+// assert.deepEqual({ reason: "aborted", steps: 1, messages: ["a", "b"] }, { …, steps: 0, … }).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { findCheckpoint } from "../lib/course/manifest.js";
+import { parseTap } from "../lib/run/tap-report.js";
+import { plainStyle } from "../lib/terminal-style.js";
+import { formatVerification } from "../lib/verify/verify-report.js";
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
+
+for (const node of ["node20", "node24"]) {
+  test(`未命名的断言（${node}）：第一条失败带上 actual/expected 差异的前几行，verify 打印它们`, () => {
+    const report = parseTap(readFileSync(path.join(fixtures, `unnamed-assertion-${node}.tap`), "utf8"));
+    const failure = report.firstFailure;
+    assert.ok(failure, "有失败");
+    assert.equal(failure.error, "Expected values to be strictly deep-equal:");
+    assert.deepEqual(failure.diff, ["+   steps: 1", "-   steps: 0"], "只有不同的行");
+    assert.equal(failure.hung, false);
+
+    const checkpoint = findCheckpoint("07");
+    const [lab] = checkpoint.labs;
+    assert.ok(lab);
+    const printed = formatVerification(
+      { built: true, labs: [{ lab, passed: 0, selected: 1, done: false, firstFailure: failure }] },
+      { checkpoint, dir: "practice/07", style: plainStyle },
+    );
+    const after = printed.slice(printed.indexOf("Expected values to be strictly deep-equal:"));
+    assert.match(after, /^Expected values to be strictly deep-equal:\n {6}\+ {3}steps: 1\n {6}- {3}steps: 0\n/);
+  });
+}
