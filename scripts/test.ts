@@ -2,19 +2,32 @@
 // Files are named here because Node 20 does not expand globs and a bare `node --test`
 // at the root would also pick up the learners' red practice directories.
 import { spawnSync } from "node:child_process";
+import os from "node:os";
 import { repoRoot as root } from "./lib/course/manifest.js";
 import { compiledTestFiles, testFilesUnder } from "./lib/course/test-files.js";
 
-const files = [...(await compiledTestFiles(root)), ...(await testFilesUnder(root, "scripts/test", ".test.ts"))];
+// The integrity tests (scripts/test) build whole checkpoint trees and take most of the time: they
+// start first, so the quick package tests fill the other slot while they run.
+const files = [...(await testFilesUnder(root, "scripts/test", ".test.ts")), ...(await compiledTestFiles(root))];
 if (files.length === 0) {
   console.error("No test files found: run `npm run build` first.");
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", ...process.argv.slice(2), ...files], {
-  cwd: root,
-  stdio: "inherit",
-  // The focused test file tells a learner at the repository root that this is the reference loop;
-  // the repository's own suite tests the reference on purpose.
-  env: { ...process.env, PI_COURSE_SUITE: "1" },
-});
+// Node's default is one file at a time on 2 cores (availableParallelism − 1); most tests wait on
+// child processes (npm, tsc, node --test), so two at a time keeps both cores busy. The flag exists
+// from Node 20.10.
+const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+const concurrency =
+  major > 20 || (major === 20 && minor >= 10) ? [`--test-concurrency=${Math.max(2, os.availableParallelism())}`] : [];
+const result = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "--test", ...concurrency, ...process.argv.slice(2), ...files],
+  {
+    cwd: root,
+    stdio: "inherit",
+    // The focused test file tells a learner at the repository root that this is the reference loop;
+    // the repository's own suite tests the reference on purpose.
+    env: { ...process.env, PI_COURSE_SUITE: "1" },
+  },
+);
 process.exit(result.status ?? 1);
