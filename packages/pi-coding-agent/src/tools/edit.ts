@@ -56,16 +56,20 @@ export function createEditTool(root: string): Tool {
     },
     async execute(args) {
       const { path: requested, edits } = args as unknown as EditArgs;
-      const file = await resolveWorkspacePath(root, requested);
-      // Same-file edits of one batch run one after another, each reading the file the last one wrote.
-      return withFileMutationQueue(file, async () => {
-        const { body, shape } = splitShape(await readText(file, requested));
-        const edited = applyEdits(body, edits, shape.eol, requested);
-        await writeFileAtomic(file, restoreBom(edited, shape), requested);
-        const details = unifiedDiff(requested, body, edited); // { diff, firstChangedLine }
-        const count = edits.length === 1 ? "1 edit" : `${edits.length} edits`;
-        return { content: [text(`Applied ${count} to ${requested}.`)], details };
-      });
+      // withFileMutationQueue() resolves the path first (a path outside the workspace is refused there,
+      // before any I/O), then runs the callback in that real path's queue, in the order calls came:
+      // same-file edits of one batch run one after another, each reading the file the last one wrote.
+      return withFileMutationQueue(
+        () => resolveWorkspacePath(root, requested),
+        async (file) => {
+          const { body, shape } = splitShape(await readText(file, requested));
+          const edited = applyEdits(body, edits, shape.eol, requested);
+          await writeFileAtomic(file, restoreBom(edited, shape), requested);
+          const details = unifiedDiff(requested, body, edited); // { diff, firstChangedLine }
+          const count = edits.length === 1 ? "1 edit" : `${edits.length} edits`;
+          return { content: [text(`Applied ${count} to ${requested}.`)], details };
+        },
+      );
     },
   };
 }

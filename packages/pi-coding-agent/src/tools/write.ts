@@ -26,13 +26,17 @@ export function createWriteTool(root: string): Tool {
     },
     async execute(args) {
       const { path: requested, content } = args as unknown as WriteArgs;
-      const file = await resolveWorkspacePath(root, requested);
-      const bytes = Buffer.byteLength(content, "utf8");
-      await withFileMutationQueue(file, async () => {
-        await mkdir(path.dirname(file), { recursive: true });
-        await writeFileAtomic(file, content, requested);
-      });
-      return { content: [text(`Wrote ${bytes} bytes to ${requested}.`)], details: { path: requested, bytes } };
+      // withFileMutationQueue() resolves the path first (a path outside the workspace is refused there,
+      // before any I/O), then runs the callback in that real path's queue, in the order calls came.
+      return withFileMutationQueue(
+        () => resolveWorkspacePath(root, requested),
+        async (file) => {
+          const bytes = Buffer.byteLength(content, "utf8");
+          await mkdir(path.dirname(file), { recursive: true });
+          await writeFileAtomic(file, content, requested);
+          return { content: [text(`Wrote ${bytes} bytes to ${requested}.`)], details: { path: requested, bytes } };
+        },
+      );
     },
   };
 }

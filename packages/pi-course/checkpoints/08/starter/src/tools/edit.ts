@@ -61,14 +61,21 @@ export function createEditTool(root: string): Tool {
     },
     async execute(args) {
       const { path: requested, edits } = args as unknown as EditArgs;
-      const file = await resolveWorkspacePath(root, requested);
-      // Lab 8.4 ①：整个读-改-写放进 withFileMutationQueue(file, async () => …)：同一批里对同一文件的两次
-      //   edit 会按顺序执行，第二次读到的是第一次写下的内容，两次都落盘。
-      // Lab 8.4 ⑤：在队列里：splitShape(await readText(file, requested)) 得到去掉 BOM 的 body 与 shape；
-      //   edited = applyEdits(body, edits, shape.eol, requested)；writeFileAtomic(file, restoreBom(edited, shape), requested)。
-      // Lab 8.4 ⑥：返回 `Applied 1 edit to ${requested}.`（多个时 `Applied N edits …`），
-      //   details 为 unifiedDiff(requested, body, edited)，即 { diff, firstChangedLine }。
-      throw new Error("Lab 8.4 按原文精确编辑 尚未实现");
+      // withFileMutationQueue() resolves the path first (a path outside the workspace is refused there,
+      // before any I/O), then runs the callback in that real path's queue, in the order calls came:
+      // same-file edits of one batch run one after another, each reading the file the last one wrote.
+      return withFileMutationQueue(
+        () => resolveWorkspacePath(root, requested),
+        async (file) => {
+          // Lab 8.4 ①：整个读-改-写都在这个回调里，也就是在同一真实路径的队列里：同一批里对同一文件的两次
+          //   edit 按顺序执行，第二次读到的是第一次写下的内容，两次都落盘。
+          // Lab 8.4 ⑤：splitShape(await readText(file, requested)) 得到去掉 BOM 的 body 与 shape；
+          //   edited = applyEdits(body, edits, shape.eol, requested)；writeFileAtomic(file, restoreBom(edited, shape), requested)。
+          // Lab 8.4 ⑥：返回 `Applied 1 edit to ${requested}.`（多个时 `Applied N edits …`），
+          //   details 为 unifiedDiff(requested, body, edited)，即 { diff, firstChangedLine }。
+          throw new Error("Lab 8.4 按原文精确编辑 尚未实现");
+        },
+      );
     },
   };
 }

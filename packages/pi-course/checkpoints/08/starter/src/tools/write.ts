@@ -32,12 +32,18 @@ export function createWriteTool(root: string): Tool {
     },
     async execute(args) {
       const { path: requested, content } = args as unknown as WriteArgs;
-      const file = await resolveWorkspacePath(root, requested);
-      // Lab 8.3 ①：bytes 是 content 的 UTF-8 字节数（Buffer.byteLength），不是 content.length（UTF-16 单元）。
-      // Lab 8.3 ②：在 withFileMutationQueue(file, …) 里：mkdir(path.dirname(file), { recursive: true })
-      //   创建父目录，再 writeFileAtomic(file, content, requested)。同一真实路径的修改因此按顺序串行。
-      // Lab 8.3 ③：返回 `Wrote ${bytes} bytes to ${requested}.`，details 为 { path: requested, bytes }。
-      throw new Error("Lab 8.3 原子写入文件 尚未实现");
+      // withFileMutationQueue() resolves the path first (a path outside the workspace is refused there,
+      // before any I/O), then runs the callback in that real path's queue, in the order calls came.
+      return withFileMutationQueue(
+        () => resolveWorkspacePath(root, requested),
+        async (file) => {
+          // Lab 8.3 ①：bytes 是 content 的 UTF-8 字节数（Buffer.byteLength），不是 content.length（UTF-16 单元）。
+          // Lab 8.3 ②：mkdir(path.dirname(file), { recursive: true }) 创建父目录，再 writeFileAtomic(file, content, requested)。
+          //   这个回调在同一真实路径的队列里运行：同一批里对同一文件的两次 write 按调用顺序落盘。
+          // Lab 8.3 ③：返回 `Wrote ${bytes} bytes to ${requested}.`，details 为 { path: requested, bytes }。
+          throw new Error("Lab 8.3 原子写入文件 尚未实现");
+        },
+      );
     },
   };
 }
