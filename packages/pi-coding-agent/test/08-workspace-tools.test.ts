@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { link, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
@@ -298,12 +299,15 @@ test("进程组命令：在 workspace 中运行，stdin 关闭，stdout 与 stde
 test("进程组命令：超时与取消结束整个进程组（先 SIGTERM 后 SIGKILL），被信号结束的退出码是 128+n", async () => {
   await withWorkspace(async (ws) => {
     const pids = path.join(ws.root, "pids.txt");
-    // A child that ignores SIGTERM: only SIGKILL of the whole group stops it.
-    const command = `(trap '' TERM; sleep 30) & echo $! > ${JSON.stringify(pids)}; wait`;
+    // A child that ignores SIGTERM: only SIGKILL of the whole group stops it. Should it outlive the
+    // shell and sleep to the end, it leaves a mark: that is what a missing SIGKILL looks like.
+    const slept = path.join(ws.root, "slept.txt");
+    const command = `(trap '' TERM; sleep 10; echo slept > ${JSON.stringify(slept)}) & echo $! > ${JSON.stringify(pids)}; wait`;
     const timedOut = await ws.call("bash", { command, timeout: 0.5 });
     assert.equal(timedOut.isError, true, "超时是错误结果");
     assert.match(resultText(timedOut), /^Command timed out after 0\.5 seconds/, "说明超时的秒数");
     await waitUntilGone(Number(await readFile(pids, "utf8")));
+    assert.equal(existsSync(slept), false, "忽略 SIGTERM 的后代被 SIGKILL 结束（shell 退出后也要发），而不是自己睡完");
 
     const controller = new AbortController();
     const aborted = ws.call(

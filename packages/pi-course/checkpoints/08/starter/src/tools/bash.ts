@@ -66,11 +66,14 @@ async function runCommand(
   //   detached: ownProcessGroup（自己领导一个进程组），stdio: ["ignore", "pipe", "pipe"]（stdin 关闭），windowsHide: true。
   // Lab 8.5 ②：new OutputCapture(limits)，用 streamOutput() 把 stdout 与 stderr 合并进去。
   // Lab 8.5 ③：stop(reason) 只生效一次：记下 reason，signalProcessGroup(pid, "SIGTERM")，再用 setTimeout 在
-  //   KILL_GRACE_MS 后 signalProcessGroup(pid, "SIGKILL")（忽略 SIGTERM 的后代也会结束）。超时计时器（Math.min(timeoutSeconds * 1000, MAX_TIMER_MS)）
-  //   以 `Command timed out after ${timeoutSeconds} seconds; pass a larger timeout or run it in the background.` 调用
+  //   KILL_GRACE_MS 后 signalProcessGroup(pid, "SIGKILL")（忽略 SIGTERM 的后代也会结束）。这个 SIGKILL 计时器
+  //   不要清掉：shell 收到 SIGTERM 就退出了，忽略 SIGTERM 的后代却还活着，只有它能结束它们。
+  //   超时计时器（Math.min(timeoutSeconds * 1000, MAX_TIMER_MS)）以
+  //   `Command timed out after ${timeoutSeconds} seconds; pass a larger timeout or run it in the background.` 调用
   //   stop；signal 的 abort 以 "Command aborted." 调用 stop。
-  // Lab 8.5 ④：await shellExit(child)（等 shell 退出，不等管道关闭），然后清掉计时器和 abort 监听；
-  //   await pipesQuiet(pipes) 读完管道里剩下的输出，再 await capture.finish()。
+  // Lab 8.5 ④：await shellExit(child)（等 shell 退出，不等管道关闭），然后清掉超时计时器和 abort 监听
+  //   （只清这两个：③ 的 SIGKILL 计时器照常触发）；await pipesQuiet(pipes) 读完管道里剩下的输出，
+  //   再 await capture.finish()。
   // Lab 8.5 ⑥：stop 过：抛出 joinOutput(output.text, reason)；退出码非 0：抛出
   //   joinOutput(output.text, `Command exited with code ${exitCode}.`)；否则返回输出（空输出写 "(no output)"），
   //   details 为 { exitCode }，截断时再加 truncation 与 fullOutputPath。
