@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { cleanupOnSignal } from "../cleanup-on-signal.js";
-import { watchParent } from "./parent-watchdog.js";
+import { startWatchdog } from "./parent-watchdog.js";
 import { guardUntilClosed, killTree, ownProcessGroup } from "./process-tree.js";
 
 export interface ProcessResult {
@@ -54,6 +54,7 @@ function runProcess(
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const { timeoutMs, signal } = options;
+    const watchdog = timeoutMs === undefined ? undefined : startWatchdog();
     const child = spawn(command, args, {
       cwd,
       env: cleanEnv(),
@@ -71,7 +72,7 @@ function runProcess(
           }, timeoutMs);
     if (timeoutMs !== undefined) {
       guardUntilClosed(child);
-      watchParent(child);
+      watchdog?.guard(child);
     }
     // An unguarded child (npm) shares this process group, so Ctrl-C reaches it too; a signal sent
     // to this process alone must still stop it (npm passes SIGTERM on to the script it runs).
