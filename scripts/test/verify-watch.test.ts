@@ -7,6 +7,29 @@ import { findCheckpoint } from "../lib/course/manifest.js";
 import { writeCheckpointTree } from "../lib/trees/trees.js";
 import { debouncedRunner, isIgnoredPath, watchTree } from "../lib/verify/verify-watch.js";
 
+/**
+ * Writes `relative` under `root` until the watcher reports it: a watcher that has just attached to a
+ * replaced or re-created folder can miss a write that comes first, on a loaded machine. The test's
+ * own timeout still fails a watcher that never reports it.
+ */
+async function writeUntilSeen(
+  changes: { wait: ((relative: string) => void) | undefined },
+  root: string,
+  relative: string,
+  content: string,
+): Promise<string> {
+  const seen = nextChange(changes, (changed) => changed === relative);
+  let reported = false;
+  void seen.then(() => {
+    reported = true;
+  });
+  while (!reported) {
+    await writeFile(path.join(root, relative), content);
+    await Promise.race([seen, new Promise((resolve) => setTimeout(resolve, 250))]);
+  }
+  return seen;
+}
+
 /** Resolves with the first reported change that satisfies `wanted`. */
 function nextChange(
   changes: { wait: ((relative: string) => void) | undefined },
@@ -81,9 +104,7 @@ test("verify --watch 监视整个练习目录：根目录、已有目录和之�
     await mkdir(path.join(root, newFolder));
     await sawFolder;
     const added = path.join(newFolder, "extra.test.ts");
-    const sawAdded = nextChange(changes, (relative) => relative === added);
-    await writeFile(path.join(root, added), "export {};\n");
-    assert.equal(await sawAdded, added, "新建目录中的文件也被监视");
+    assert.equal(await writeUntilSeen(changes, root, added, "export {};\n"), added, "新建目录中的文件也被监视");
   } finally {
     await watcher.close();
     await rm(holder, { recursive: true, force: true });
@@ -110,12 +131,12 @@ test("verify --watch 在 src 目录被整个替换（编辑器、git checkout）
     await rm(src, { recursive: true });
     await rename(replacement, src);
     await sawReplace;
-    // Let the watcher settle on the new folder, then edit inside it.
-    await new Promise((resolve) => setTimeout(resolve, 300));
     const edited = path.join("packages", "pi-course", "src", "agent-loop.ts");
-    const sawEdit = nextChange(changes, (relative) => relative === edited);
-    await writeFile(path.join(root, edited), "export const edited = 1;\n");
-    assert.equal(await sawEdit, edited, "替换之后的 src 里的改动");
+    assert.equal(
+      await writeUntilSeen(changes, root, edited, "export const edited = 1;\n"),
+      edited,
+      "替换之后的 src 里的改动",
+    );
   } finally {
     await watcher.close();
     await rm(holder, { recursive: true, force: true });
@@ -138,9 +159,7 @@ test("verify --watch 练习目录被删除后报告一次，重新出现后继�
     await sawBack;
     await watcher.ready;
     const edited = path.join("packages", "pi-course", "src", "agent-loop.ts");
-    const sawEdit = nextChange(changes, (relative) => relative === edited);
-    await writeFile(path.join(root, edited), "export {};\n");
-    assert.equal(await sawEdit, edited, "重新创建的练习目录里的改动");
+    assert.equal(await writeUntilSeen(changes, root, edited, "export {};\n"), edited, "重新创建的练习目录里的改动");
   } finally {
     await watcher.close();
     await rm(holder, { recursive: true, force: true });
