@@ -53,7 +53,9 @@ function processesIn(folder: string): string[] {
       if (cwd !== folder && !cwd.startsWith(`${folder}/`)) continue;
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       if (/\) Z /.test(stat)) continue; // a zombie has already died
-      found.push(`${pid}: ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")}`);
+      const [state, ppid, pgid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      found.push(`${pid}: (state ${state}, parent ${ppid}, group ${pgid}) ${command}`);
     } catch {
       // The process ended while we looked.
     }
@@ -93,3 +95,23 @@ for (const [how, stop] of [
     );
   });
 }
+
+test("父进程在把 run 的 pid 交给看门狗之前就被 SIGKILL：run 带着的标记仍让看门狗结束它", linuxOnly, async () => {
+  const watchdogModule = path.join(repoRoot, "scripts", "lib", "run", "parent-watchdog.ts");
+  // The parent starts the watchdog and the spinning run, then dies before it can call guard().
+  const parentScript = `
+    import { spawn } from "node:child_process";
+    import { startWatchdog } from ${JSON.stringify(watchdogModule)};
+    const watchdog = startWatchdog();
+    spawn(process.execPath, ["-e", "for (;;) {}"], { cwd: ${JSON.stringify(dir)}, detached: true, stdio: "ignore", env: { ...process.env, ...watchdog.env } });
+    process.kill(process.pid, "SIGKILL");
+  `;
+  const parent = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", parentScript], {
+    cwd: repoRoot,
+    stdio: "ignore",
+  });
+  await new Promise<void>((resolve) => parent.on("close", () => resolve()));
+  await waitFor("the unguarded run to be killed by its watchdog", () => processesIn(dir).length === 0, 10_000).catch(
+    () => assert.deepEqual(processesIn(dir), [], "the run outlived its parent"),
+  );
+});

@@ -57,7 +57,7 @@ function runProcess(
     const watchdog = timeoutMs === undefined ? undefined : startWatchdog();
     const child = spawn(command, args, {
       cwd,
-      env: cleanEnv(),
+      env: { ...cleanEnv(), ...watchdog?.env },
       shell: options.shell ?? false,
       windowsHide: true,
       detached: timeoutMs !== undefined && ownProcessGroup,

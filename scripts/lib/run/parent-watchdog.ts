@@ -3,18 +3,35 @@
 // outright runs no handler: its `node --test` children would spin on. So each guarded run gets a
 // watchdog: a tiny process, also in a session of its own, that holds a pipe from the parent. When
 // the parent dies, however it dies, the pipe closes and the watchdog kills the run's whole tree.
-// The watchdog starts before the run and is told the run's pid in the same tick as the run's
-// spawn returns: a watchdog started after the run would leave the run unguarded while it forks.
+//
+// The run's pid reaches the watchdog only after the spawn returns, and a parent killed in between
+// (a loaded machine can take milliseconds to get back to it) never sends it. So the watchdog also
+// gets a token before the run starts, which the run and every process under it carry in their
+// environment: on Linux it kills whatever carries the token.
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+
+/** The environment variable that marks every process of one guarded run. */
+export const GUARD_VARIABLE = "PI_COURSE_GUARD";
 
 // Plain JavaScript for `node -e`: no tsx start-up for a process that only waits.
 const WATCHDOG = `
+const marker = "${GUARD_VARIABLE}=" + process.argv[1] + "\\0";
 let pid = 0;
 const killTree = () => {
   if (pid > 0 && process.platform === "win32") {
     require("node:child_process").spawnSync("taskkill", ["/pid", String(pid), "/T", "/F"], { windowsHide: true });
   } else if (pid > 0) {
     try { process.kill(-pid, "SIGKILL"); } catch {}
+  }
+  if (process.platform === "linux") {
+    const fs = require("node:fs");
+    for (const entry of fs.readdirSync("/proc")) {
+      if (!/^\\d+$/.test(entry) || Number(entry) === process.pid) continue;
+      try {
+        if (fs.readFileSync("/proc/" + entry + "/environ", "latin1").includes(marker)) process.kill(Number(entry), "SIGKILL");
+      } catch {}
+    }
   }
   process.exit(0);
 };
@@ -25,13 +42,16 @@ process.stdin.setEncoding("utf8").on("data", (text) => {
 `;
 
 export interface Watchdog {
+  /** Environment entries the run must be started with, so that everything under it can be found. */
+  env: Record<string, string>;
   /** Guards the run `child`, just spawned: the watchdog ends with it, or kills it when this process dies. */
   guard(child: ChildProcess): void;
 }
 
-/** Starts a watchdog for a run about to be spawned; call `guard` with the run right after its spawn. */
+/** Starts a watchdog for a run about to be spawned with `env`; call `guard` with the run right after its spawn. */
 export function startWatchdog(): Watchdog {
-  const watchdog = spawn(process.execPath, ["-e", WATCHDOG], {
+  const token = randomBytes(8).toString("hex");
+  const watchdog = spawn(process.execPath, ["-e", WATCHDOG, token], {
     detached: true,
     stdio: ["pipe", "ignore", "ignore"],
     windowsHide: true,
@@ -39,6 +59,7 @@ export function startWatchdog(): Watchdog {
   watchdog.on("error", () => undefined);
   watchdog.stdin?.on("error", () => undefined);
   return {
+    env: { [GUARD_VARIABLE]: token },
     guard(child) {
       if (child.pid !== undefined) watchdog.stdin?.write(`${child.pid}\n`);
       // The run is over: closing the pipe lets the watchdog sweep any process it left and exit.
