@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import os from "node:os";
 import { repoRoot as root } from "./lib/course/manifest.js";
 import { compiledTestFiles, testFilesUnder } from "./lib/course/test-files.js";
+import { hasTestForceExit } from "./lib/run/focused-run.js";
 
 // The integrity tests (scripts/test) build whole checkpoint trees and take most of the time: they
 // start first, so the quick package tests fill the other slot while they run.
@@ -18,14 +19,15 @@ if (files.length === 0) {
 // busy: on 2 cores 374 tests took 129 s two at a time and 106 s three at a time. The flag exists
 // from Node 20.10.
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
-const atLeast = (wantedMajor: number, wantedMinor: number) =>
-  major > wantedMajor || (major === wantedMajor && minor >= wantedMinor);
-const concurrency = atLeast(20, 10) ? [`--test-concurrency=${Math.max(2, os.availableParallelism()) + 1}`] : [];
+const concurrency =
+  major > 20 || (major === 20 && minor >= 10)
+    ? [`--test-concurrency=${Math.max(2, os.availableParallelism()) + 1}`]
+    : [];
 // A hung test fails with its name after five minutes instead of holding the run (on Node 20 the limit
-// covers a whole file, so it is far above the slowest file), and (Node >= 20.14)
-// a test file's process ends when its tests do: on Node >= 22 a handle a failed test left open
-// (a watcher, a timer) would otherwise keep it, and the whole run, waiting forever.
-const guards = ["--test-timeout=300000", ...(atLeast(20, 14) ? ["--test-force-exit"] : [])];
+// covers a whole file, so it is far above the slowest file), and where Node has --test-force-exit a
+// test file's process ends when its tests do: on Node >= 22 a handle a failed test left open (a
+// watcher, a timer) would otherwise keep it, and the whole run, waiting forever.
+const guards = ["--test-timeout=300000", ...(hasTestForceExit(process.versions.node) ? ["--test-force-exit"] : [])];
 const result = spawnSync(
   process.execPath,
   ["--import", "tsx", "--test", ...concurrency, ...guards, ...process.argv.slice(2), ...files],

@@ -61,9 +61,7 @@ export function createEditTool(root: string): Tool {
     },
     async execute(args) {
       const { path: requested, edits } = args as unknown as EditArgs;
-      // withFileMutationQueue() resolves the path first (a path outside the workspace is refused there,
-      // before any I/O), then runs the callback in that real path's queue, in the order calls came:
-      // same-file edits of one batch run one after another, each reading the file the last one wrote.
+      // Resolved inside the queue (an outside path is refused there, before any I/O); see file-mutation-queue.ts.
       return withFileMutationQueue(
         () => resolveWorkspacePath(root, requested),
         async (file) => {

@@ -32,8 +32,7 @@ export function createWriteTool(root: string): Tool {
     },
     async execute(args) {
       const { path: requested, content } = args as unknown as WriteArgs;
-      // withFileMutationQueue() resolves the path first (a path outside the workspace is refused there,
-      // before any I/O), then runs the callback in that real path's queue, in the order calls came.
+      // Resolved inside the queue (an outside path is refused there, before any I/O); see file-mutation-queue.ts.
       return withFileMutationQueue(
         () => resolveWorkspacePath(root, requested),
         async (file) => {
