@@ -86,7 +86,7 @@ test("starter：每段 Lab 至少有一个“Lab 7.N <标题> 尚未实现”，
   const finish = starter.slice(starter.indexOf("const finish = "), starter.indexOf("for (let steps"));
   const collect = starter.slice(
     starter.indexOf("async function collectModelTurn"),
-    starter.indexOf("async function executeBatch"),
+    starter.indexOf("function skippedCall"),
   );
   assert.equal(occurrences(finish, first), 1, "finish() 中一个");
   assert.equal(occurrences(collect, first), 1, "collectModelTurn() 中一个");

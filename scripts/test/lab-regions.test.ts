@@ -141,6 +141,6 @@ test("checkpoint 07 --lab 7.2 打印 Lab 7.2 的 diff；与 --diff 同用时一�
   assert.match(output, /^Lab 7\.2 闭合单工具往返/);
   assert.match(output, /^--- a\/packages\/pi-course\/src\/agent-loop\.ts\tstarter$/m);
   assert.match(output, /^-.*Lab 7\.2 闭合单工具往返 尚未实现/m);
-  assert.match(output, /^\+.*return await executeToolCall\(call, \{/m);
+  assert.match(output, /^\+.*executeToolCall\(call, \{/m);
   await assert.rejects(checkpointCommand(["07", "--lab", "7.2", "--diff"], repoRoot), UsageError);
 });

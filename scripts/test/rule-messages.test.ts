@@ -45,7 +45,7 @@ const mistakes: Mistake[] = [
   {
     name: "并发调用的进度带着另一个调用的 id",
     mutations: [
-      edit("  const executeOne = async", "  let batch: ToolCall[] = [];\n  const executeOne = async"),
+      edit("  const executeOne = ", "  let batch: ToolCall[] = [];\n  const executeOne = "),
       edit("callId: call.id", "callId: (batch[batch.length - 1 - batch.indexOf(call)] ?? call).id"),
       edit(
         '      for (const call of calls) emit(options, { type: "tool_start", call });\n',

@@ -91,17 +91,25 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunR
     return { reason, messages, steps };
   };
 
-  const executeOne = async (call: ToolCall): Promise<ToolResultMessage> => {
+  const executeOne = (call: ToolCall): Promise<ToolResultMessage> => {
+    // Progress a tool reports after its result is in is dropped. The result is watched on the side,
+    // not awaited in an async wrapper: that would add a second async step to every call.
     let running = true;
+    const stop = () => {
+      running = false;
+    };
     try {
-      return await executeToolCall(call, {
+      const result = executeToolCall(call, {
         signal: options.signal,
         reportProgress: (content) => {
           if (running) emit(options, { type: "tool_progress", callId: call.id, content });
         },
       });
-    } finally {
-      running = false;
+      result.then(stop, stop);
+      return result;
+    } catch (error) {
+      stop(); // an executor that throws before returning its promise
+      throw error;
     }
   };
 

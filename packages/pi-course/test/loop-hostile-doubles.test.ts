@@ -262,6 +262,41 @@ test("恶意替身：工具在返回结果之后才报告进度，进度被丢�
   );
 });
 
+test("恶意替身：executor reject 或同步抛出之后才报告的进度同样被丢弃，tool_end 之后没有该调用的 tool_progress", async () => {
+  const late: (() => void)[] = [];
+  const executor: ToolExecutor = (toolCall, context) => {
+    context.reportProgress?.([text(`${toolCall.id} working`)]);
+    late.push(() => context.reportProgress?.([text(`${toolCall.id} too late`)]));
+    if (toolCall.id === "sync") throw new Error("sync explosion");
+    if (toolCall.id === "async") return Promise.reject(new Error("async explosion"));
+    return Promise.resolve(okResult(toolCall));
+  };
+  const model = new ScriptedModel([
+    assistantMessage([call("sync"), call("async"), call("ok")], "toolUse", 2),
+    assistantMessage([text("完成")], "stop", 4),
+  ]);
+  const { result, events } = await observe({ model, executeToolCall: executor });
+  const count = events.length;
+  for (const report of late) report();
+
+  assert.equal(result.reason, "stop");
+  assert.equal(events.length, count, "progress reported after a result was emitted after the run");
+  const lines = events.flatMap((event) =>
+    event.type === "tool_progress"
+      ? [`progress ${event.callId}`]
+      : event.type === "tool_end"
+        ? [`end ${event.result.toolCallId}`]
+        : [],
+  );
+  for (const id of ["sync", "async", "ok"]) {
+    assert.deepEqual(
+      lines.filter((line) => line.endsWith(` ${id}`)),
+      [`progress ${id}`, `end ${id}`],
+      `${id}: one progress before its tool_end, none after`,
+    );
+  }
+});
+
 test("恶意替身：structuredClone 无法复制的 context 在任何事件之前以 TypeError 拒绝，context 不被修改", async () => {
   const hostile = { ...question, content: [text("hi")], extra: () => "a function" };
   const messages = [hostile as unknown as Context["messages"][number]];

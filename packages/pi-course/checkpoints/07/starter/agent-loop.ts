@@ -83,7 +83,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunR
     // 其中 reportProgress: (content) => { emit(options, { type: "tool_progress", callId: call.id, content }); }
     // 把进度绑定到这个 call 的 id（章节“call-1 的结果进入第二次模型请求”中的代码，readCall 换成 call）。
     // tool_end 不在这里发出：由调用 executeOne(call) 的地方发出（见 Lab 7.2 ③ 与 Lab 7.4）。
-    // （target 另外丢弃工具在返回结果之后才报告的进度；聚焦测试不检查这一点。）
+    // （target 另外丢弃工具在返回结果之后才报告的进度，并且不用 async 再包一层以省下每个调用的一步异步；
+    // 聚焦测试不检查这两点，照这里写 async 与 return await 即可。）
     throw new Error("Lab 7.2 闭合单工具往返 尚未实现");
   };
 
