@@ -1,10 +1,10 @@
 // Runs the whole suite (`npm test`) again under other Node majors: each is fetched from the npm
 // registry as the `node-<platform>-<arch>` package into a temp folder, put first on PATH, and
 // removed afterwards (also on Ctrl-C). Node's test runner differs between majors (filtered counts,
-// glob expansion, reporters), so CI runs the README's `npm test`, then this for Node 24.
+// glob expansion, reporters), so CI runs the README's `npm test`, then this for Node 22 and 24.
 //
-//   npm run test:node -- 24        the suite under the newest Node 24
-//   npm run test:matrix            npm test, then the suite under Node 24
+//   npm run test:node -- 22 24     the suite under the newest Node 22, then the newest Node 24
+//   npm run test:matrix            npm test, then the suite under Node 22 and 24
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -15,7 +15,7 @@ import { npmContext, npmInvocation } from "./lib/run/child-process.js";
 const NODE_EXE = process.platform === "win32" ? "node.exe" : "node";
 const majors = process.argv.slice(2);
 if (majors.length === 0 || majors.some((major) => !/^\d+$/.test(major))) {
-  console.error("用法：npm run test:node -- <Node 主版本号…>，例如 npm run test:node -- 24");
+  console.error("用法：npm run test:node -- <Node 主版本号…>，例如 npm run test:node -- 22 24");
   process.exit(2);
 }
 

@@ -3,7 +3,7 @@
 // what was left. The CLIs run as real child processes and are stopped mid-write.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { watch } from "node:fs";
+import { existsSync, watch } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -32,6 +32,8 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 /**
  * Starts `script args`, and as soon as an entry whose name starts with `prefix` appears in
  * `folder` (the half-made tree), freezes the process, sends it `signal` and lets it go on.
+ * `late` says the entry was already gone when the process froze: the watcher reported it after
+ * the CLI had renamed or removed it (a loaded machine), so the signal did not land mid-write.
  */
 async function interruptWhenStarted(
   script: string,
@@ -45,17 +47,31 @@ async function interruptWhenStarted(
   const child = startCli(script, args, env);
   const done = exited(child);
   let sent = false;
+  let late = false;
   watcher.on("change", (_event, name) => {
     if (sent || !String(name).startsWith(prefix)) return;
     sent = true;
     child.kill("SIGSTOP");
+    late = !existsSync(path.join(folder, String(name)));
     child.kill(signal);
     child.kill("SIGCONT");
   });
   const result = await done;
   watcher.close();
   assert.ok(sent, `the half-made tree appeared before the command ended: ${result.stderr}`);
-  return result;
+  return { ...result, late };
+}
+
+/**
+ * Runs `attempt` (1, 2, …) until its signal lands while the tree is being written, each attempt
+ * in its own folder, and returns that run; five late signals in a row fail the test.
+ */
+async function midWrite<T extends { late: boolean }>(attempt: (n: number) => Promise<T>): Promise<T> {
+  for (let n = 1; n <= 5; n += 1) {
+    const run = await attempt(n);
+    if (!run.late) return run;
+  }
+  assert.fail("the signal never landed while the tree was being written (5 attempts)");
 }
 
 /** The course's temp folders in `tmp` (tsx keeps its own cache there too). */
@@ -72,27 +88,33 @@ const posixOnly = { skip: process.platform === "win32" };
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   test(`practice 写到一半收到 ${signal}：临时目录被删除，目标不存在，进程以该信号结束`, posixOnly, async () => {
-    const parent = path.join(holder, `practice-${signal}`);
-    await mkdir(parent);
-    const result = await interruptPractice(parent, signal);
+    const { parent, ...result } = await midWrite(async (n) => {
+      const parent = path.join(holder, `practice-${signal}-${n}`);
+      await mkdir(parent);
+      return { parent, ...(await interruptPractice(parent, signal)) };
+    });
     assert.equal(result.signal, signal, result.stderr);
     assert.deepEqual(await readdir(parent), [], "no temp folder, no target");
   });
 }
 
 test("checkpoint --write target 写到一半收到 SIGINT：什么都不留下", posixOnly, async () => {
-  const parent = path.join(holder, "write-target");
-  await mkdir(parent);
-  const args = ["07", "--write", "target", path.join(parent, "target-07")];
-  const result = await interruptWhenStarted("checkpoint.ts", args, parent, ".target-07.tmp-", "SIGINT");
+  const { parent, ...result } = await midWrite(async (n) => {
+    const parent = path.join(holder, `write-target-${n}`);
+    await mkdir(parent);
+    const args = ["07", "--write", "target", path.join(parent, "target-07")];
+    return { parent, ...(await interruptWhenStarted("checkpoint.ts", args, parent, ".target-07.tmp-", "SIGINT")) };
+  });
   assert.equal(result.signal, "SIGINT", result.stderr);
   assert.deepEqual(await readdir(parent), []);
 });
 
 test("practice 被 SIGKILL：临时目录留下；下一次写到同一个上级目录时先把它删掉", posixOnly, async () => {
-  const parent = path.join(holder, "killed");
-  await mkdir(parent);
-  const result = await interruptPractice(parent, "SIGKILL");
+  const { parent, ...result } = await midWrite(async (n) => {
+    const parent = path.join(holder, `killed-${n}`);
+    await mkdir(parent);
+    return { parent, ...(await interruptPractice(parent, "SIGKILL")) };
+  });
   assert.equal(result.signal, "SIGKILL");
   const [leftover, ...others] = await readdir(parent);
   assert.match(leftover ?? "", /^\.07\.tmp-pid\d+-/, "a SIGKILL leaves the half-made tree");
