@@ -34,7 +34,7 @@ test("聚焦运行计数：Node ≥ 22 只报告选中的测试，selected 同�
   assert.equal(result.firstFailure, undefined);
 });
 
-test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止并给出一行说明，而不是一直挂起", {
+test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止并给出一行说明（到了文件的超时或整个运行的上限），而不是一直挂起或被说成异步挂起", {
   timeout: 60_000,
 }, async () => {
   const checkpoint = findCheckpoint("07");
@@ -49,7 +49,7 @@ test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止
   await withTempTree(checkpoint, "target", spinning, async (dir) => {
     const build = await buildTree(dir, checkpoint);
     assert.ok(build.ok, build.output);
-    await assert.rejects(runFocused(dir, checkpoint, undefined, 2_000), (error: Error) => {
+    await assert.rejects(runFocused(dir, checkpoint, undefined, undefined, { runMs: 2_000 }), (error: Error) => {
       assert.ok(error instanceof RunTimeoutError, `RunTimeoutError, got ${String(error)}`);
       assert.ok(error instanceof LearnerError, "learner-facing: runCli prints it as one line");
       assert.ok(!(error instanceof UsageError), "a hang is not a usage mistake");
@@ -59,6 +59,20 @@ test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止
       );
       return true;
     });
+    // With the file's own timeout first: Node 20 and 22 end the file there and report it under the
+    // file's name (as for a test without a timeout of its own; every focused test has one, so a
+    // timed-out file is a loop that never yields, not a lost promise); Node 24 waits for the run limit.
+    await assert.rejects(
+      runFocused(dir, checkpoint, undefined, undefined, { runMs: 6_000, fileMs: 2_000 }),
+      (error: Error) => {
+        assert.ok(error instanceof RunTimeoutError, `RunTimeoutError, got ${String(error)}`);
+        assert.match(
+          error.message,
+          /^聚焦测试 [26] 秒后仍未结束，已被终止：检查 agent-loop\.ts 里是否有不会结束的同步循环。$/,
+        );
+        return true;
+      },
+    );
     // SIGKILL is sent at once, but a killed process can take a moment to leave the process table on a loaded machine.
     for (const start = Date.now(); processesRunningFrom(dir).length > 0 && Date.now() - start < 10_000; ) {
       await new Promise((resolve) => setTimeout(resolve, 50));

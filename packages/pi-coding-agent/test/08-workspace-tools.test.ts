@@ -7,6 +7,9 @@ import type { TextContent } from "@pi/core";
 import { resolveWorkspacePath } from "../src/tools/workspace-path.js";
 import { isRunning, numberedLines, resultText, SECRET, withWorkspace } from "./workspace-fixture.js";
 
+/** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
+const TEST_TIMEOUT_MS = 10_000;
+
 // Chapter 08: the workspace tools on real files in a real temp folder, each call made through
 // chapter 06's executeToolCall, so a thrown Error comes back as a paired isError result.
 
@@ -14,7 +17,9 @@ import { isRunning, numberedLines, resultText, SECRET, withWorkspace } from "./w
 // Lab 8.1 · 守住工作区边界
 // ---------------------------------------------------------------------------
 
-test("工作区边界：.. 与工作区外的绝对路径在任何 I/O 之前被拒绝；~ 不展开，开头的 @ 被去掉", async () => {
+test("工作区边界：.. 与工作区外的绝对路径在任何 I/O 之前被拒绝；~ 不展开，开头的 @ 被去掉", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     const escapes = ["../outside/secret.txt", path.join(ws.outside, "secret.txt"), "notes/../../outside/secret.txt"];
     for (const requested of escapes) {
@@ -37,7 +42,9 @@ test("工作区边界：.. 与工作区外的绝对路径在任何 I/O 之前被
   });
 });
 
-test("工作区边界 · symlink：路径上任何一处通向工作区外的链接都被拒绝，write 不会穿过它", async () => {
+test("工作区边界 · symlink：路径上任何一处通向工作区外的链接都被拒绝，write 不会穿过它", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     await symlink(path.join(ws.outside, "secret.txt"), path.join(ws.root, "secret-link.txt"));
     await symlink(ws.outside, path.join(ws.root, "shared"));
@@ -60,7 +67,9 @@ test("工作区边界 · symlink：路径上任何一处通向工作区外的链
   });
 });
 
-test("工作区边界 · symlink：检查时还是普通文件、之后被换成外链的路径，在使用时被拒绝", async () => {
+test("工作区边界 · symlink：检查时还是普通文件、之后被换成外链的路径，在使用时被拒绝", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     const notes = await ws.put("notes.txt", "first version\n");
     assert.equal(await resolveWorkspacePath(ws.root, "notes.txt"), notes, "第一次解析时是工作区里的普通文件");
@@ -79,7 +88,9 @@ test("工作区边界 · symlink：检查时还是普通文件、之后被换成
 // Lab 8.2 · 分页读取文本
 // ---------------------------------------------------------------------------
 
-test("分页读取：offset 从 1 开始、limit 按行计；limit 提前停下时说明剩余行数和下一个 offset", async () => {
+test("分页读取：offset 从 1 开始、limit 按行计；limit 提前停下时说明剩余行数和下一个 offset", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     await ws.put("notes.txt", numberedLines(10));
     const whole = await ws.call("read", { path: "notes.txt" });
@@ -97,7 +108,9 @@ test("分页读取：offset 从 1 开始、limit 按行计；limit 提前停下�
   });
 });
 
-test("分页读取：超过 2000 行或 50 KB 时停在整行处，notice 给出 Use offset=N，details 说明截断", async () => {
+test("分页读取：超过 2000 行或 50 KB 时停在整行处，notice 给出 Use offset=N，details 说明截断", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     await ws.put("long.txt", numberedLines(2500));
     const byLines = await ws.call("read", { path: "long.txt" });
@@ -136,7 +149,9 @@ test("分页读取：超过 2000 行或 50 KB 时停在整行处，notice 给出
   });
 });
 
-test("分页读取：首行超过字节上限时报告而不截断；二进制文件按检测到的类型拒绝", async () => {
+test("分页读取：首行超过字节上限时报告而不截断；二进制文件按检测到的类型拒绝", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     await ws.put("minified.js", `${"a".repeat(60_000)}\nshort\n`);
     const huge = await ws.call("read", { path: "minified.js" });
@@ -156,7 +171,7 @@ test("分页读取：首行超过字节上限时报告而不截断；二进制�
 // Lab 8.3 · 原子写入文件
 // ---------------------------------------------------------------------------
 
-test("原子写入：创建父目录，报告真实的 UTF-8 字节数", async () => {
+test("原子写入：创建父目录，报告真实的 UTF-8 字节数", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withWorkspace(async (ws) => {
     const content = "项目：tiny-pi 🚀\n";
     const result = await ws.call("write", { path: "docs/zh/intro.md", content });
@@ -167,7 +182,9 @@ test("原子写入：创建父目录，报告真实的 UTF-8 字节数", async (
   });
 });
 
-test("原子写入：先写临时文件再 rename，旧文件的读者仍看到完整旧内容，目录里不留临时文件", async () => {
+test("原子写入：先写临时文件再 rename，旧文件的读者仍看到完整旧内容，目录里不留临时文件", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     const file = await ws.put("config.json", '{"version": 1}\n');
     const reader = path.join(ws.root, "reader-view.json");
@@ -184,7 +201,9 @@ test("原子写入：先写临时文件再 rename，旧文件的读者仍看到�
 // Lab 8.4 · 按原文精确编辑
 // ---------------------------------------------------------------------------
 
-test("精确编辑：每个 oldText 都对照原文匹配，一次写入，返回 unified diff 与 firstChangedLine", async () => {
+test("精确编辑：每个 oldText 都对照原文匹配，一次写入，返回 unified diff 与 firstChangedLine", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     await ws.put("app.ts", 'const name = "pi";\nconst port = 80;\nexport { name, port };\n');
     const result = await ws.call("edit", {
@@ -208,7 +227,9 @@ test("精确编辑：每个 oldText 都对照原文匹配，一次写入，返�
   });
 });
 
-test("精确编辑：零次匹配、多次匹配、重叠、空 oldText 与结果不变都是点名 edits[i] 的一行错误，文件不变", async () => {
+test("精确编辑：零次匹配、多次匹配、重叠、空 oldText 与结果不变都是点名 edits[i] 的一行错误，文件不变", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     const original = "alpha\nbeta\nbeta\ngamma\n";
     await ws.put("list.txt", original);
@@ -243,7 +264,9 @@ test("精确编辑：零次匹配、多次匹配、重叠、空 oldText 与结�
   });
 });
 
-test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 CRLF 文件；同一批两次 edit 都落盘", async () => {
+test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 CRLF 文件；同一批两次 edit 都落盘", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     await ws.put("win.txt", "\uFEFFfirst\r\nsecond\r\nthird\r\n");
     const crlf = await ws.call("edit", { path: "win.txt", edits: [{ oldText: "first\nsecond", newText: "one\ntwo" }] });
@@ -269,7 +292,9 @@ test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 
 // Lab 8.5 · 在进程组里运行命令
 // ---------------------------------------------------------------------------
 
-test("进程组命令：在 workspace 中运行，stdin 关闭，stdout 与 stderr 合并并实时报告；非零退出带退出码与输出尾部", async () => {
+test("进程组命令：在 workspace 中运行，stdin 关闭，stdout 与 stderr 合并并实时报告；非零退出带退出码与输出尾部", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     const progress: string[] = [];
     const reportProgress = (content: TextContent[]) => progress.push(content.map((block) => block.text).join(""));
@@ -296,7 +321,9 @@ test("进程组命令：在 workspace 中运行，stdin 关闭，stdout 与 stde
   });
 });
 
-test("进程组命令：超时与取消结束整个进程组（先 SIGTERM 后 SIGKILL），被信号结束的退出码是 128+n", async () => {
+test("进程组命令：超时与取消结束整个进程组（先 SIGTERM 后 SIGKILL），被信号结束的退出码是 128+n", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     const pids = path.join(ws.root, "pids.txt");
     // A child that ignores SIGTERM: only SIGKILL of the whole group stops it. Should it outlive the
@@ -326,7 +353,9 @@ test("进程组命令：超时与取消结束整个进程组（先 SIGTERM 后 S
   });
 });
 
-test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回；超过上限只留尾部，完整输出在 notice 指明的临时文件里", async () => {
+test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回；超过上限只留尾部，完整输出在 notice 指明的临时文件里", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withWorkspace(async (ws) => {
     const pids = path.join(ws.root, "daemon.pid");
     const daemon = await ws.call("bash", {

@@ -86,4 +86,5 @@ test("tiny-pi 模型参数不完整：缺模型名、--model 或 --api-key 没�
   usageError(["--base-url", "localhost:11434", "--model", "m"], /只接受 http:\/\/ 或 https:\/\//);
   usageError(["--base-url", "not a url", "--model", "m"], /^--base-url "not a url" 不是 URL/);
   usageError(["--base-url", "http://x/v1", "--model", ""], /^--model 的取值为空/);
+  usageError(["--api-key", ""], /^--api-key 的取值为空：请写上密钥，或者去掉 --api-key 改设 OPENAI_API_KEY。$/);
 });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { appendFile, copyFile, mkdtemp, realpath, rm, utimes } from "node:fs/promises";
+import { appendFile, copyFile, mkdtemp, readFile, realpath, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -81,14 +81,24 @@ test("tiny-pi --loop：未构建、构建过期、聚焦测试不通过都拒绝
       assert.match(passing.stderr, new RegExp(MARKER), "运行的是练习目录里的 loop");
       assert.ok(passing.stdout.includes("项目名是 tiny-pi。"), passing.stdout);
 
+      // A save that changes nothing (tsc -b then leaves dist alone) is not a stale build.
+      const saved = await readFile(path.join(tree, teaching), "utf8");
       const later = new Date(Date.now() + 60_000);
       await utimes(path.join(tree, teaching), later, later);
+      const touched = await run();
+      assert.equal(touched.code, 0, touched.stderr);
+
+      await writeFile(path.join(tree, teaching), `${saved}\n// edited, not built\n`);
       const stale = await run();
       assert.equal(stale.code, 1);
+      assert.ok(isOneLine(stale.stderr), stale.stderr);
       assert.match(
         stale.stderr,
-        /构建已过期（src\/agent-loop\.ts 比编译结果新）：请在其中运行 npm run build -w @pi\/course。/,
+        /构建已过期（src\/agent-loop\.ts 和上一次成功的构建不一样）：请在其中运行 npm run build -w @pi\/course。/,
       );
+      await writeFile(path.join(tree, teaching), saved);
+      const undone = await run();
+      assert.equal(undone.code, 0, `撤销改动后不必重新构建：${undone.stderr}`);
 
       const starter = loop.starters[teaching];
       assert.ok(starter !== undefined);
@@ -115,6 +125,18 @@ test("tiny-pi --loop 指向不是练习目录的地方：一行说明给出练�
     );
     const missing = await runCli(["--loop", "nowhere"], workspace);
     assert.match(missing.stderr, /^--loop nowhere 不是目录：请给出练习目录，例如 --loop practice\/07。$/m);
+  });
+});
+
+test("tiny-pi --tools-from 指向没有第 08 章包的目录：一行说明，给出的 practice 命令走 @pi/course（课程脚本所在的包）", async () => {
+  await withWorkspace(async (workspace) => {
+    const result = await runCli(["--tools-from", ".", "--no-session"], workspace);
+    assert.equal(result.code, 1);
+    assert.ok(isOneLine(result.stderr), result.stderr);
+    assert.match(
+      result.stderr,
+      /^\. 里没有 @pi\/coding-agent：请给出第 08 章的练习目录（npm run practice -w @pi\/course -- 08 创建）。$/m,
+    );
   });
 });
 

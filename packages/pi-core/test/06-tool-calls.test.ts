@@ -11,6 +11,9 @@ import {
   text,
 } from "../src/index.js";
 
+/** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
+const TEST_TIMEOUT_MS = 5_000;
+
 // ---------------------------------------------------------------------------
 // Helpers: they let each test read like the guide's timeline of one call.
 // ---------------------------------------------------------------------------
@@ -74,7 +77,9 @@ function assertPairedError(result: ToolResultMessage, paired: ToolCall, message:
 // Lab 6.1 · 登记与定义
 // ---------------------------------------------------------------------------
 
-test("登记与定义：新 Registry 为空，register 可链式调用，get 找到同一个工具，未登记的名字得到 undefined", () => {
+test("登记与定义：新 Registry 为空，register 可链式调用，get 找到同一个工具，未登记的名字得到 undefined", {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
   const empty = new ToolRegistry();
   assert.deepEqual(empty.definitions(), [], "新 Registry 没有定义");
   assert.equal(empty.get("read"), undefined, "未登记的名字得到 undefined，不抛出");
@@ -88,7 +93,9 @@ test("登记与定义：新 Registry 为空，register 可链式调用，get 找
   assert.equal(registry.get("Read"), undefined, "名字区分大小写");
 });
 
-test("登记与定义：definitions() 按登记顺序只给出 name、description、parameters；重名登记是清楚的错误，原有工具不变", () => {
+test("登记与定义：definitions() 按登记顺序只给出 name、description、parameters；重名登记是清楚的错误，原有工具不变", {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
   const { tool: read } = readTool();
   const registry = new ToolRegistry().register(namedTool("write")).register(read);
   assert.deepEqual(
@@ -116,13 +123,17 @@ test("登记与定义：definitions() 按登记顺序只给出 name、descriptio
 // Lab 6.2 · 未知工具
 // ---------------------------------------------------------------------------
 
-test("未知工具：请求未登记的 ghost 得到配对的 isError 结果，executeToolCall 不 reject", async () => {
+test("未知工具：请求未登记的 ghost 得到配对的 isError 结果，executeToolCall 不 reject", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const ghost = call("ghost", { path: "README.md" }, "call-7");
   const result = await executeToolCall(ghost, new ToolRegistry(), {});
   assertPairedError(result, ghost, /^Tool "ghost" is not registered\.$/);
 });
 
-test("未知工具：名字只差大小写也算未登记，结果带上模型给的 id 与 name，登记的 read 不执行", async () => {
+test("未知工具：名字只差大小写也算未登记，结果带上模型给的 id 与 name，登记的 read 不执行", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { registry, executions } = readTool();
   const wrongCase = call("Read", { path: "README.md" }, "call-2");
   const result = await executeToolCall(wrongCase, registry, {});
@@ -134,7 +145,9 @@ test("未知工具：名字只差大小写也算未登记，结果带上模型�
 // Lab 6.3 · 参数校验
 // ---------------------------------------------------------------------------
 
-test("参数校验：缺少、类型不对和多余的参数各得一条配对错误，带上校验器的原因，工具一次也不执行", async () => {
+test("参数校验：缺少、类型不对和多余的参数各得一条配对错误，带上校验器的原因，工具一次也不执行", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { registry, executions } = readTool();
   const cases: [Record<string, unknown>, RegExp][] = [
     [{}, /^Invalid arguments for tool "read": .*must have required property 'path'/],
@@ -148,7 +161,9 @@ test("参数校验：缺少、类型不对和多余的参数各得一条配对�
   assert.equal(executions.length, 0, "参数不合 schema 时工具不执行");
 });
 
-test("参数校验：工具的 parameters 不是合法 JSON Schema 时也得到配对错误，工具不执行", async () => {
+test("参数校验：工具的 parameters 不是合法 JSON Schema 时也得到配对错误，工具不执行", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { tool, executions } = readTool();
   const registry = new ToolRegistry().register({ ...tool, parameters: { type: "no-such-type" } });
   assertPairedError(await executeToolCall(readCall, registry, {}), readCall, /not a valid JSON Schema/);
@@ -159,7 +174,9 @@ test("参数校验：工具的 parameters 不是合法 JSON Schema 时也得到�
 // Lab 6.4 · 执行与配对
 // ---------------------------------------------------------------------------
 
-test("执行与配对：read(call-1) 执行一次，收到同一个 context，结果与 call-1 配对并带上 details", async () => {
+test("执行与配对：read(call-1) 执行一次，收到同一个 context，结果与 call-1 配对并带上 details", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { registry, executions } = readTool();
   const signal = new AbortController().signal;
   const reportProgress = (_content: TextContent[]) => {};
@@ -187,7 +204,9 @@ test("执行与配对：read(call-1) 执行一次，收到同一个 context，�
   assert.ok(Number.isFinite(result.timestamp) && result.timestamp > 0, "结果带上时间戳");
 });
 
-test("执行与配对：没有 details 的输出不产生 details 字段，空 content 也是合法输出", async () => {
+test("执行与配对：没有 details 的输出不产生 details 字段，空 content 也是合法输出", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { registry } = readTool(async () => ({ content: [] }));
   const result = await executeToolCall(readCall, registry, {});
   assert.equal(result.isError, false, "空 content 是成功的结果");
@@ -199,7 +218,9 @@ test("执行与配对：没有 details 的输出不产生 details 字段，空 c
 // Lab 6.5 · 工具失败
 // ---------------------------------------------------------------------------
 
-test("工具失败：reject、同步抛出和抛出非 Error 的值都得到配对错误，只留 message，不写 stack", async () => {
+test("工具失败：reject、同步抛出和抛出非 Error 的值都得到配对错误，只留 message，不写 stack", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const cases: [Tool["execute"], RegExp][] = [
     [() => Promise.reject(new Error("disk on fire")), /^disk on fire$/],
     [
@@ -218,7 +239,7 @@ test("工具失败：reject、同步抛出和抛出非 Error 的值都得到配�
   }
 });
 
-test("工具失败：格式错误的输出得到配对错误，说明期望的形状", async () => {
+test("工具失败：格式错误的输出得到配对错误，说明期望的形状", { timeout: TEST_TIMEOUT_MS }, async () => {
   const malformed: unknown[] = [undefined, null, "text", {}, { content: "text" }, { content: [{ type: "image" }] }];
   for (const output of malformed) {
     const { registry } = readTool(async () => output as never);

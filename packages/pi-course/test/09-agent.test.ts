@@ -13,6 +13,9 @@ import {
 import { Agent, type AgentEvent, type AgentOptions } from "../src/agent.js";
 import { assertPaired } from "./transcript-pairing.js";
 
+/** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
+const TEST_TIMEOUT_MS = 5_000;
+
 // ---------------------------------------------------------------------------
 // Helpers: each test reads like the chapter's timelines.
 // ---------------------------------------------------------------------------
@@ -120,7 +123,9 @@ async function settle(): Promise<void> {
 // Lab 9.1 · 状态与订阅
 // ---------------------------------------------------------------------------
 
-test("状态与订阅：steer 与 followUp 进入各自的队列，在 state.queued 中按顺序可见，并以 queued 事件通知订阅者", () => {
+test("状态与订阅：steer 与 followUp 进入各自的队列，在 state.queued 中按顺序可见，并以 queued 事件通知订阅者", {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
   const { agent, events } = makeAgent([]);
   assert.deepEqual(agent.state.messages, [], "新的 Agent 没有 transcript");
   assert.equal(agent.state.isRunning, false, "新的 Agent 处于空闲");
@@ -141,7 +146,7 @@ test("状态与订阅：steer 与 followUp 进入各自的队列，在 state.que
   assert.deepEqual(agent.state.messages, [], "排队的消息还不属于 transcript");
 });
 
-test("状态与订阅：抛错的订阅者被隔离，其他订阅者照常收到事件；取消订阅立即生效", () => {
+test("状态与订阅：抛错的订阅者被隔离，其他订阅者照常收到事件；取消订阅立即生效", { timeout: TEST_TIMEOUT_MS }, () => {
   const { agent } = makeAgent([]);
   const seen: string[] = [];
   agent.subscribe(() => {
@@ -171,7 +176,9 @@ test("状态与订阅：抛错的订阅者被隔离，其他订阅者照常收�
 // Lab 9.2 · prompt 与运行守卫
 // ---------------------------------------------------------------------------
 
-test("运行守卫：prompt 追加 user message 并运行 loop，state.messages 跨 prompt 保留", async () => {
+test("运行守卫：prompt 追加 user message 并运行 loop，state.messages 跨 prompt 保留", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { agent, model, events } = makeAgent([useTools("a"), answer("读完了。"), answer("还记得。")]);
   const running: boolean[] = [];
   agent.subscribe((event) => {
@@ -204,7 +211,9 @@ test("运行守卫：prompt 追加 user message 并运行 loop，state.messages 
   );
 });
 
-test("运行守卫：运行中再次 prompt 立即被拒，错误只有一行并提到 steer() 与 followUp()，当前回合不受影响", async () => {
+test("运行守卫：运行中再次 prompt 立即被拒，错误只有一行并提到 steer() 与 followUp()，当前回合不受影响", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { agent, model, probe } = makeAgent([useTools("a"), answer("完成。")]);
   const release = probe.hold("a");
   const run = agent.prompt("读取 a");
@@ -232,7 +241,9 @@ test("运行守卫：运行中再次 prompt 立即被拒，错误只有一行并
   );
 });
 
-test("运行守卫：订阅者抛错不影响运行；abort() 让工具批次后的回合以 aborted 结束，transcript 仍配对", async () => {
+test("运行守卫：订阅者抛错不影响运行；abort() 让工具批次后的回合以 aborted 结束，transcript 仍配对", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { agent, model, probe, events } = makeAgent([useTools("a", "b"), answer("不该出现")]);
   agent.subscribe(() => {
     throw new Error("broken listener");
@@ -261,7 +272,9 @@ test("运行守卫：订阅者抛错不影响运行；abort() 让工具批次后
 // Lab 9.3 · steer 与 followUp 的投递
 // ---------------------------------------------------------------------------
 
-test("转向与追加：steer 在当前批次的结果之后、下一次请求之前进入 transcript，不在批次中间，恰好一次且按顺序", async () => {
+test("转向与追加：steer 在当前批次的结果之后、下一次请求之前进入 transcript，不在批次中间，恰好一次且按顺序", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { agent, model, probe } = makeAgent([useTools("slow", "fast"), answer("按新要求完成。")]);
   const releaseSlow = probe.hold("slow");
   agent.subscribe((event) => {
@@ -297,7 +310,9 @@ test("转向与追加：steer 在当前批次的结果之后、下一次请求�
   assert.equal(result.reason, "stop", "回合以 stop 结束");
 });
 
-test("转向与追加：followUp 在回合本该 stop 时作为新的一步运行，多个 followUp 按顺序各自得到回答", async () => {
+test("转向与追加：followUp 在回合本该 stop 时作为新的一步运行，多个 followUp 按顺序各自得到回答", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { agent, model } = makeAgent([answer("第一段。"), answer("第二段。"), answer("第三段。")]);
   agent.subscribe((event) => {
     if (event.type === "agent_start") {
@@ -318,7 +333,9 @@ test("转向与追加：followUp 在回合本该 stop 时作为新的一步运�
   assert.deepEqual(agent.state.queued.followUp, [], "followUp 队列为空");
 });
 
-test("转向与追加：最后一次请求期间排队的 steer 先于 followUp 投递；空闲时排队的 steer 随下一个 prompt 进入第一次请求", async () => {
+test("转向与追加：最后一次请求期间排队的 steer 先于 followUp 投递；空闲时排队的 steer 随下一个 prompt 进入第一次请求", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { agent, model } = makeAgent([answer("好。"), answer("改成只看 src/。"), answer("文档也更新了。")]);
   agent.steer("只看 src/");
   agent.subscribe((event) => {
@@ -341,7 +358,9 @@ test("转向与追加：最后一次请求期间排队的 steer 先于 followUp 
   assert.equal(result.messages.length, 7, "每条排队消息恰好一次");
 });
 
-test("转向与追加：回合以 aborted 或 error 结束时排队的消息留在队列、在 state 中可见，下一个 prompt 按顺序投递", async () => {
+test("转向与追加：回合以 aborted 或 error 结束时排队的消息留在队列、在 state 中可见，下一个 prompt 按顺序投递", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { agent, model, probe } = makeAgent([
     useTools("a"),
     failure("401 Incorrect API key provided"),
@@ -387,7 +406,9 @@ test("转向与追加：回合以 aborted 或 error 结束时排队的消息留�
 // Lab 9.4 · 瞬时错误的退避重试
 // ---------------------------------------------------------------------------
 
-test("退避重试：瞬时错误按指数退避加抖动重试，重试前移除失败的 assistant，每次等待前发出 retry", async (t) => {
+test("退避重试：瞬时错误按指数退避加抖动重试，重试前移除失败的 assistant，每次等待前发出 retry", {
+  timeout: TEST_TIMEOUT_MS,
+}, async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const { agent, model, events } = makeAgent(
     [failure("503 Service Unavailable"), failure("Connection error."), answer("终于好了。")],
@@ -434,7 +455,9 @@ test("退避重试：瞬时错误按指数退避加抖动重试，重试前移�
   );
 });
 
-test("退避重试：达到 maxRetries 后以 error 结束并保留最后一次失败；401 与无效请求不重试", async (t) => {
+test("退避重试：达到 maxRetries 后以 error 结束并保留最后一次失败；401 与无效请求不重试", {
+  timeout: TEST_TIMEOUT_MS,
+}, async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const exhausted = makeAgent([failure("429 Rate limit reached"), failure("429 Rate limit reached")], {
     retry: { maxRetries: 1, baseDelayMs: 10 },
@@ -456,7 +479,7 @@ test("退避重试：达到 maxRetries 后以 error 结束并保留最后一次�
   }
 });
 
-test("退避重试：等待期间 abort() 立即以 aborted 结束，不再请求模型", async (t) => {
+test("退避重试：等待期间 abort() 立即以 aborted 结束，不再请求模型", { timeout: TEST_TIMEOUT_MS }, async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const { agent, model, events } = makeAgent([failure("overloaded_error: Overloaded"), answer("不该出现")]);
   agent.subscribe((event) => {
@@ -479,7 +502,9 @@ test("退避重试：等待期间 abort() 立即以 aborted 结束，不再请�
 // Lab 9.5 · waitForIdle、reset 与被拒的运行
 // ---------------------------------------------------------------------------
 
-test("空闲与重置：waitForIdle 在 agent_end 之后 resolve；运行中 reset 抛出一行错误，空闲时清空 transcript 与两个队列", async () => {
+test("空闲与重置：waitForIdle 在 agent_end 之后 resolve；运行中 reset 抛出一行错误，空闲时清空 transcript 与两个队列", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const { agent, probe, events } = makeAgent([useTools("a"), answer("完成。")]);
   await agent.waitForIdle();
   const release = probe.hold("a");
@@ -505,7 +530,9 @@ test("空闲与重置：waitForIdle 在 agent_end 之后 resolve；运行中 res
   assert.equal(agent.state.lastResult, undefined, "reset 清空 lastResult");
 });
 
-test("空闲与重置：模型违反协议使 prompt reject 时，已取走的 steer 回到队列，agent_end 照常发出，Agent 回到空闲", async () => {
+test("空闲与重置：模型违反协议使 prompt reject 时，已取走的 steer 回到队列，agent_end 照常发出，Agent 回到空闲", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   // One scripted turn: the second request is past the script, and the ScriptedModel throws.
   const { agent, probe, events } = makeAgent([useTools("a")]);
   const release = probe.hold("a");

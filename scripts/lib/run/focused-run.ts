@@ -95,28 +95,37 @@ export async function runFocused(
   dir: string,
   checkpoint: Checkpoint,
   pattern?: string,
-  runTimeoutMs: number = RUN_TIMEOUT_MS,
   signal?: AbortSignal,
+  { runMs = RUN_TIMEOUT_MS, fileMs = TEST_TIMEOUT_MS }: { runMs?: number; fileMs?: number } = {},
 ): Promise<FocusedResult> {
   const files = await focusedFiles(dir, checkpoint);
   if (files.length === 0) {
     throw new LearnerError(`${dir} 里没有与 ${checkpoint.focusedRun} 匹配的聚焦测试：先运行 ${checkpoint.build}。`);
   }
   // Hang guards, not speed checks: a focused test file gives each test its own, shorter timeout,
-  // which names the test; TEST_TIMEOUT_MS guards tests without one. A timer left running after
-  // the tests must not keep the run alive (--test-force-exit, Node >= 20.14), and a synchronous
-  // infinite loop, which no test timeout can interrupt, ends the run.
-  const args = ["--test", "--test-reporter=tap", `--test-timeout=${TEST_TIMEOUT_MS}`];
+  // which names the test; `fileMs` bounds each file. A timer left running after the tests must
+  // not keep the run alive (--test-force-exit, Node >= 20.14); `runMs` ends a run whose test
+  // runner itself does not come back.
+  const args = ["--test", "--test-reporter=tap", `--test-timeout=${fileMs}`];
   if (hasTestForceExit(process.versions.node)) args.push("--test-force-exit");
   if (pattern !== undefined) args.push(`--test-name-pattern=${pattern}`);
-  const { code, output } = await runNode([...args, ...files], dir, runTimeoutMs, signal);
+  const { code, output } = await runNode([...args, ...files], dir, runMs, signal);
   if (signal?.aborted === true) throw new RunCancelledError();
-  if (code === null) {
-    throw new RunTimeoutError(
-      `聚焦测试 ${runTimeoutMs / 1000} 秒后仍未结束，已被终止：检查 ${teachingNames(checkpoint)} 里是否有不会结束的同步循环。`,
-    );
+  if (code === null) throw spinning(checkpoint, runMs);
+  const result = parseTap(output);
+  // Every focused test has its own timeout, which a test whose promise never settles meets and
+  // names. A timeout of a whole file means its process never got back to its event loop.
+  const failure = result.firstFailure;
+  if (failure?.hung === true && files.some((file) => path.resolve(dir, file) === path.resolve(dir, failure.test))) {
+    throw spinning(checkpoint, fileMs);
   }
-  return parseTap(output);
+  return result;
+}
+
+function spinning(checkpoint: Checkpoint, afterMs: number): RunTimeoutError {
+  return new RunTimeoutError(
+    `聚焦测试 ${afterMs / 1000} 秒后仍未结束，已被终止：检查 ${teachingNames(checkpoint)} 里是否有不会结束的同步循环。`,
+  );
 }
 
 /** The teaching files' names, as the learner sees them in their editor: `agent-loop.ts`. */
@@ -124,7 +133,7 @@ function teachingNames(checkpoint: Checkpoint): string {
   return checkpoint.teachingFiles.map((file) => path.posix.basename(file)).join("、");
 }
 
-const TEST_TIMEOUT_MS = 60_000;
+const TEST_TIMEOUT_MS = 30_000;
 
 /** `node --test-force-exit` exists from Node 20.14 and 22.0 (not in 21). */
 export function hasTestForceExit(version: string): boolean {
@@ -139,7 +148,8 @@ export class RunCancelledError extends Error {
     super("focused run cancelled");
   }
 }
-const RUN_TIMEOUT_MS = 120_000;
+// Node 24 lets a file that never yields run past its timeout: this ends it soon after.
+const RUN_TIMEOUT_MS = 40_000;
 
 /**
  * Runs every compiled test of the built tree `dir` (`packages/*\/dist/test/**\/*.test.js`), as

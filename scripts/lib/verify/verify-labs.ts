@@ -54,7 +54,7 @@ export async function verifyTree(
 }
 
 async function labProgress(dir: string, checkpoint: Checkpoint, lab: Lab, signal?: AbortSignal): Promise<LabProgress> {
-  const run = await runFocused(dir, checkpoint, lab.pattern, undefined, signal);
+  const run = await runFocused(dir, checkpoint, lab.pattern, signal);
   const progress: LabProgress = {
     lab,
     passed: run.pass,

@@ -51,7 +51,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
 
   const baseURL = nonEmpty(values["base-url"], "--base-url", "例如 --base-url http://localhost:11434/v1");
   const model = nonEmpty(values.model, "--model", "例如 --model qwen2.5-coder:7b");
-  const apiKey = nonEmpty(values["api-key"], "--api-key", "或者设置 OPENAI_API_KEY");
+  const apiKey = nonEmpty(values["api-key"], "--api-key", "请写上密钥，或者去掉 --api-key 改设 OPENAI_API_KEY");
   if (baseURL !== undefined && model === undefined) {
     throw new UsageError("缺少 --model：有了 --base-url 还要给出模型名，例如 --model qwen2.5-coder:7b。");
   }

@@ -14,6 +14,9 @@ export interface CheckpointFacts {
   build: string;
 }
 
+/** The package holding the manifest, whose scripts run `practice` and `verify` for every checkpoint. */
+export const COURSE_PACKAGE = "@pi/course";
+
 /** This file is `packages/pi-coding-agent/dist/src/cli/course-manifest.js` in the repository. */
 const manifestURL = new URL("../../../../pi-course/checkpoints/manifest.json", import.meta.url);
 

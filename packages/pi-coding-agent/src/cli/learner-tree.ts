@@ -2,11 +2,11 @@
 // the tree is a course tree, is built from its current sources, and passes its chapter's focused
 // tests. Each refusal is one line naming what to do.
 import { existsSync, statSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { runAgentLoop } from "@pi/course";
-import { type CheckpointFacts, checkpointForPackage, packageDirOf } from "./course-manifest.js";
+import { type CheckpointFacts, COURSE_PACKAGE, checkpointForPackage, packageDirOf } from "./course-manifest.js";
 import { RunError } from "./errors.js";
 import { focusedFiles, runFocusedTests } from "./focused-tests.js";
 import type { ToolFactory } from "./tool-selection.js";
@@ -37,13 +37,13 @@ async function loadExport(
     throw new RunError(`${flag} ${shown} 不是目录：请给出练习目录，例如 ${flag} practice/${checkpoint.id}。`);
   if (!existsSync(path.join(packageDir, "package.json"))) {
     throw new RunError(
-      `${shown} 里没有 ${packageName}：请给出第 ${checkpoint.id} 章的练习目录（npm run practice -w ${checkpoint.package} -- ${checkpoint.id} 创建）。`,
+      `${shown} 里没有 ${packageName}：请给出第 ${checkpoint.id} 章的练习目录（npm run practice -w ${COURSE_PACKAGE} -- ${checkpoint.id} 创建）。`,
     );
   }
   const entry = path.join(packageDir, "dist", "src", "index.js");
   const stale = await staleSource(packageDir);
   if (!existsSync(entry) || stale !== undefined) {
-    const why = existsSync(entry) ? `构建已过期（${stale} 比编译结果新）` : "还没有构建";
+    const why = existsSync(entry) ? `构建已过期（${stale} 和上一次成功的构建不一样）` : "还没有构建";
     throw new RunError(`${shown} ${why}：请在其中运行 ${checkpoint.build}。`);
   }
   await requireFocusedTestsPass(dir, shown, checkpoint);
@@ -73,22 +73,34 @@ async function requireFocusedTestsPass(dir: string, shown: string, checkpoint: C
   const counts = verdict.counts === undefined ? "" : `（通过 ${verdict.counts}）`;
   const what = verdict.timedOut ? "聚焦测试超时未结束" : `第 ${checkpoint.id} 章的聚焦测试没有全部通过${counts}`;
   throw new RunError(
-    `${shown} ${what}：先完成 Lab，进度与提示见 npm run verify -w ${checkpoint.package} -- ${checkpoint.id} ${shown}。`,
+    `${shown} ${what}：先完成 Lab，进度与提示见 npm run verify -w ${COURSE_PACKAGE} -- ${checkpoint.id} ${shown}。`,
   );
 }
 
-/** The first source file newer than its compiled output (or with none), relative to the package. */
+/**
+ * The first source file that differs from what the last successful build compiled, relative to
+ * the package. Each source map carries its source (inlineSources); file times would not do, as
+ * `tsc -b` leaves the output alone when a saved file's content is what it compiled before.
+ */
 async function staleSource(packageDir: string): Promise<string | undefined> {
   for (const folder of ["src", "test"]) {
     for (const relative of await tsFilesUnder(path.join(packageDir, folder))) {
       const source = path.join(packageDir, folder, relative);
-      const output = path.join(packageDir, "dist", folder, relative.replace(/\.ts$/, ".js"));
-      if (!existsSync(output) || statSync(output).mtimeMs < statSync(source).mtimeMs) {
+      const map = path.join(packageDir, "dist", folder, relative.replace(/\.ts$/, ".js.map"));
+      if ((await compiledSource(map)) !== (await readFile(source, "utf8"))) {
         return path.posix.join(folder, relative.split(path.sep).join("/"));
       }
     }
   }
   return undefined;
+}
+
+async function compiledSource(map: string): Promise<string | undefined> {
+  try {
+    return (JSON.parse(await readFile(map, "utf8")) as { sourcesContent?: string[] }).sourcesContent?.[0];
+  } catch {
+    return undefined;
+  }
 }
 
 /** TypeScript sources under `dir`, relative to it, sorted; empty when there is no such folder. */

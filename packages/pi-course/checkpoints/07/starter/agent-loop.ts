@@ -82,9 +82,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunR
     // Lab 7.2 ②：return await executeToolCall(call, { signal: options.signal, reportProgress })，
     // 其中 reportProgress: (content) => { emit(options, { type: "tool_progress", callId: call.id, content }); }
     // 把进度绑定到这个 call 的 id（章节“call-1 的结果进入第二次模型请求”中的代码，readCall 换成 call）。
-    // tool_end 不在这里发出：由调用 executeOne(call) 的地方发出（见 Lab 7.2 ③ 与 Lab 7.4）。
-    // （target 另外丢弃工具在返回结果之后才报告的进度，并且不用 async 再包一层以省下每个调用的一步异步；
-    // 聚焦测试不检查这两点，照这里写 async 与 return await 即可。）
+    // tool_end 不在这里发出：由调用 executeOne(call) 的地方发出（单个调用见下面的 ③；整批时在批次的 async 函数里）。
+    // 照这里写 async 与 return await 就能通过聚焦测试。target 的 executeOne 多做一件事，写法因此不同：
+    // 工具在结果返回之后才报告的进度会被丢弃。它不写 async，直接返回 executeToolCall 的 Promise，
+    // 再用 result.then(stop, stop) 在结果出来时（成功或失败）关掉进度；这样每个调用少包一层 async 函数。
+    // checkpoint 07 --lab 7.2 的 diff 里这一段与你的不同，是这个原因。
     throw new Error("Lab 7.2 闭合单工具往返 尚未实现");
   };
 
