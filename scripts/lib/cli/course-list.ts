@@ -14,11 +14,7 @@ export async function courseList(manifest: Manifest, from: string, root?: string
   for (const [index, entry] of progress.entries()) {
     lines.push(`  ${padDisplay(titles[index] ?? "", width)}  ${stateText(entry, from)}`);
   }
-  const next = progress.find((entry) => entry.state !== "labs" || entry.done < entry.total);
-  lines.push("");
-  if (next === undefined) lines.push("全部检查点都已完成。");
-  else if (next.state === "not-started") lines.push(`下一步：${practiceCommand(next.checkpoint)}`);
-  else lines.push(`下一步：${verifyCommand(next.checkpoint, displayDir(next.dir, from))}`);
+  lines.push("", nextStepLine(progress, from));
   lines.push(`查看某个检查点：npm run checkpoint -w @pi/course -- <编号>；这份总览：${courseCommand}`);
   return lines.join("\n");
 }
@@ -29,4 +25,22 @@ function stateText(entry: CheckpointProgress, from: string): string {
   if (entry.state === "build-failed") return `${dir}：构建失败`;
   if (entry.done === entry.total) return `${dir}：完成（${entry.total}/${entry.total} 个 Lab）`;
   return `${dir}：${entry.done}/${entry.total} 个 Lab`;
+}
+
+/**
+ * What to do next: go on from the furthest checkpoint the learner has a practice directory for (a
+ * learner who started at 07 is not sent back to 06), carrying its code forward with --from.
+ */
+export function nextStepLine(progress: CheckpointProgress[], from: string): string {
+  let furthest = 0;
+  for (const [index, entry] of progress.entries()) if (entry.state !== "not-started") furthest = index;
+  const unfinished = (entry: CheckpointProgress) => entry.state !== "labs" || entry.done < entry.total;
+  const index = progress.findIndex((entry, at) => at >= furthest && unfinished(entry));
+  const next = index === -1 ? progress.find(unfinished) : progress[index];
+  if (next === undefined) return "全部检查点都已完成。";
+  if (next.state !== "not-started") return `下一步：${verifyCommand(next.checkpoint, displayDir(next.dir, from))}`;
+  const previous = progress[progress.indexOf(next) - 1];
+  const carried = previous !== undefined && previous.state !== "not-started" ? previous.dir : undefined;
+  const command = practiceCommand(next.checkpoint);
+  return `下一步：${carried === undefined ? command : `${command} --from ${displayDir(carried, from)}`}`;
 }
