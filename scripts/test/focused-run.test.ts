@@ -8,7 +8,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { findCheckpoint } from "../lib/course/manifest.js";
+import { findCheckpoint, focusedTestCount } from "../lib/course/manifest.js";
 import { mutatedFiles } from "../lib/mutation/mutants.js";
 import { buildTree, runFocused } from "../lib/run/focused-run.js";
 import { parseTap } from "../lib/run/tap-report.js";
@@ -101,7 +101,7 @@ function processesRunningFrom(dir: string): string[] {
 test("聚焦运行：报告的测试比清单少（Node 的 --test-force-exit 在负载下会丢掉文件最后的结果）时重跑一次，得到完整的计数", async () => {
   const real = findCheckpoint("07");
   const checkpoint = { ...real, focusedRun: "packages/x/dist/test/07-*.test.mjs" };
-  const total = checkpoint.labs.reduce((sum, lab) => sum + lab.expected, 0);
+  const total = focusedTestCount(checkpoint);
   await withTempDir("pi-course-short-run-", async (dir) => {
     const folder = path.join(dir, "packages", "x", "dist", "test");
     await mkdir(folder, { recursive: true });

@@ -63,13 +63,19 @@ async function interruptWhenStarted(
 }
 
 /**
- * Runs `attempt` (1, 2, …) until its signal lands while the tree is being written, each attempt
- * in its own folder, and returns that run; five late signals in a row fail the test.
+ * Runs `attempt` in a new folder `<name>-1`, `<name>-2`, … under `holder` until its signal lands
+ * while the tree is being written, and returns that run with its folder; five late signals in a
+ * row fail the test.
  */
-async function midWrite<T extends { late: boolean }>(attempt: (n: number) => Promise<T>): Promise<T> {
+async function midWrite<T extends { late: boolean }>(
+  name: string,
+  attempt: (parent: string) => Promise<T>,
+): Promise<T & { parent: string }> {
   for (let n = 1; n <= 5; n += 1) {
-    const run = await attempt(n);
-    if (!run.late) return run;
+    const parent = path.join(holder, `${name}-${n}`);
+    await mkdir(parent);
+    const run = await attempt(parent);
+    if (!run.late) return { ...run, parent };
   }
   assert.fail("the signal never landed while the tree was being written (5 attempts)");
 }
@@ -88,33 +94,23 @@ const posixOnly = { skip: process.platform === "win32" };
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   test(`practice 写到一半收到 ${signal}：临时目录被删除，目标不存在，进程以该信号结束`, posixOnly, async () => {
-    const { parent, ...result } = await midWrite(async (n) => {
-      const parent = path.join(holder, `practice-${signal}-${n}`);
-      await mkdir(parent);
-      return { parent, ...(await interruptPractice(parent, signal)) };
-    });
+    const { parent, ...result } = await midWrite(`practice-${signal}`, (parent) => interruptPractice(parent, signal));
     assert.equal(result.signal, signal, result.stderr);
     assert.deepEqual(await readdir(parent), [], "no temp folder, no target");
   });
 }
 
 test("checkpoint --write target 写到一半收到 SIGINT：什么都不留下", posixOnly, async () => {
-  const { parent, ...result } = await midWrite(async (n) => {
-    const parent = path.join(holder, `write-target-${n}`);
-    await mkdir(parent);
+  const { parent, ...result } = await midWrite("write-target", (parent) => {
     const args = ["07", "--write", "target", path.join(parent, "target-07")];
-    return { parent, ...(await interruptWhenStarted("checkpoint.ts", args, parent, ".target-07.tmp-", "SIGINT")) };
+    return interruptWhenStarted("checkpoint.ts", args, parent, ".target-07.tmp-", "SIGINT");
   });
   assert.equal(result.signal, "SIGINT", result.stderr);
   assert.deepEqual(await readdir(parent), []);
 });
 
 test("practice 被 SIGKILL：临时目录留下；下一次写到同一个上级目录时先把它删掉", posixOnly, async () => {
-  const { parent, ...result } = await midWrite(async (n) => {
-    const parent = path.join(holder, `killed-${n}`);
-    await mkdir(parent);
-    return { parent, ...(await interruptPractice(parent, "SIGKILL")) };
-  });
+  const { parent, ...result } = await midWrite("killed", (parent) => interruptPractice(parent, "SIGKILL"));
   assert.equal(result.signal, "SIGKILL");
   const [leftover, ...others] = await readdir(parent);
   assert.match(leftover ?? "", /^\.07\.tmp-pid\d+-/, "a SIGKILL leaves the half-made tree");

@@ -35,11 +35,12 @@ export function nextStepLine(progress: CheckpointProgress[], from: string): stri
   let furthest = 0;
   for (const [index, entry] of progress.entries()) if (entry.state !== "not-started") furthest = index;
   const unfinished = (entry: CheckpointProgress) => entry.state !== "labs" || entry.done < entry.total;
-  const index = progress.findIndex((entry, at) => at >= furthest && unfinished(entry));
-  const next = index === -1 ? progress.find(unfinished) : progress[index];
+  const after = progress.findIndex((entry, at) => at >= furthest && unfinished(entry));
+  const at = after === -1 ? progress.findIndex(unfinished) : after;
+  const next = progress[at];
   if (next === undefined) return "全部检查点都已完成。";
   if (next.state !== "not-started") return `下一步：${verifyCommand(next.checkpoint, displayDir(next.dir, from))}`;
-  const previous = progress[progress.indexOf(next) - 1];
+  const previous = progress[at - 1];
   const carried = previous !== undefined && previous.state !== "not-started" ? previous.dir : undefined;
   const command = practiceCommand(next.checkpoint);
   return `下一步：${carried === undefined ? command : `${command} --from ${displayDir(carried, from)}`}`;
