@@ -4,13 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import {
-  checkpointCommand,
-  diagnosticCommand,
-  focusedCommand,
-  practiceCommand,
-  verifyCommand,
-} from "../lib/commands.js";
+import { readmeRequirements } from "../lib/course/check/readme-check.js";
 import { loadManifest, repoRoot } from "../lib/course/manifest.js";
 import { runScenario } from "../lib/demo/demo-scenarios.js";
 import { formatRun } from "../lib/demo/demo-text.js";
@@ -25,20 +19,8 @@ function scriptsOf(relative: string): Record<string, string> {
 
 test("README：每个检查点的练习流程（practice → build → 第一次红灯 → 每段 Lab → 全部）用清单生成的命令", () => {
   for (const checkpoint of loadManifest().checkpoints) {
-    const expected = [
-      practiceCommand(checkpoint),
-      checkpoint.build,
-      focusedCommand(checkpoint),
-      checkpoint.firstRed,
-      verifyCommand(checkpoint),
-      checkpointCommand(checkpoint),
-      checkpointCommand(checkpoint, "--diff"),
-      diagnosticCommand(checkpoint),
-      ...checkpoint.labs.map((lab) => focusedCommand(checkpoint, lab.pattern)),
-    ];
-    for (const command of expected) assert.ok(readme.includes(command), `README 缺少：${command}`);
-    for (const lab of checkpoint.labs) {
-      assert.ok(readme.includes(`${lab.expected}/${lab.expected}`), `README 缺少 Lab ${lab.id} 的预期`);
+    for (const [what, text] of readmeRequirements(checkpoint)) {
+      assert.ok(readme.includes(text), `README 缺少检查点 ${checkpoint.id} 的${what}：${text}`);
     }
   }
 });

@@ -1,8 +1,9 @@
 // `npm run checkpoint -w @pi/course -- [id] [--diff [parent] | --write parent|target <dir> | --diagnostic | --lab 7.N]`,
 // and for maintainers `--check` and `<id> --record-before <path>`.
 
+import { checkCourse } from "../course/check-course.js";
 import { type Checkpoint, findCheckpoint, loadManifest } from "../course/manifest.js";
-import { checkCourse, recordBefore } from "../course/record-before.js";
+import { recordBefore } from "../course/record-before.js";
 import { compiledTestsOf } from "../course/test-files.js";
 import { formatLabChanges } from "../diff/lab-regions.js";
 import { parentDiffs, teachingDiffs } from "../diff/teaching-diff.js";

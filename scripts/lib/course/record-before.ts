@@ -1,11 +1,10 @@
-// The maintainers' side of the snapshots: recording the version of a file before a checkpoint
-// changes it, and checking that the recorded snapshots fit together.
+// The maintainers' side of the snapshots: recording the version of a file before a checkpoint changes it.
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { UsageError } from "../usage-error.js";
-import { type Checkpoint, loadManifest, repoRoot, validateManifest } from "./manifest.js";
-import { beforeFolder, parentFiles } from "./snapshots.js";
+import { type Checkpoint, repoRoot } from "./manifest.js";
+import { beforeFolder, parentFile } from "./snapshots.js";
 
 /**
  * Copies `file` as it is in the checkpoint's parent to `checkpoints/<id>/before/<file>`, so the
@@ -14,7 +13,7 @@ import { beforeFolder, parentFiles } from "./snapshots.js";
  */
 export async function recordBefore(checkpoint: Checkpoint, file: string, root: string = repoRoot): Promise<string> {
   const relative = path.posix.normalize(file.split(path.sep).join("/"));
-  const content = parentFiles(checkpoint).get(relative);
+  const content = parentFile(checkpoint, relative);
   if (content === undefined) {
     throw new UsageError(
       `${relative} 不在检查点 ${checkpoint.id} 的 parent 里：只有 parent 已有的文件才需要记录改动前的版本（新文件请加进 target.adds）。`,
@@ -27,14 +26,4 @@ export async function recordBefore(checkpoint: Checkpoint, file: string, root: s
   await fs.mkdir(path.dirname(path.join(root, destination)), { recursive: true });
   await fs.writeFile(path.join(root, destination), content);
   return destination;
-}
-
-/** `checkpoint --check`: the manifest's problems as one report; throws when there are any. */
-export function checkCourse(): string {
-  const problems = validateManifest();
-  if (problems.length > 0) {
-    throw new UsageError(`清单或快照有 ${problems.length} 处问题：\n${problems.map((line) => `  ${line}`).join("\n")}`);
-  }
-  const ids = loadManifest().checkpoints.map((checkpoint) => checkpoint.id);
-  return `清单与快照一致：${ids.length} 个检查点（${ids.join("、")}），每个 parent 都是上一个检查点的 target。`;
 }

@@ -10,6 +10,7 @@
 // Files in the live tree that no checkpoint names (other packages, the CLI) belong to no tree.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { UsageError } from "../usage-error.js";
 import { type Checkpoint, loadManifest, type Manifest, repoRoot } from "./manifest.js";
 
 /** Repository-relative posix path → content. */
@@ -69,6 +70,37 @@ export function parentFiles(checkpoint: Checkpoint, manifest: Manifest = loadMan
   return stepBack(targetFiles(checkpoint, manifest), checkpoint);
 }
 
+/**
+ * One file of the checkpoint's target, or undefined when that target does not hold it: the same
+ * walk back as targetFiles, for this file alone, so files not yet written elsewhere do not matter.
+ */
+export function targetFile(
+  checkpoint: Checkpoint,
+  file: string,
+  manifest: Manifest = loadManifest(),
+): string | undefined {
+  const index = indexOf(checkpoint, manifest);
+  const live = courseFiles(manifest).includes(file) && existsSync(path.join(repoRoot, file));
+  let content = live ? readRepoFile(file) : undefined;
+  for (const later of manifest.checkpoints.slice(index + 1).reverse()) content = stepBackFile(later, file, content);
+  return content;
+}
+
+/** One file of the checkpoint's parent, or undefined when the parent does not hold it. */
+export function parentFile(
+  checkpoint: Checkpoint,
+  file: string,
+  manifest: Manifest = loadManifest(),
+): string | undefined {
+  return stepBackFile(checkpoint, file, targetFile(checkpoint, file, manifest));
+}
+
+function stepBackFile(checkpoint: Checkpoint, file: string, content: string | undefined): string | undefined {
+  if (checkpoint.target.adds.includes(file)) return undefined;
+  const before = path.join(repoRoot, beforeFolder(checkpoint), ...file.split("/"));
+  return existsSync(before) ? readFileSync(before, "utf8") : content;
+}
+
 /** target(N) → target(N−1): N's added files removed, N's `before/` files put back. */
 function stepBack(target: FileSet, checkpoint: Checkpoint): FileSet {
   const files = new Map(target);
@@ -92,11 +124,11 @@ function indexOf(checkpoint: Checkpoint, manifest: Manifest): number {
 export function snapshotProblems(manifest: Manifest = loadManifest()): string[] {
   const problems: string[] = [];
   const [first] = manifest.checkpoints;
-  if (first === undefined) return ["the manifest lists no checkpoint"];
+  if (first === undefined) return ["清单里没有检查点"];
   for (const file of courseFiles(manifest)) {
-    if (!existsSync(path.join(repoRoot, file))) problems.push(`${file} is named in the manifest but does not exist`);
+    if (!existsSync(path.join(repoRoot, file))) problems.push(`${file}：列在清单里但不存在：创建它，或从清单中去掉`);
     if (file === "package.json" || file === "tsconfig.json") {
-      problems.push(`${file}: the root package.json and tsconfig.json of a tree are generated, do not list them`);
+      problems.push(`${file}：树根的 package.json 与 tsconfig.json 是生成的，不要列出`);
     }
   }
   if (problems.length > 0) return problems;
@@ -104,13 +136,16 @@ export function snapshotProblems(manifest: Manifest = loadManifest()): string[] 
   for (const checkpoint of manifest.checkpoints) {
     const where = `checkpoint ${checkpoint.id}`;
     for (const added of checkpoint.target.adds) {
-      if (known.has(added)) problems.push(`${where}: adds ${added}, which its parent already holds`);
+      if (known.has(added))
+        problems.push(`${where}：target.adds 里的 ${added} 在 parent 里已经有了：改动已有文件请用 --record-before`);
     }
     const target = targetFiles(checkpoint, manifest);
     for (const [file, before] of beforeFiles(checkpoint)) {
       const shown = `${beforeFolder(checkpoint)}/${file}`;
-      if (!known.has(file)) problems.push(`${where}: ${shown} is the before of a file its parent does not hold`);
-      else if (target.get(file) === before) problems.push(`${where}: ${shown} is the same as the target's version`);
+      if (!known.has(file))
+        problems.push(`${where}：${shown} 是 parent 里没有的文件的 before：删掉它，新文件写进 target.adds`);
+      else if (target.get(file) === before)
+        problems.push(`${where}：${shown} 与 target 的版本相同（没有改动）：删掉它`);
     }
     known = new Set([...known, ...checkpoint.target.adds]);
   }
@@ -118,5 +153,12 @@ export function snapshotProblems(manifest: Manifest = loadManifest()): string[] 
 }
 
 function readRepoFile(relative: string): string {
-  return readFileSync(path.join(repoRoot, ...relative.split("/")), "utf8");
+  try {
+    return readFileSync(path.join(repoRoot, ...relative.split("/")), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    throw new UsageError(
+      `${relative} 列在课程清单里，但还不存在：先创建它，或把它从清单中去掉（npm run checkpoint -w @pi/course -- --check 列出全部问题）。`,
+    );
+  }
 }

@@ -1,0 +1,14 @@
+export { focusedFiles } from "./focused-files.js";
+export {
+  type Checkpoint,
+  type CheckpointEntry,
+  type Diagnostic,
+  derive,
+  focusedRunOf,
+  focusedTestCount,
+  type Lab,
+  labError,
+  type Manifest,
+  ManifestError,
+  readManifest,
+} from "./manifest.js";
