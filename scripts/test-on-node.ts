@@ -1,4 +1,4 @@
-// Runs the whole suite (`npm test`) again under other Node majors: each is fetched from the npm
+// Runs the whole suite (`npm test`, then `npm run test:course`) again under other Node majors: each is fetched from the npm
 // registry as the `node-<platform>-<arch>` package into a temp folder, put first on PATH, and
 // removed afterwards (also on Ctrl-C). Node's test runner differs between majors (filtered counts,
 // glob expansion, reporters), so CI runs the README's `npm test`, then this for Node 22 and 24.
@@ -38,30 +38,36 @@ try {
 }
 process.exit(failed === 0 ? 0 : 1);
 
-/** Fetches Node `major`, runs `npm test` with it first on PATH; true when the suite passed. */
+/** The suites CI runs on every Node: the README's `npm test`, then the course's integrity suite. */
+const SUITES = [["test"], ["run", "test:course"]];
+
+/** Fetches Node `major`, runs each suite with it first on PATH; true when every suite passed. */
 async function runSuiteOn(major: string): Promise<boolean> {
   const nodeBin = fetchNode(major);
   if (nodeBin === undefined) return false;
   const node = path.join(nodeBin, NODE_EXE);
   const version = execFileSync(node, ["--version"]).toString().trim();
-  console.log(`\n=== npm test on Node ${version} ===\n`);
-  const npm = npmInvocation(["test"], { ...npmContext(), execPath: node });
-  suite = spawn(npm.command, npm.args, {
-    cwd: repoRoot,
-    stdio: "inherit",
-    shell: npm.shell,
-    env: { ...process.env, PATH: `${nodeBin}${path.delimiter}${process.env.PATH ?? ""}` },
-  });
-  const status = await new Promise<number | string | null>((resolve) =>
-    suite?.on("close", (code, signal) => resolve(code ?? signal)),
-  );
-  suite = undefined;
-  if (status === 0) {
-    console.log(`\n=== Node ${version}: npm test passed ===`);
-    return true;
+  for (const args of SUITES) {
+    const name = `npm ${args.join(" ")}`;
+    console.log(`\n=== ${name} on Node ${version} ===\n`);
+    const npm = npmInvocation(args, { ...npmContext(), execPath: node });
+    suite = spawn(npm.command, npm.args, {
+      cwd: repoRoot,
+      stdio: "inherit",
+      shell: npm.shell,
+      env: { ...process.env, PATH: `${nodeBin}${path.delimiter}${process.env.PATH ?? ""}` },
+    });
+    const status = await new Promise<number | string | null>((resolve) =>
+      suite?.on("close", (code, signal) => resolve(code ?? signal)),
+    );
+    suite = undefined;
+    if (status !== 0) {
+      console.error(`\n=== Node ${version}: ${name} FAILED (exit ${status}) ===`);
+      return false;
+    }
+    console.log(`\n=== Node ${version}: ${name} passed ===`);
   }
-  console.error(`\n=== Node ${version}: npm test FAILED (exit ${status}) ===`);
-  return false;
+  return true;
 }
 
 /** The folder holding the fetched `node` binary, or undefined (with one line said) when it cannot be had. */

@@ -8,6 +8,9 @@ import { compiledTestsOf } from "../course/test-files.js";
 import { formatLabChanges } from "../diff/lab-regions.js";
 import { parentDiffs, teachingDiffs } from "../diff/teaching-diff.js";
 import { diagnosticReport, runDiagnostic } from "../mutation/diagnostic.js";
+import { proveReport } from "../prove/prove-report.js";
+import { newCheckpoint } from "../scaffold/new-checkpoint.js";
+import { newRequest } from "../scaffold/new-request.js";
 import { refuseInsideRepository } from "../trees/target-place.js";
 import { type TreeKind, treeFiles, writeCheckpointTree } from "../trees/trees.js";
 import { UsageError } from "../usage-error.js";
@@ -35,8 +38,14 @@ export const checkpointHelp = `用法：npm run checkpoint -w @pi/course -- [编
   --force                       与 --write 一起：确实要写到课程仓库里 practice/ 之外时使用
   --help                        显示本说明
 
-维护者（添加章节时）：
-  --check                       检查清单与快照：每个 parent 都是上一个 target，before/ 与 adds 彼此一致
+维护者（添加章节时，README“添加章节”一节有完整的步骤）：
+  --new 10 --title … --chapter … --package @pi/… --teaching <路径>[,…] [--changes <路径>[,…]] [--labs 3] [--test-name …]
+                                新建检查点 10：清单条目、教学文件、starter、聚焦测试、指南、README 的一行与命令块，
+                                以及 --changes 里每个已有文件的 before/；在终端里缺的选项会逐个询问
+  --check                       全部静态检查（约 1 秒）：清单的 schema 与规则、快照、starter 的桩、Lab 的模式与测试名、
+                                断言的规则说明、诊断的 find/replace、指南的各部分、README，以及还没填的“（待填写）”
+  10 --prove                    检查点 10 的全部完整性检查：target、parent、starter 的第一次红灯、逐段 Lab、诊断、
+                                练习目录的隔离、--from 上一章（需要的都会自己构建）
   08 --record-before <路径>     在改动一个已有文件之前，把它在检查点 08 的 parent 中的版本
                                 记录到 packages/pi-course/checkpoints/08/before/<路径>
 
@@ -53,6 +62,15 @@ const options = {
   check: { type: "boolean" },
   "record-before": { type: "string" },
   force: { type: "boolean" },
+  new: { type: "string" },
+  title: { type: "string" },
+  chapter: { type: "string" },
+  package: { type: "string" },
+  teaching: { type: "string" },
+  changes: { type: "string" },
+  labs: { type: "string" },
+  "test-name": { type: "string" },
+  prove: { type: "boolean" },
 } as const;
 
 /** Runs the command and returns what to print on stdout. */
@@ -70,9 +88,16 @@ export async function checkpoint(argv: string[], from: string = invocationDir())
     values.lab !== undefined,
     values.check,
     recordPath !== undefined,
+    values.new !== undefined,
+    values.prove,
   ].filter(Boolean).length;
   if (modes > 1)
     throw new UsageError("--diff、--write、--diagnostic、--lab 与维护者选项一次只能用一个（--help 查看用法）。");
+  if (values.new !== undefined) {
+    if (positionals.length > 0)
+      throw new UsageError(`--new 的编号写在它后面（--new 10），多余的参数：${positionals.join(" ")}。`);
+    return newCheckpoint(await newRequest(values.new, values, process.stdin.isTTY === true));
+  }
   if (values.check) {
     if (positionals.length > 0) throw new UsageError(`--check 不接受参数，收到 ${positionals.join(" ")}。`);
     return checkCourse();
@@ -101,6 +126,7 @@ export async function checkpoint(argv: string[], from: string = invocationDir())
     const diffs = dirArgument === "parent" ? parentDiffs(found) : teachingDiffs(found);
     return diffs.map((diff) => diff.patch).join("\n");
   }
+  if (values.prove) return proveReport(found);
   if (values.diagnostic) return diagnosticReport(found, await runDiagnostic(found));
   if (values.lab !== undefined) return formatLabChanges(found, values.lab);
   if (values.write !== undefined) return writeTree(found, values.write, dirArgument, from, values.force ?? false);

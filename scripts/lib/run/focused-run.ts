@@ -1,8 +1,9 @@
 // Builds a checkpoint tree with the chapter's build command and runs its focused tests the way
 // the chapter does (`node --test [--test-name-pattern=…] <focused files>`), reading the counts
 // from the TAP report. The focused glob is expanded here: Node 20 does not expand globs.
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { focusedFiles as expandFocusedRun } from "../../../packages/pi-course-kit/src/index.js";
 import { type Checkpoint, focusedTestCount } from "../course/manifest.js";
 import { compiledTestFiles } from "../course/test-files.js";
 import { LearnerError, RunTimeoutError } from "../usage-error.js";
@@ -72,22 +73,8 @@ export async function npmBuild(dir: string, args: string[]): Promise<BuildResult
 }
 
 /** The focused test files of the tree `dir`, relative to it (posix), from the manifest's `focusedRun` glob. */
-export async function focusedFiles(dir: string, checkpoint: Checkpoint): Promise<string[]> {
-  const folder = path.posix.dirname(checkpoint.focusedRun);
-  const pattern = globToRegExp(path.posix.basename(checkpoint.focusedRun));
-  const names = await readdir(path.join(dir, ...folder.split("/"))).catch(() => [] as string[]);
-  return names
-    .filter((name) => pattern.test(name))
-    .sort()
-    .map((name) => `${folder}/${name}`);
-}
-
-function globToRegExp(glob: string): RegExp {
-  const source = glob
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join("[^/]*");
-  return new RegExp(`^${source}$`);
+export function focusedFiles(dir: string, checkpoint: Checkpoint): Promise<string[]> {
+  return expandFocusedRun(dir, checkpoint.focusedRun);
 }
 
 /** Runs the focused tests of the built tree `dir`, optionally only those whose name matches `pattern`. */

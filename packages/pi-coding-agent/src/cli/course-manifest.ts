@@ -1,18 +1,11 @@
-// The course manifest (packages/pi-course/checkpoints/manifest.json) is the one description of
-// every checkpoint; --loop and --tools-from read from it which tests prove a learner's package.
-import { readFileSync } from "node:fs";
+// The course manifest (packages/pi-course/checkpoints/manifest.json), read through
+// @pi/course-kit's one reader: --loop and --tools-from learn from it which tests prove a
+// learner's package and how to build it.
 import { fileURLToPath } from "node:url";
+import { type Checkpoint, ManifestError, readManifest } from "@pi/course-kit";
 import { RunError } from "./errors.js";
 
-export interface CheckpointFacts {
-  id: string;
-  /** The package the chapter builds, e.g. `@pi/course`. */
-  package: string;
-  /** The compiled focused tests, relative to a tree, e.g. `packages/pi-course/dist/test/07-*.test.js`. */
-  focusedRun: string;
-  /** The chapter's build command, e.g. `npm run build -w @pi/course`. */
-  build: string;
-}
+export type CheckpointFacts = Pick<Checkpoint, "id" | "package" | "focusedRun" | "build">;
 
 /** The package holding the manifest, whose scripts run `practice` and `verify` for every checkpoint. */
 export const COURSE_PACKAGE = "@pi/course";
@@ -22,13 +15,12 @@ const manifestURL = new URL("../../../../pi-course/checkpoints/manifest.json", i
 
 /** The checkpoint that builds `packageName`; a RunError when the course has none. */
 export function checkpointForPackage(packageName: string, flag: string): CheckpointFacts {
-  let checkpoints: CheckpointFacts[];
+  let checkpoints: Checkpoint[];
   try {
-    checkpoints = (JSON.parse(readFileSync(manifestURL, "utf8")) as { checkpoints: CheckpointFacts[] }).checkpoints;
+    checkpoints = readManifest(fileURLToPath(manifestURL)).checkpoints;
   } catch (error) {
-    throw new RunError(
-      `读不到课程清单 ${fileURLToPath(manifestURL)}（${(error as Error).message}）：请在课程仓库里运行 tiny-pi。`,
-    );
+    if (!(error instanceof ManifestError)) throw error;
+    throw new RunError(`读不到课程清单（${error.problems[0] ?? error.message}）：请在课程仓库里运行 tiny-pi。`);
   }
   const checkpoint = checkpoints.find((candidate) => candidate.package === packageName);
   if (checkpoint === undefined) {

@@ -3,8 +3,6 @@
 // The run is a child process group: stopped whole at its time limit, or when tiny-pi exits or is
 // stopped by a signal.
 import { spawn, spawnSync } from "node:child_process";
-import { readdir } from "node:fs/promises";
-import path from "node:path";
 
 export interface FocusedVerdict {
   passed: boolean;
@@ -14,17 +12,6 @@ export interface FocusedVerdict {
 }
 
 const TIME_LIMIT_MS = 120_000;
-
-/** The files of `tree` matching the manifest's `focusedRun` glob (a `*` in the file name only), posix-relative. */
-export async function focusedFiles(tree: string, focusedRun: string): Promise<string[]> {
-  const folder = path.posix.dirname(focusedRun);
-  const [before = "", after = ""] = path.posix.basename(focusedRun).split("*");
-  const names = await readdir(path.join(tree, ...folder.split("/"))).catch(() => [] as string[]);
-  return names
-    .filter((name) => name.startsWith(before) && name.endsWith(after) && name.length >= before.length + after.length)
-    .sort()
-    .map((name) => `${folder}/${name}`);
-}
 
 export function runFocusedTests(tree: string, files: string[]): Promise<FocusedVerdict> {
   const env = { ...process.env };

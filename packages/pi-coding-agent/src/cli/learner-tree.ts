@@ -6,9 +6,10 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { runAgentLoop } from "@pi/course";
+import { focusedFiles } from "@pi/course-kit";
 import { type CheckpointFacts, COURSE_PACKAGE, checkpointForPackage, packageDirOf } from "./course-manifest.js";
 import { RunError } from "./errors.js";
-import { focusedFiles, runFocusedTests } from "./focused-tests.js";
+import { runFocusedTests } from "./focused-tests.js";
 import type { ToolFactory } from "./tool-selection.js";
 
 export type RunAgentLoop = typeof runAgentLoop;

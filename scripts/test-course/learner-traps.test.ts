@@ -16,7 +16,7 @@ import { buildTree, focusedFiles, runFocused } from "../lib/run/focused-run.js";
 import { plainStyle } from "../lib/terminal-style.js";
 import { verifyTree } from "../lib/verify/verify-labs.js";
 import { formatVerification } from "../lib/verify/verify-report.js";
-import { sharedPracticeTree } from "./support/shared-practice-tree.js";
+import { sharedPracticeTree } from "../test/support/shared-practice-tree.js";
 
 const checkpoint = findCheckpoint("07");
 const loopFile = "packages/pi-course/src/agent-loop.ts";

@@ -14,7 +14,7 @@ import { loopMutants, type Mutation, mutateSource } from "../lib/mutation/mutant
 import { plainStyle } from "../lib/terminal-style.js";
 import { nextLab, verifyTree } from "../lib/verify/verify-labs.js";
 import { formatVerification } from "../lib/verify/verify-report.js";
-import { sharedPracticeTree } from "./support/shared-practice-tree.js";
+import { sharedPracticeTree } from "../test/support/shared-practice-tree.js";
 
 const checkpoint = findCheckpoint("07");
 const loopFile = "packages/pi-course/src/agent-loop.ts";

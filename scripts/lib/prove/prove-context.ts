@@ -1,0 +1,131 @@
+// The trees the integrity checks of one or more checkpoints share: each checkpoint's target,
+// written and built once; its finished practice directory, made once. A run of several
+// checkpoints (npm run test:course) shares them along the chain; `--prove NN` makes only what
+// checkpoint NN needs. Child work goes through one queue sized to the machine, so twenty
+// checkpoints do not start two hundred compilers at once.
+import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { checkpoint as checkpointCommand } from "../cli/checkpoint-command.js";
+import { practice } from "../cli/practice-command.js";
+import type { Checkpoint } from "../course/manifest.js";
+import { repoRoot } from "../course/manifest.js";
+import { targetFiles } from "../course/snapshots.js";
+import { type BuildResult, npmBuild } from "../run/focused-run.js";
+import { practiceRoot } from "../user-paths.js";
+
+/** A comment a learner might leave in their own file: it proves which copy a tree holds. */
+export const LEARNER_MARK = "// written by the learner\n";
+
+export class ProveContext {
+  private readonly targets = new Map<string, Promise<BuildResult>>();
+  private readonly written = new Map<string, Promise<void>>();
+  private readonly finished = new Map<string, Promise<string>>();
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  private constructor(
+    /** Under the system temp folder: targets, parents, practice directories outside the repository. */
+    readonly outside: string,
+    /** Under practice/ in the repository, as a learner's default practice/07 is. */
+    readonly inside: string,
+    private readonly slots: number,
+  ) {}
+
+  static async create(slots = os.availableParallelism() + 1): Promise<ProveContext> {
+    const outside = await mkdtemp(path.join(os.tmpdir(), "pi-course-prove-"));
+    const inside = await mkdtemp(path.join(practiceRoot, ".prove-"));
+    return new ProveContext(outside, inside, Math.max(2, slots));
+  }
+
+  async dispose(): Promise<void> {
+    await rm(this.outside, { recursive: true, force: true });
+    await rm(this.inside, { recursive: true, force: true });
+  }
+
+  /** Runs `work` when a slot is free: builds and focused runs of many trees take turns. */
+  async limit<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.slots) await new Promise<void>((resume) => this.waiting.push(resume));
+    this.running += 1;
+    try {
+      return await work();
+    } finally {
+      this.running -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+
+  targetDir(checkpoint: Checkpoint): string {
+    return path.join(this.outside, `target-${checkpoint.id}`);
+  }
+
+  /** practice/.prove-…/<id>: the practice directory made by the learner's command inside the repository. */
+  insidePractice(checkpoint: Checkpoint): string {
+    return path.join(this.inside, checkpoint.id);
+  }
+
+  /** The target tree, written by `checkpoint --write target` (once). */
+  writeTarget(checkpoint: Checkpoint): Promise<void> {
+    return memo(this.written, checkpoint.id, async () => {
+      await checkpointCommand([checkpoint.id, "--write", "target", this.targetDir(checkpoint)], this.outside);
+    });
+  }
+
+  /** The target tree, written and built with `npm run build` (once). */
+  builtTarget(checkpoint: Checkpoint): Promise<BuildResult> {
+    return memo(this.targets, checkpoint.id, async () => {
+      await this.writeTarget(checkpoint);
+      return this.limit(() => npmBuild(this.targetDir(checkpoint), ["run", "build"]));
+    });
+  }
+
+  /**
+   * The checkpoint's practice directory inside the repository with every teaching file the
+   * target's plus a learner's comment: what `--from` carries into the next checkpoint. Made by
+   * the learner's command unless the practice check made it already.
+   */
+  finishedPractice(checkpoint: Checkpoint): Promise<string> {
+    return memo(this.finished, checkpoint.id, async () => {
+      const dir = this.insidePractice(checkpoint);
+      await practice([checkpoint.id, dir], repoRoot);
+      await finishWithTarget(checkpoint, dir);
+      return dir;
+    });
+  }
+
+  /** Records that the practice check left `dir` finished, so `finishedPractice` does not make it again. */
+  markFinished(checkpoint: Checkpoint, dir: string): void {
+    this.finished.set(checkpoint.id, Promise.resolve(dir));
+  }
+}
+
+/** Puts the target's teaching files, each with the learner's mark, into the practice directory `dir`. */
+export async function finishWithTarget(checkpoint: Checkpoint, dir: string): Promise<void> {
+  const target = targetFiles(checkpoint);
+  for (const file of checkpoint.teachingFiles) {
+    const where = path.join(dir, ...file.split("/"));
+    await writeFile(where, target.get(file) ?? "");
+    await appendFile(where, LEARNER_MARK);
+  }
+}
+
+/** The starters' contents, by teaching file. */
+export async function starterFiles(checkpoint: Checkpoint): Promise<Record<string, string>> {
+  const entries = await Promise.all(
+    Object.entries(checkpoint.starters).map(
+      async ([file, starter]) => [file, await readFile(path.join(repoRoot, starter), "utf8")] as const,
+    ),
+  );
+  return Object.fromEntries(entries);
+}
+
+function memo<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+  let promise = cache.get(key);
+  if (promise === undefined) {
+    promise = make();
+    // Awaited by whichever check needs it; never an unhandled rejection meanwhile.
+    promise.catch(() => undefined);
+    cache.set(key, promise);
+  }
+  return promise;
+}

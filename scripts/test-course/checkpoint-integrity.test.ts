@@ -1,0 +1,40 @@
+// Every integrity check of every checkpoint (lib/prove/integrity-checks.ts), run along the chain:
+// each target is built once and serves the diagnostic and the next checkpoint's parent, each
+// finished practice directory is the next checkpoint's `--from`. `checkpoint NN --prove` runs the
+// same checks for one checkpoint alone.
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { after, test } from "node:test";
+import { courseList } from "../lib/cli/course-list.js";
+import { loadManifest } from "../lib/course/manifest.js";
+import { integrityChecks } from "../lib/prove/integrity-checks.js";
+import { ProveContext, starterFiles } from "../lib/prove/prove-context.js";
+
+const manifest = loadManifest();
+const context = await ProveContext.create();
+after(() => context.dispose());
+
+for (const checkpoint of manifest.checkpoints) {
+  for (const check of integrityChecks(checkpoint, context)) test(check.name, check.run);
+}
+
+test("npm run course：每个检查点一行，读出最新练习目录的进度（完成、N/M 个 Lab、未开始）", async () => {
+  const last = manifest.checkpoints.at(-1);
+  assert.ok(last, "清单有检查点");
+  // The last checkpoint goes back to its starter: 0 labs done.
+  for (const [file, content] of Object.entries(await starterFiles(last))) {
+    await writeFile(path.join(context.insidePractice(last), ...file.split("/")), content);
+  }
+  const list = await courseList(manifest, context.inside, context.inside);
+  const lines = list.split("\n");
+  for (const checkpoint of manifest.checkpoints) {
+    const line = lines.find((candidate) => candidate.startsWith(`  ${checkpoint.id}  ${checkpoint.title}`));
+    assert.ok(line, `总览列出 ${checkpoint.id}`);
+    const labs = checkpoint.labs.length;
+    const state = checkpoint === last ? `${checkpoint.id}：0/${labs} 个 Lab` : `完成（${labs}/${labs} 个 Lab）`;
+    assert.ok(line.endsWith(state) || line.includes(state), `${checkpoint.id}：${line}`);
+  }
+  const empty = await courseList(manifest, context.outside, path.join(context.outside, "no-practice"));
+  assert.equal(empty.match(/未开始$/gm)?.length, manifest.checkpoints.length, "没有练习目录时每个检查点都未开始");
+});
