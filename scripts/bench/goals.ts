@@ -1,4 +1,6 @@
 // The targets of issue 6, checked against measured figures (never in a test: see docs/benchmarks.md).
+
+import type { CourseSuiteReport } from "./course-suite.js";
 import type { InnerLoopReport } from "./inner-loop.js";
 import type { LoopOverheadReport } from "./loop-overhead.js";
 import type { PracticeSetupReport } from "./practice-setup.js";
@@ -57,6 +59,19 @@ export function setupGoals(report: PracticeSetupReport): Goal[] {
     goal(`practice ${setup.id} set-up time`, setup.ms.median, SETUP_LIMIT_MS, "ms"),
     goal(`practice ${setup.id} directory size`, setup.size.bytes, SETUP_LIMIT_BYTES, "bytes"),
   ]);
+}
+
+/** `--check` of the whole course, and one checkpoint's `--prove` on an idle 2-core machine (issue "Adding a chapter takes minutes"). */
+const CHECK_LIMIT_MS = 5_000;
+const PROVE_LIMIT_MS = 60_000;
+
+export function courseGoals(report: CourseSuiteReport): Goal[] {
+  return [
+    goal("static checks of the whole course", report.staticMs.median, CHECK_LIMIT_MS, "ms"),
+    ...report.checkpoints.map((checkpoint) =>
+      goal(`checkpoint ${checkpoint.id} --prove`, checkpoint.proveMs, PROVE_LIMIT_MS, "ms"),
+    ),
+  ];
 }
 
 export function toolsGoals(report: ToolsReport): Goal[] {

@@ -3,20 +3,28 @@
 // each (or one JSON document with --json). A program, not a test.
 import { parseArgs } from "node:util";
 import { runCli, UsageError } from "../lib/usage-error.js";
-import { type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
+import { type CourseSuiteReport, measureCourseSuite } from "./course-suite.js";
+import { courseGoals, type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
 import { type InnerLoopReport, measureInnerLoop } from "./inner-loop.js";
 import { type LoopOverheadPlan, type LoopOverheadReport, measureLoopOverhead } from "./loop-overhead.js";
 import { describeMachine, machineLine } from "./machine.js";
 import { measurePracticeSetup, type PracticeSetupReport } from "./practice-setup.js";
 import { measureProviderOverhead, type ProviderPlan, type ProviderReport } from "./provider-overhead.js";
 import { renderTable } from "./table.js";
-import { innerLoopTable, loopOverheadTable, practiceSetupTable, providerTable, toolsTable } from "./tables.js";
+import {
+  courseSuiteTable,
+  innerLoopTable,
+  loopOverheadTable,
+  practiceSetupTable,
+  providerTable,
+  toolsTable,
+} from "./tables.js";
 import { measureWorkspaceTools, type ToolsReport } from "./workspace-tools.js";
 
-const PARTS = ["loop", "inner", "setup", "tools", "provider"] as const;
+const PARTS = ["loop", "inner", "setup", "tools", "provider", "course"] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,course]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -24,6 +32,8 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
   tools     read of a 1 GiB file, edit of a 10 MB file, bash with 1 GiB of output and its abort
   provider  one 10,000-chunk stream from a 127.0.0.1 server: @pi/ai against the raw openai SDK
             stream and upstream Pi's provider (installed under the temp folder), µs per chunk
+  course    the static checks of every checkpoint (npm test's share), and each checkpoint's integrity
+            checks alone (checkpoint <id> --prove, npm run test:course's share): the cost of one more chapter
 
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables
@@ -103,6 +113,7 @@ async function main(): Promise<void> {
   let loopOverhead: LoopOverheadReport | undefined;
   let innerLoop: InnerLoopReport | undefined;
   let practiceSetup: PracticeSetupReport | undefined;
+  let courseSuite: CourseSuiteReport | undefined;
   let tools: ToolsReport | undefined;
   let provider: ProviderReport | undefined;
   if (parts.includes("loop")) {
@@ -116,6 +127,10 @@ async function main(): Promise<void> {
   if (parts.includes("setup")) {
     progress("practice set-up…");
     practiceSetup = await measurePracticeSetup(plan.setupRuns);
+  }
+  if (parts.includes("course")) {
+    progress("course: static checks, then --prove for each checkpoint");
+    courseSuite = await measureCourseSuite(plan.setupRuns);
   }
   if (parts.includes("tools")) {
     progress("workspace tools…");
@@ -131,12 +146,17 @@ async function main(): Promise<void> {
     ...(loopOverhead ? loopGoals(loopOverhead) : []),
     ...(innerLoop ? innerLoopGoals(innerLoop) : []),
     ...(practiceSetup ? setupGoals(practiceSetup) : []),
+    ...(courseSuite ? courseGoals(courseSuite) : []),
     ...(tools ? toolsGoals(tools) : []),
     ...(provider ? providerGoals(provider) : []),
   ];
   if (options.json) {
     console.log(
-      JSON.stringify({ machine, seconds, loopOverhead, innerLoop, practiceSetup, tools, provider, goals }, null, 2),
+      JSON.stringify(
+        { machine, seconds, loopOverhead, innerLoop, practiceSetup, courseSuite, tools, provider, goals },
+        null,
+        2,
+      ),
     );
     return;
   }
@@ -144,6 +164,7 @@ async function main(): Promise<void> {
     loopOverhead && loopOverheadTable(loopOverhead),
     innerLoop && innerLoopTable(innerLoop),
     practiceSetup && practiceSetupTable(practiceSetup),
+    courseSuite && courseSuiteTable(courseSuite),
     tools && toolsTable(tools),
     provider && providerTable(provider),
   ].filter((table) => table !== undefined);

@@ -1,7 +1,8 @@
 // The five parts' reports as terminal tables.
 
 import type { Variant } from "./bench-runs.js";
-import { type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
+import type { CourseSuiteReport } from "./course-suite.js";
+import { courseGoals, type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
 import type { InnerLoopReport } from "./inner-loop.js";
 import type { LoopOverheadReport, LoopOverheadRow } from "./loop-overhead.js";
 import { PI_AI_INSTALL, PI_AI_PACKAGE } from "./pi-upstream.js";
@@ -105,6 +106,24 @@ export function practiceSetupTable(report: PracticeSetupReport): Table {
       `${setup.size.files} / ${setup.size.links}`,
     ]),
     notes: goalNotes(setupGoals(report)),
+  };
+}
+
+export function courseSuiteTable(report: CourseSuiteReport): Table {
+  return {
+    title: "The course's own checks, per checkpoint",
+    headers: ["measure", "ms"],
+    rows: [
+      [
+        `static checks of all ${report.checkpoints.length} checkpoints (npm test, --check), median (IQR)`,
+        spread(report.staticMs, 0),
+      ],
+      ...report.checkpoints.map((checkpoint) => [
+        `checkpoint ${checkpoint.id} --prove alone${checkpoint.passed ? "" : " (FAILED)"}`,
+        fixed(checkpoint.proveMs, 0),
+      ]),
+    ],
+    notes: goalNotes(courseGoals(report)),
   };
 }
 

@@ -5,7 +5,7 @@ import { UsageError } from "../usage-error.js";
 import { diagnosticProblems } from "./check/diagnostic-check.js";
 import { focusedProblems } from "./check/focused-check.js";
 import { guideProblems } from "./check/guide-check.js";
-import { placeholderProblems } from "./check/placeholder-check.js";
+import { placeholderProblems, readmePlaceholders } from "./check/placeholder-check.js";
 import { readmeProblems } from "./check/readme-check.js";
 import { starterProblems } from "./check/starter-check.js";
 import { structureProblems } from "./check/structure.js";
@@ -33,6 +33,7 @@ export function courseProblems(manifest: Manifest = loadManifest()): string[] {
     problems.push(...found.map((problem) => `checkpoint ${checkpoint.id}：${problem}`));
   }
   if (sound) problems.push(...snapshotProblems(manifest));
+  problems.push(...readmePlaceholders());
   return problems;
 }
 

@@ -3,6 +3,7 @@
 // guide, the README row and block, and `before/` for each existing file it changes), written all
 // or nothing. Everything is checked before the first write; a failure or a signal during the
 // writes puts every file back as it was.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -40,10 +41,10 @@ export interface NewCheckpointRequest {
 /** Validates `request` against the repository, writes the checkpoint, and returns what to do next. */
 export async function newCheckpoint(request: NewCheckpointRequest): Promise<string> {
   const manifest = loadManifest();
-  const entry = entryFor(request, manifest.checkpoints.at(-1));
-  const checkpoint = derive(entry);
   const course = new Set(courseFiles(manifest));
   refuse(request, manifest.checkpoints, course);
+  const entry = entryFor(request, manifest.checkpoints.at(-1));
+  const checkpoint = derive(entry);
 
   const existing = [...request.teaching, ...request.changes].filter((file) => existsSync(repoPath(file)));
   const writes = new Map<string, string>();
@@ -54,7 +55,7 @@ export async function newCheckpoint(request: NewCheckpointRequest): Promise<stri
       writes.set(starter, `// TODO(scaffold): stub this chapter's labs here.\n${readFileSync(repoPath(file), "utf8")}`);
     else {
       writes.set(file, teachingSkeleton(file));
-      writes.set(starter, starterSkeleton(checkpoint, file));
+      writes.set(starter, starterSkeleton(checkpoint));
     }
   }
   writes.set(checkpoint.focusedTest, focusedTestSkeleton(checkpoint));
@@ -65,6 +66,7 @@ export async function newCheckpoint(request: NewCheckpointRequest): Promise<stri
   writes.set("README.md", withReadmeBlock(readFileSync(repoPath("README.md"), "utf8"), checkpoint));
 
   await writeAllOrNothing(writes);
+  formatWritten([...writes.keys()]);
   reloadManifest();
   const created = [...writes.keys()].filter((file) => file !== "README.md" && !file.endsWith("manifest.json"));
   return [
@@ -169,7 +171,7 @@ function packageFolder(name: string): string {
     const json = JSON.parse(readFileSync(repoPath(`${folder}/package.json`), "utf8")) as { name?: string };
     if (json.name === name) return folder;
   }
-  throw new Error(`没有名为 ${name} 的 workspace 包（可用：${root.workspaces.join("、")}）`);
+  throw new UsageError(`没有名为 ${name} 的 workspace 包（可用：${root.workspaces.join("、")}）`);
 }
 
 /** The README with the checkpoint's row after the course table's last row, and its block before 其他命令. */
@@ -216,6 +218,17 @@ async function writeAllOrNothing(writes: Map<string, string>): Promise<void> {
   } finally {
     release();
   }
+}
+
+/** Biome's formatting of what was written (the manifest, README tables), so `npm run check` stays green; best effort. */
+function formatWritten(files: string[]): void {
+  const biome = path.join(repoRoot, "node_modules", ".bin", process.platform === "win32" ? "biome.cmd" : "biome");
+  if (!existsSync(biome)) return;
+  spawnSync(biome, ["check", "--write", "--no-errors-on-unmatched", ...files], {
+    cwd: repoRoot,
+    stdio: "ignore",
+    shell: process.platform === "win32",
+  });
 }
 
 function repoPath(relative: string): string {

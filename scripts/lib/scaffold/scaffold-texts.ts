@@ -20,7 +20,7 @@ export function teachingSkeleton(file: string): string {
 }
 
 /** A starter for a new teaching file: the header, then one stub per lab in the `// Lab N.M ①` convention. */
-export function starterSkeleton(checkpoint: Checkpoint, file: string): string {
+export function starterSkeleton(checkpoint: Checkpoint): string {
   const [first] = checkpoint.labs;
   const lines = [
     `// Checkpoint ${checkpoint.id} · 学习脚手架：${TODO}公共表面已经声明。${checkpoint.labs.length} 段 Lab 的算法`,
