@@ -3,23 +3,14 @@
 // written by the course machinery (checkpoint --write target) and built as the chapter says.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { appendFile, copyFile, mkdtemp, readFile, realpath, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { readManifest } from "@pi/course-kit";
 import { cliEnv, isOneLine, repoRoot, runCli, withWorkspace } from "./cli-support/run-cli.js";
 
-interface CheckpointEntry {
-  id: string;
-  package: string;
-  focusedRun: string;
-  starters: Record<string, string>;
-}
-
-const manifest = JSON.parse(
-  readFileSync(path.join(repoRoot, "packages/pi-course/checkpoints/manifest.json"), "utf8"),
-) as { checkpoints: CheckpointEntry[] };
+const manifest = readManifest(path.join(repoRoot, "packages/pi-course/checkpoints/manifest.json"));
 const checkpointOf = (name: string) => manifest.checkpoints.find((checkpoint) => checkpoint.package === name);
 
 /** Writes checkpoint `id`'s target tree into `dir` through the course's own machinery. */
