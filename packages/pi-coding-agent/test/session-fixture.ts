@@ -45,14 +45,53 @@ export function calls(id: string, parentId: string | null, ...callIds: string[])
   return entry(id, parentId, { role: "assistant", content, stopReason: "toolUse", timestamp: 3 });
 }
 
-export function result(id: string, parentId: string | null, callId: string): MessageEntry {
+export function result(
+  id: string,
+  parentId: string | null,
+  callId: string,
+  toolName = "edit",
+  output = `edited for ${callId}`,
+): MessageEntry {
   return entry(id, parentId, {
     role: "toolResult",
     toolCallId: callId,
-    toolName: "edit",
-    content: [text(`edited for ${callId}`)],
+    toolName,
+    content: [text(output)],
     isError: false,
     timestamp: 4,
+  });
+}
+
+/** An assistant asking for `read(greet.ts)`. */
+export function reads(id: string, parentId: string | null, callId: string): MessageEntry {
+  const call: ToolCall = { type: "toolCall", id: callId, name: "read", arguments: { path: "greet.ts" } };
+  return entry(id, parentId, {
+    role: "assistant",
+    content: [text("我先读文件。"), call],
+    stopReason: "toolUse",
+    timestamp: 3,
+  });
+}
+
+/** An assistant asking for one edit of greet.ts. */
+export function edits(
+  id: string,
+  parentId: string | null,
+  callId: string,
+  oldText: string,
+  newText: string,
+): MessageEntry {
+  const call: ToolCall = {
+    type: "toolCall",
+    id: callId,
+    name: "edit",
+    arguments: { path: "greet.ts", edits: [{ oldText, newText }] },
+  };
+  return entry(id, parentId, {
+    role: "assistant",
+    content: [text("我来改。"), call],
+    stopReason: "toolUse",
+    timestamp: 3,
   });
 }
 
@@ -65,25 +104,27 @@ function text(value: string): TextContent {
 }
 
 /**
- * The chapter's session: a question, an edit that went wrong (entries 5–8), and a second try
- * from entry 4 (entries 9–12). Leaves: a0000008 (the wrong edit) and a000000c (the retry).
+ * The chapter's session: a question about greet.ts (entries 1–4), an edit that changed the
+ * wrong function (5–8), and a second try branched from entry 4 (9–12). Leaves: a0000008 (the wrong edit) and a000000c (the retry).
  */
 export function chapterSession(): SessionEntry[] {
   return [
     user("a0000001", null, "读一下 greet.ts。"),
-    calls("a0000002", "a0000001", "call-1"),
-    result("a0000003", "a0000002", "call-1"),
-    answer("a0000004", "a0000003", "greet() 返回 Hello。"),
+    reads("a0000002", "a0000001", "call-1"),
+    result("a0000003", "a0000002", "call-1", "read", GREET_TS),
+    answer("a0000004", "a0000003", "greet() 返回 Hello，farewell() 返回 Goodbye。"),
     user("a0000005", "a0000004", "把问候改成中文。"),
-    calls("a0000006", "a0000005", "call-2"),
+    edits("a0000006", "a0000005", "call-2", "Goodbye", "再见"),
     result("a0000007", "a0000006", "call-2"),
     answer("a0000008", "a0000007", "已把 farewell() 改成中文。"),
     user("a0000009", "a0000004", "只改 greet()，把 Hello 改成你好。"),
-    calls("a000000a", "a0000009", "call-3"),
+    edits("a000000a", "a0000009", "call-3", "Hello", "你好"),
     result("a000000b", "a000000a", "call-3"),
     answer("a000000c", "a000000b", "greet() 现在返回你好。"),
   ];
 }
+
+const GREET_TS = 'export const greet = () => "Hello";\nexport const farewell = () => "Goodbye";\n';
 
 export const ids = (entries: readonly SessionEntry[]): string[] => entries.map((item) => item.id);
 

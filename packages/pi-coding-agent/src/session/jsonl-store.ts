@@ -13,6 +13,15 @@ import { parseHeader } from "./parse-entry.js";
 /** Appends to an existing file only: a file removed meanwhile is a failure, not a new headerless file. */
 const APPEND_ONLY = constants.O_WRONLY | constants.O_APPEND;
 
+function tornTailReason(file: string, line: number): string {
+  return `${file} 第 ${line} 行没有写完（没有换行结尾）：为了不把新条目接在残行上，这个会话只读，截掉残行（dropTornTail）后才能追加`;
+}
+
+function writeFailureReason(file: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code ?? "I/O 错误";
+  return `${file} 写入失败（${code}）：这个会话不再接受追加；已提交的条目仍在文件里，修好磁盘或权限后重新打开`;
+}
+
 export class JsonlSessionStore extends InMemorySessionStore {
   readonly file: string;
   /** Why this store accepts no appends (a failed write, a torn tail), once it does not. */
@@ -37,9 +46,7 @@ export class JsonlSessionStore extends InMemorySessionStore {
     const recovered = recoverSession(await readFile(file, "utf8"), file);
     const store = new JsonlSessionStore(file, recovered.header);
     store.restore(recovered.entries);
-    if (recovered.tornTail !== undefined) {
-      store.closedBecause = `${file} 第 ${recovered.tornTail.line} 行没有写完（没有换行结尾）：为了不把新条目接在残行上，这个会话只读，修复后再追加`;
-    }
+    if (recovered.tornTail !== undefined) store.closedBecause = tornTailReason(file, recovered.tornTail.line);
     return store;
   }
 
@@ -66,8 +73,7 @@ export class JsonlSessionStore extends InMemorySessionStore {
       try {
         await appendFile(this.file, line, { flag: APPEND_ONLY });
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? "I/O 错误";
-        this.closedBecause = `${this.file} 写入失败（${code}）：这个会话不再接受追加；已提交的条目仍在文件里，修好磁盘或权限后重新打开`;
+        this.closedBecause = writeFailureReason(this.file, error);
         throw new Error(this.closedBecause);
       }
     });

@@ -98,8 +98,9 @@ export function parseHeader(value: unknown): SessionHeader {
   const header = copyJson(value, "header");
   if (!isObject(header) || header.type !== "session") throw new Error('第一行不是会话头（{"type":"session",…}）');
   if (header.version !== SESSION_VERSION) {
-    const version = header.version === undefined ? "没有版本号（第 1 版）" : `版本 ${JSON.stringify(header.version)}`;
-    throw new Error(`会话头是${version}：这里只读第 ${SESSION_VERSION} 版`);
+    const version =
+      header.version === undefined ? "没有版本号（第 1 版）" : `的版本是 ${JSON.stringify(header.version)}`;
+    throw new Error(`会话头${version}：这里只读第 ${SESSION_VERSION} 版`);
   }
   if (typeof header.id !== "string" || header.id === "") throw new Error("会话头的 id 不是非空字符串");
   if (!isTimestamp(header.timestamp)) throw new Error("会话头的 timestamp 不是 ISO 时间");
