@@ -3,13 +3,14 @@
 // show it, Pi's own file is continued, and a tiny-pi killed with SIGKILL mid-turn leaves a file
 // --resume opens with every committed entry. The REPL's /tree and /branch run on a pseudo-terminal.
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { copyFile, readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { stallingReply, startChatServer, textReply } from "./cli-support/chat-server.js";
 import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
-import { cliEnv, finished, runCli, sessionFiles, startCli, withWorkspace } from "./cli-support/run-cli.js";
+import { cliEnv, finished, isOneLine, runCli, sessionFiles, startCli, withWorkspace } from "./cli-support/run-cli.js";
 
 const PI_FIXTURE = fileURLToPath(new URL("../../test/fixtures/pi-v3-session.jsonl", import.meta.url));
 
@@ -99,6 +100,38 @@ test("tiny-pi 在一轮中途被 SIGKILL：--resume 打开文件，已提交的�
         ["第一个问题", "第一轮回答", "第二个问题", "第三个问题"],
         "继续时带着每个已提交的条目",
       );
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test("同一个会话文件只有一个写入者：第二个 tiny-pi 一行拒绝并写出另一个进程的 id，文件不变；第一个结束后锁随之移除", async () => {
+  const server = await startChatServer([textReply(["第一轮回答"]), stallingReply("我正在想")]);
+  try {
+    await withWorkspace(async (workspace) => {
+      const endpoint = ["--base-url", server.baseURL, "--model", "m"];
+      assert.equal((await runCli([...endpoint, "第一个问题"], workspace)).code, 0);
+      const [file] = await sessionFiles(workspace);
+      assert.ok(file !== undefined);
+      assert.equal(existsSync(`${file}.lock`), false, "运行结束后没有留下锁");
+
+      const writer = startCli([...endpoint, "--resume", file, "第二个问题"], workspace);
+      const done = finished(writer);
+      await new Promise<void>((resolve) => {
+        writer.stdout?.on("data", (text: string) => {
+          if (text.includes("我正在想")) resolve();
+        });
+      });
+      const before = await readFile(file, "utf8");
+      const second = await runCli(["--resume", file, "插一句"], workspace);
+      assert.equal(second.code, 2, "第二个写入者以用法错误退出");
+      assert.ok(isOneLine(second.stderr), second.stderr);
+      assert.match(second.stderr, new RegExp(`进程 ${writer.pid}`), "拒绝写出正在写的进程");
+      assert.equal(await readFile(file, "utf8"), before, "文件不变");
+      writer.kill("SIGINT");
+      await done;
+      assert.equal(existsSync(`${file}.lock`), false, "第一个写入者结束后锁被移除");
     });
   } finally {
     await server.close();

@@ -38,9 +38,15 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
   if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
 
-  const reportSession = async () => {
+  let reported = false;
+  /** Waits for the session's writes; a failure is told once, in one line. */
+  const saved = async () => {
     const failure = await session.flushed();
-    if (failure !== undefined) notes.write(`会话没有保存完整：${failure}\n`);
+    if (failure !== undefined && !reported) notes.write(`会话没有保存完整：${failure}\n`);
+    reported ||= failure !== undefined;
+  };
+  const reportSession = async () => {
+    await saved();
     if (session.file !== undefined) notes.write(`会话：${shownPath(session.file, from)}（用 --resume 继续）\n`);
   };
 
@@ -66,6 +72,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
       interrupts,
       session: {
         tree: () => session.tree(),
+        saved,
         async branch(id) {
           const branch = await session.branch(id);
           recorder.rebase(branch.length);

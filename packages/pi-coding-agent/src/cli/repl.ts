@@ -19,7 +19,7 @@ export interface ReplOptions {
   afterTurn(result: AgentRunResult): void;
   interrupts: Interrupts;
   /** /tree and /branch ID: the session's tree, and a conversation continuing from another entry. */
-  session?: { tree(): Promise<string>; branch(id: string): Promise<Conversation> };
+  session?: { tree(): Promise<string>; branch(id: string): Promise<Conversation>; saved(): Promise<void> };
 }
 
 /** Resolves with the exit code once the person leaves. */
@@ -51,6 +51,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
       interrupts.beginTurn(() => conversation.abort());
       try {
         options.afterTurn(await conversation.prompt(prompt));
+        await options.session?.saved();
         const queued = conversation.queued();
         if (queued > 0) notes.write(`（还有 ${queued} 条排队的消息，会随下一条输入一起发送）\n`);
       } catch (error) {

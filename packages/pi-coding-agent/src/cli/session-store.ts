@@ -14,6 +14,7 @@ import { interruptedResult } from "../session/session-context.js";
 import { pathTo } from "../session/session-tree.js";
 import { UsageError } from "./errors.js";
 import { isLinear, readLinearMessages, readSessionFile, readText, sessionsDir } from "./session-file.js";
+import { lockSession } from "./session-lock.js";
 import { formatTree } from "./session-view.js";
 
 export interface SessionStore {
@@ -145,7 +146,9 @@ async function createSessionFile(dir: string, file: string, header: SessionHeade
     await mkdir(dir, { recursive: true });
     for (let n = 2; ; n += 1) {
       try {
-        return await JsonlSessionStore.create(file, header);
+        const store = await JsonlSessionStore.create(file, header);
+        lockSession(file);
+        return store;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
         file = file.replace(/(-\d+)?\.jsonl$/, `-${n}.jsonl`);
@@ -165,6 +168,7 @@ export async function resumeSession(file: string, leafId?: string): Promise<Open
       `会话文件 ${file} 第 ${recovered.tornTail.line} 行没有写完（上次运行被打断）：--resume 不在残行后追加；用 --fork ${file} 从已提交的 ${recovered.entries.length} 个条目开一个新会话，原文件不变。`,
     );
   }
+  lockSession(file);
   const store = await JsonlSessionStore.open(file);
   const leaf = chosenLeaf(store, file, leafId);
   const opened = leaf === null ? { history: [], repairs: [] } : branchAt(store, leaf, file);

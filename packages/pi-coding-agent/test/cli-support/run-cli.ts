@@ -71,7 +71,10 @@ export async function withWorkspace<T>(use: (dir: string) => Promise<T>): Promis
 export async function sessionFiles(workspace: string): Promise<string[]> {
   const dir = path.join(workspace, ".tiny-pi", "sessions");
   if (!existsSync(dir)) return [];
-  return (await readdir(dir)).sort().map((name) => path.join(dir, name));
+  return (await readdir(dir))
+    .filter((name) => name.endsWith(".jsonl"))
+    .sort()
+    .map((name) => path.join(dir, name));
 }
 
 /** The messages of a session file (Pi's format 3): its message entries, in file order. */
