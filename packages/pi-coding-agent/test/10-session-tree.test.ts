@@ -269,15 +269,20 @@ test("JSONL 恢复：已提交的坏行（不是 JSON，或不合 schema）是�
 // Lab 10.5 · JSONL 会话存储
 // ---------------------------------------------------------------------------
 
+/** A new session file holding the chapter's first four entries, and its bytes. */
+async function fourEntryFile(dir: string) {
+  const file = path.join(dir, "session.jsonl");
+  const entries = chapterSession();
+  const store = await JsonlSessionStore.create(file, HEADER);
+  for (const item of entries.slice(0, 4)) await store.append(item);
+  return { file, entries, store, before: await readFile(file, "utf8") };
+}
+
 test("JSONL 存储：append 让旧字节保持为精确前缀；条目在调用时序列化，由唯一的 FIFO 写入者按调用顺序写入；新实例能重新打开", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withSessionDir(async (dir) => {
-    const file = path.join(dir, "session.jsonl");
-    const entries = chapterSession();
-    const store = await JsonlSessionStore.create(file, HEADER);
-    for (const item of entries.slice(0, 4)) await store.append(item);
-    const before = await readFile(file, "utf8");
+    const { file, entries, store, before } = await fourEntryFile(dir);
     assert.equal(before, sessionText(entries.slice(0, 4)), "文件是会话头加每个条目一行");
 
     const later = entries.slice(4).map((item) => structuredClone(item));
@@ -302,11 +307,7 @@ test("JSONL 存储：I/O 失败后写入者永久关闭（fail-closed）：之�
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withSessionDir(async (dir) => {
-    const file = path.join(dir, "session.jsonl");
-    const entries = chapterSession();
-    const store = await JsonlSessionStore.create(file, HEADER);
-    for (const item of entries.slice(0, 4)) await store.append(item);
-    const before = await readFile(file, "utf8");
+    const { file, entries, store, before } = await fourEntryFile(dir);
 
     // The file is moved away and a directory takes its place: the next write fails for real.
     await rename(file, `${file}.moved`);

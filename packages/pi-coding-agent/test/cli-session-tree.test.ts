@@ -3,6 +3,7 @@
 // show it, Pi's own file is continued, and a tiny-pi killed with SIGKILL mid-turn leaves a file
 // --resume opens with every committed entry. The REPL's /tree and /branch run on a pseudo-terminal.
 import assert from "node:assert/strict";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { copyFile, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -20,6 +21,15 @@ interface Line {
   parentId: string | null;
   parentSession?: string;
   message?: { role: string; content: unknown };
+}
+
+/** Resolves once `child` has printed `text` on stdout. */
+function printed(child: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    child.stdout?.on("data", (chunk: string) => {
+      if (chunk.includes(text)) resolve();
+    });
+  });
 }
 
 async function entriesOf(file: string): Promise<Line[]> {
@@ -82,11 +92,7 @@ test("tiny-pi 在一轮中途被 SIGKILL：--resume 打开文件，已提交的�
 
       const child = startCli([...endpoint, "--resume", file, "第二个问题"], workspace);
       const result = finished(child);
-      await new Promise<void>((resolve) => {
-        child.stdout?.on("data", (text: string) => {
-          if (text.includes("我正在想")) resolve();
-        });
-      });
+      await printed(child, "我正在想");
       child.kill("SIGKILL");
       await result;
 
@@ -118,11 +124,7 @@ test("同一个会话文件只有一个写入者：第二个 tiny-pi 一行拒�
 
       const writer = startCli([...endpoint, "--resume", file, "第二个问题"], workspace);
       const done = finished(writer);
-      await new Promise<void>((resolve) => {
-        writer.stdout?.on("data", (text: string) => {
-          if (text.includes("我正在想")) resolve();
-        });
-      });
+      await printed(writer, "我正在想");
       const before = await readFile(file, "utf8");
       const second = await runCli(["--resume", file, "插一句"], workspace);
       assert.equal(second.code, 2, "第二个写入者以用法错误退出");
