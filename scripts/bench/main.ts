@@ -10,6 +10,7 @@ import { type LoopOverheadPlan, type LoopOverheadReport, measureLoopOverhead } f
 import { describeMachine, machineLine } from "./machine.js";
 import { measurePracticeSetup, type PracticeSetupReport } from "./practice-setup.js";
 import { measureProviderOverhead, type ProviderPlan, type ProviderReport } from "./provider-overhead.js";
+import { measureSessionTree, type SessionReport, sessionGoals, sessionTable } from "./session-tree.js";
 import { renderTable } from "./table.js";
 import {
   courseSuiteTable,
@@ -21,10 +22,10 @@ import {
 } from "./tables.js";
 import { measureWorkspaceTools, type ToolsReport } from "./workspace-tools.js";
 
-const PARTS = ["loop", "inner", "setup", "tools", "provider", "course"] as const;
+const PARTS = ["loop", "inner", "setup", "tools", "provider", "session", "course"] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,course]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,course]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -32,6 +33,8 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
   tools     read of a 1 GiB file, edit of a 10 MB file, bash with 1 GiB of output and its abort
   provider  one 10,000-chunk stream from a 127.0.0.1 server: @pi/ai against the raw openai SDK
             stream and upstream Pi's provider (installed under the temp folder), µs per chunk
+  session   one 100,000-entry session (≈ 50 MB, 20 branches): open + project a branch, 1,000 appends,
+            and upstream Pi's SessionManager opening the same file (installed under the temp folder)
   course    the static checks of every checkpoint (npm test's share), and each checkpoint's integrity
             checks alone (checkpoint <id> --prove, npm run test:course's share): the cost of one more chapter
 
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
   let courseSuite: CourseSuiteReport | undefined;
   let tools: ToolsReport | undefined;
   let provider: ProviderReport | undefined;
+  let session: SessionReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
     loopOverhead = await measureLoopOverhead(plan.loop);
@@ -140,6 +144,10 @@ async function main(): Promise<void> {
     progress("provider…");
     provider = await measureProviderOverhead(plan.provider, progress);
   }
+  if (parts.includes("session")) {
+    progress("session tree…");
+    session = await measureSessionTree(progress);
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const goals: Goal[] = [
@@ -149,11 +157,12 @@ async function main(): Promise<void> {
     ...(courseSuite ? courseGoals(courseSuite) : []),
     ...(tools ? toolsGoals(tools) : []),
     ...(provider ? providerGoals(provider) : []),
+    ...(session ? sessionGoals(session) : []),
   ];
   if (options.json) {
     console.log(
       JSON.stringify(
-        { machine, seconds, loopOverhead, innerLoop, practiceSetup, courseSuite, tools, provider, goals },
+        { machine, seconds, loopOverhead, innerLoop, practiceSetup, courseSuite, tools, provider, session, goals },
         null,
         2,
       ),
@@ -167,6 +176,7 @@ async function main(): Promise<void> {
     courseSuite && courseSuiteTable(courseSuite),
     tools && toolsTable(tools),
     provider && providerTable(provider),
+    session && sessionTable(session),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));
   for (const table of tables) console.log(`\n${renderTable(table)}`);

@@ -1,11 +1,10 @@
 // --json prints every LoopEvent as a JSON line; sessions are JSON lines of messages in the
 // workspace, continued by --resume and turned off by --no-session.
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { cliEnv, runCli, sessionFiles, sessionMessages, withWorkspace } from "./cli-support/run-cli.js";
+import { cliEnv, runCli, sessionFiles, sessionMessages, withWorkspace, writeSession } from "./cli-support/run-cli.js";
 
 test("tiny-pi --json：标准输出每行一个 LoopEvent，顺序与章节的 README 往返一致，以 turn_end(stop) 结束", async () => {
   const server = await startChatServer([
@@ -101,7 +100,7 @@ test("tiny-pi --resume 一个在工具批次中途被强行停下的会话：未
         { role: "user", content: "读 README", timestamp: 1 },
         { role: "assistant", content: [call], stopReason: "toolUse", timestamp: 2 },
       ];
-      await writeFile(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+      await writeSession(file, lines);
       const result = await runCli(
         ["--base-url", server.baseURL, "--model", "m", "--resume", "cut.jsonl", "继续"],
         workspace,

@@ -3,12 +3,11 @@
 // resumed session) it is sent after the turn. Ctrl-C aborts the running turn and the REPL goes
 // on, a second Ctrl-C exits. Colour appears on a terminal, and never with NO_COLOR.
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { heldReply, stallingReply, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
 import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
-import { cliEnv, sessionFiles, sessionMessages, withWorkspace } from "./cli-support/run-cli.js";
+import { cliEnv, sessionFiles, sessionMessages, withWorkspace, writeSession } from "./cli-support/run-cli.js";
 
 const skip = ptyUnavailable();
 /** Select Graphic Rendition codes (colour), as opposed to readline's cursor movements. */
@@ -69,7 +68,7 @@ test("tiny-pi REPL（--resume，逐轮 runAgentLoop）：带着旧对话继续�
         { role: "user", content: "旧问题", timestamp: 1 },
         { role: "assistant", content: [{ type: "text", text: "旧回答" }], stopReason: "stop", timestamp: 2 },
       ];
-      await writeFile(file, old.map((message) => `${JSON.stringify(message)}\n`).join(""));
+      await writeSession(file, old);
       const pty = startOnPty(
         ["--base-url", server.baseURL, "--model", "m", "--resume", "old.jsonl"],
         workspace,

@@ -1,7 +1,6 @@
 // One tiny-pi run, wired from its parts: the session, the loop and tools (the course's or the
 // learner's), the model, the view; then one turn (a prompt) or the REPL.
 
-import type { Message } from "@pi/core";
 import { runAgentLoop } from "@pi/course";
 import { createWorkspaceTools } from "../index.js";
 import type { CliArgs } from "./args.js";
@@ -17,14 +16,14 @@ import { runRepl } from "./repl.js";
 import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
 import { runTurn, type TurnSetup } from "./run-turn.js";
 import { type SessionRecorder, sessionRecorder } from "./session-recorder.js";
-import { newSession, noSession, resumeSession, type SessionStore } from "./session-store.js";
+import { forkSession, newSession, noSession, type OpenedSession, resumeSession } from "./session-store.js";
 import { styleFor } from "./style.js";
 import { systemPrompt } from "./system-prompt.js";
 import { selectTools, type ToolFactory } from "./tool-selection.js";
 
 /** Runs tiny-pi as `args` say; `interactive`: the REPL. Resolves with the exit code. */
 export async function runTinyPi(args: CliArgs, from: string, interactive: boolean): Promise<number> {
-  const { session, history } = openSession(args);
+  const { session, history } = await openSession(args);
   const recorder = sessionRecorder(session, history.length);
   const interrupts = new Interrupts(interactive ? 0 : SIGNAL_SAME_PRESS_MS);
   // Setting up may run a learner's focused tests: Ctrl-C then simply exits (their run is stopped with us).
@@ -39,9 +38,21 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
   if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
 
+  let reported = false;
+  /** Waits for the session's writes; a failure is told once, in one line. */
+  const saved = async () => {
+    const failure = await session.flushed();
+    if (failure !== undefined && !reported) notes.write(`会话没有保存完整：${failure}\n`);
+    reported ||= failure !== undefined;
+  };
+  const reportSession = async () => {
+    await saved();
+    if (session.file !== undefined) notes.write(`会话：${shownPath(session.file, from)}（用 --resume 继续）\n`);
+  };
+
   if (interactive) {
     process.removeListener("SIGINT", onSignal);
-    return runRepl({
+    const code = await runRepl({
       input: process.stdin,
       output: process.stdout,
       notes,
@@ -59,7 +70,18 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
         if (line !== undefined) notes.write(`${line}\n`);
       },
       interrupts,
+      session: {
+        tree: () => session.tree(),
+        saved,
+        async branch(id) {
+          const branch = await session.branch(id);
+          recorder.rebase(branch.length);
+          return loopConversation(setup, branch);
+        },
+      },
     });
+    await reportSession();
+    return code;
   }
 
   const controller = new AbortController();
@@ -69,15 +91,16 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   process.removeListener("SIGINT", onSignal);
   const line = failureLine(result, outcome);
   if (line !== undefined) notes.write(`${line}\n`);
-  if (session.file !== undefined) notes.write(`会话：${shownPath(session.file, from)}（用 --resume 继续）\n`);
+  await reportSession();
   return exitCodeOf(result);
 }
 
-function openSession(args: CliArgs): { session: SessionStore; history: Message[] } {
-  if (args.session.kind === "none") return { session: noSession, history: [] };
-  if (args.session.kind === "new") return { session: newSession(args.workspace), history: [] };
-  const { store, messages } = resumeSession(args.session.file);
-  return { session: store, history: messages };
+function openSession(args: CliArgs): Promise<OpenedSession> | OpenedSession {
+  const choice = args.session;
+  if (choice.kind === "none") return { session: noSession, history: [] };
+  if (choice.kind === "new") return { session: newSession(args.workspace), history: [] };
+  if (choice.kind === "fork") return forkSession(choice.file, args.workspace, choice.leaf);
+  return resumeSession(choice.file, choice.leaf);
 }
 
 async function turnSetup(

@@ -8,9 +8,16 @@ import { parseToolNames, type ToolName } from "./tool-names.js";
 
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
-  "[--loop PRACTICE_DIR] [--tools-from PRACTICE_DIR] [--max-steps N] [--json] [--no-session | --resume FILE] [prompt]";
+  "[--loop PRACTICE_DIR] [--tools-from PRACTICE_DIR] [--max-steps N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] [prompt]" +
+  " | tiny-pi sessions | tiny-pi tree FILE";
 
-export type SessionChoice = { kind: "new" } | { kind: "none" } | { kind: "resume"; file: string };
+export type SessionChoice =
+  | { kind: "new" }
+  | { kind: "none" }
+  | { kind: "resume" | "fork"; file: string; leaf?: string };
+
+/** `tiny-pi sessions` and `tiny-pi tree FILE`: they only read session files. */
+export type SessionCommand = { kind: "sessions" } | { kind: "tree"; file: string };
 
 export interface CliArgs {
   /** A real OpenAI-compatible endpoint; absent: the embedded scripted model. */
@@ -25,6 +32,7 @@ export interface CliArgs {
   maxSteps?: number;
   json: boolean;
   session: SessionChoice;
+  command?: SessionCommand;
   /** The prompt words joined by spaces; absent when none was given. */
   prompt?: string;
 }
@@ -41,6 +49,8 @@ export const cliOptions = {
   json: { type: "boolean" },
   "no-session": { type: "boolean" },
   resume: { type: "string" },
+  fork: { type: "string" },
+  leaf: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -63,23 +73,12 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
   }
   if (baseURL !== undefined) checkURL(baseURL);
 
-  if (values["no-session"] && values.resume !== undefined) {
-    throw new UsageError(
-      "--no-session 和 --resume 不能同时使用：继续会话用 --resume FILE，不记录会话用 --no-session。",
-    );
-  }
-  const resume = nonEmpty(values.resume, "--resume", "例如 --resume .tiny-pi/sessions/<时间>.jsonl");
-  const session: SessionChoice =
-    resume !== undefined
-      ? { kind: "resume", file: path.resolve(from, resume) }
-      : values["no-session"]
-        ? { kind: "none" }
-        : { kind: "new" };
-
+  const session = sessionChoice(values, from);
   const workspace = nonEmpty(values.workspace, "--workspace", "例如 --workspace .");
   const loop = nonEmpty(values.loop, "--loop", "例如 --loop practice/07");
   const toolsFrom = nonEmpty(values["tools-from"], "--tools-from", "例如 --tools-from practice/08");
-  const prompt = positionals.join(" ").trim();
+  const command = sessionCommand(positionals, from);
+  const prompt = command === undefined ? positionals.join(" ").trim() : "";
 
   return {
     ...(baseURL !== undefined && model !== undefined
@@ -92,8 +91,47 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     ...(values["max-steps"] !== undefined ? { maxSteps: parseMaxSteps(values["max-steps"]) } : {}),
     json: values.json === true,
     session,
+    ...(command !== undefined ? { command } : {}),
     ...(prompt !== "" ? { prompt } : {}),
   };
+}
+
+function sessionChoice(values: ReturnType<typeof parseStrict>["values"], from: string): SessionChoice {
+  const resume = nonEmpty(values.resume, "--resume", "例如 --resume .tiny-pi/sessions/<时间>.jsonl");
+  const fork = nonEmpty(values.fork, "--fork", "例如 --fork .tiny-pi/sessions/<时间>.jsonl");
+  const leaf = nonEmpty(values.leaf, "--leaf", "例如 --leaf a1b2c3d4（tiny-pi tree FILE 列出每个条目的 id）");
+  const chosen = [
+    values["no-session"] && "--no-session",
+    resume !== undefined && "--resume",
+    fork !== undefined && "--fork",
+  ];
+  const flags = chosen.filter((flag): flag is string => typeof flag === "string");
+  if (flags.length > 1) {
+    throw new UsageError(
+      `${flags.join(" 和 ")} 不能同时使用：继续会话用 --resume FILE，从它分出新文件用 --fork FILE，不记录会话用 --no-session。`,
+    );
+  }
+  if (leaf !== undefined && resume === undefined && fork === undefined) {
+    throw new UsageError("--leaf 要和 --resume FILE 或 --fork FILE 一起用：它选的是那个会话里的条目。");
+  }
+  const file = resume ?? fork;
+  if (file !== undefined) {
+    return {
+      kind: resume !== undefined ? "resume" : "fork",
+      file: path.resolve(from, file),
+      ...(leaf !== undefined ? { leaf } : {}),
+    };
+  }
+  return values["no-session"] ? { kind: "none" } : { kind: "new" };
+}
+
+/** `sessions` alone, or `tree FILE`: the two commands; anything else is a prompt. */
+function sessionCommand(positionals: string[], from: string): SessionCommand | undefined {
+  if (positionals.length === 1 && positionals[0] === "sessions") return { kind: "sessions" };
+  if (positionals.length === 2 && positionals[0] === "tree") {
+    return { kind: "tree", file: path.resolve(from, positionals[1] as string) };
+  }
+  return undefined;
 }
 
 function parseStrict(argv: string[]) {
@@ -165,9 +203,18 @@ export const helpText = `用法：${usage}
 输出与会话
   --json                每个 LoopEvent 输出一行 JSON，代替给人看的视图
   --no-session          不记录会话
-  --resume FILE         继续一个会话文件，新消息追加到它末尾
-                        默认每次运行把消息以 JSON 行写入工作区的 .tiny-pi/sessions/<时间>.jsonl
+  --resume FILE         在会话文件的叶上继续，新条目追加到同一个文件
+  --fork FILE           把 FILE 从根到叶的分支复制进一个新会话文件（会话头记下 FILE），在新文件里继续；
+                        早期的线性会话文件也用它转成第 3 版
+  --leaf ID             和 --resume / --fork 一起用：从较早的条目 ID 继续，--resume 时在同一个文件里长出新分支
+                        默认每次运行把每条消息在形成时作为条目追加到工作区的 .tiny-pi/sessions/<时间>.jsonl
+                        （上游 Pi 的第 3 版会话格式：条目用 id 与 parentId 连成一棵树）
   -h, --help            显示本说明
+
+会话命令（只读，不运行模型）
+  tiny-pi sessions      列出这个工作区的会话：名字或第一个问题、条目数、分支数、最后修改时间
+  tiny-pi tree FILE     画出会话树：每个条目的 id、角色与开头几个字，标出叶
+  REPL 里 /tree 画出当前会话树，/branch ID 把叶移到条目 ID（下一条输入从那里长出新分支）
 
 模式
   给出 prompt：运行一轮，打印回答；以 stop 结束时退出码 0，否则 1（error、aborted、maxSteps、length）。
@@ -180,7 +227,10 @@ export const helpText = `用法：${usage}
   npm run tiny-pi
   npm run tiny-pi -- --base-url http://localhost:11434/v1 --model qwen2.5-coder:7b "请读取 README.md，并告诉我项目名。"
   OPENAI_API_KEY=sk-... npm run tiny-pi -- --base-url https://api.openai.com/v1 --model gpt-4o-mini --loop practice/07
+  npm run tiny-pi -- tree .tiny-pi/sessions/<时间>.jsonl
+  npm run tiny-pi -- --resume .tiny-pi/sessions/<时间>.jsonl --leaf a1b2c3d4 "换一种说法再问一次"
 
 English: runs the course's agent loop (or your own, --loop) with the workspace tools against any
 OpenAI-compatible endpoint; with no --base-url an embedded scripted model replays the chapter's README
-round trip offline. Exit 0 on stop, 1 on a failed run, 2 on a usage error.`;
+round trip offline. Sessions are Pi's session trees (format 3): --resume FILE [--leaf ID] continues or
+branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them. Exit 0 on stop, 1 on a failed run, 2 on a usage error.`;

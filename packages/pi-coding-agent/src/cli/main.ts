@@ -14,6 +14,12 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     return EXIT_OK;
   }
   requireWorkspace(args.workspace);
+  if (args.command !== undefined) {
+    const { sessionCommandText } = await import("./session-view.js");
+    const { shownPath } = await import("./learner-tree.js");
+    process.stdout.write(`${sessionCommandText(args.command, args.workspace, (file) => shownPath(file, from))}\n`);
+    return EXIT_OK;
+  }
   const interactive = args.prompt === undefined && args.endpoint !== undefined;
   if (interactive && !(process.stdin.isTTY && process.stdout.isTTY)) {
     throw new UsageError(

@@ -18,11 +18,14 @@ export interface ReplOptions {
   /** Called after each turn: e.g. prints the failure line of a turn that did not stop. */
   afterTurn(result: AgentRunResult): void;
   interrupts: Interrupts;
+  /** /tree and /branch ID: the session's tree, and a conversation continuing from another entry. */
+  session?: { tree(): Promise<string>; branch(id: string): Promise<Conversation>; saved(): Promise<void> };
 }
 
 /** Resolves with the exit code once the person leaves. */
 export function runRepl(options: ReplOptions): Promise<number> {
-  const { conversation, interrupts, notes } = options;
+  const { interrupts, notes } = options;
+  let { conversation } = options;
   const rl = readline.createInterface({ input: options.input, output: options.output, terminal: true, prompt: "› " });
   const queue: string[] = [];
   let running = false;
@@ -48,6 +51,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
       interrupts.beginTurn(() => conversation.abort());
       try {
         options.afterTurn(await conversation.prompt(prompt));
+        await options.session?.saved();
         const queued = conversation.queued();
         if (queued > 0) notes.write(`（还有 ${queued} 条排队的消息，会随下一条输入一起发送）\n`);
       } catch (error) {
@@ -78,6 +82,10 @@ export function runRepl(options: ReplOptions): Promise<number> {
         if (!running) rl.prompt();
         return;
       }
+      if (text === "/tree" || text.startsWith("/branch")) {
+        sessionCommand(text);
+        return;
+      }
       if (running && conversation.steer !== undefined) {
         conversation.steer(text);
         notes.write(`（已转入正在运行的这一轮：${text}）\n`);
@@ -87,6 +95,32 @@ export function runRepl(options: ReplOptions): Promise<number> {
       if (running) notes.write(`（已排队，这一轮结束后发送：${text}）\n`);
       else start();
     });
+    /** /tree and /branch run between turns, never while one is running. */
+    const sessionCommand = (text: string) => {
+      if (running || queue.length > 0) {
+        notes.write("（/tree 和 /branch 要等这一轮结束后再输入）\n");
+        return;
+      }
+      const session = options.session;
+      const id = text.slice("/branch".length).trim();
+      const done = (line: string) => {
+        options.output.write(`${line}\n`);
+        rl.prompt();
+      };
+      if (session === undefined) return done("（这次运行没有会话）");
+      if (text === "/tree") {
+        session.tree().then(done, (error: Error) => done(error.message));
+        return;
+      }
+      if (!/^[0-9a-f]{8}$/.test(id)) return done("用法：/branch ID（ID 是 /tree 列出的 8 位十六进制 id）");
+      session.branch(id).then(
+        (next) => {
+          conversation = next;
+          done(`（叶已移到 ${id}：下一条输入从这里长出新分支）`);
+        },
+        (error: Error) => done(error.message),
+      );
+    };
     rl.on("SIGINT", () => {
       const outcome = interrupts.press(false);
       if (outcome === "exit") leave(EXIT_INTERRUPTED);

@@ -14,6 +14,8 @@ export interface SessionRecorder {
   onEvent(event: LoopEvent | { type: string }): void;
   /** Saves whatever the finished run's transcript holds past the saved part. */
   finish(messages: Message[]): void;
+  /** After the leaf moved (REPL /branch): the conversation now starts with `saved` messages the store holds. */
+  rebase(saved: number): void;
 }
 
 /** `saved`: how many messages of the conversation the store already holds (a resumed session's). */
@@ -36,6 +38,9 @@ export function sessionRecorder(store: SessionStore, saved: number): SessionReco
       saved += 1;
     },
     finish: saveUpTo,
+    rebase(count) {
+      saved = count;
+    },
   };
 }
 

@@ -1,148 +1,261 @@
-// Sessions: the transcript of a run as JSON lines, one Message per line, in
-// `<workspace>/.tiny-pi/sessions/<timestamp>.jsonl`. Lines are appended synchronously as the
-// messages form, so a run stopped hard keeps everything it had. A new session's file is created
-// only once the model has answered: a run that never reached the model (a 401, a server that is
-// not there) writes nothing.
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+// tiny-pi's sessions on chapter 10's session tree: `<workspace>/.tiny-pi/sessions/<time>.jsonl`
+// in Pi's format version 3. Each message becomes an entry under the current leaf as it forms,
+// written by the JSONL store's one FIFO writer, so a run stopped hard keeps everything it had
+// committed. A new session's file is created only once the model has answered: a run that never
+// reached the model (a 401, a server that is not there) writes nothing. --resume continues a file
+// at its leaf (or at --leaf ID, which makes a branch in the same file); --fork copies the branch
+// into a new file whose header names the original.
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import type { AssistantMessage, Message, ToolResultMessage } from "@pi/core";
+import { type AssistantMessage, type Message, type ToolResultMessage, toolCallsOf } from "@pi/core";
+import { messageEntry, newEntryId, newHeader, type SessionEntry, type SessionHeader } from "../session/entries.js";
+import { JsonlSessionStore } from "../session/jsonl-store.js";
+import { interruptedResult } from "../session/session-context.js";
+import { pathTo } from "../session/session-tree.js";
 import { UsageError } from "./errors.js";
+import { isLinear, readLinearMessages, readSessionFile, readText, sessionsDir } from "./session-file.js";
+import { lockSession } from "./session-lock.js";
+import { formatTree } from "./session-view.js";
 
 export interface SessionStore {
   /** The session file, once there is one. */
   readonly file: string | undefined;
+  /** Appends the messages, in order, under the current leaf. */
   append(messages: Message[]): void;
+  /** Resolves once every append so far is written: with nothing, or the line saying why the session stopped being saved. */
+  flushed(): Promise<string | undefined>;
+  /** The session's tree with the leaf marked, for /tree. */
+  tree(): Promise<string>;
+  /** Moves the leaf to `id` (a later append makes a branch there); resolves with that branch's messages. */
+  branch(id: string): Promise<Message[]>;
+}
+
+export interface OpenedSession {
+  session: SessionStore;
+  /** The conversation so far on the leaf's branch, every tool call paired. */
+  history: Message[];
 }
 
 /** A store that keeps nothing (--no-session). */
-export const noSession: SessionStore = { file: undefined, append() {} };
+export const noSession: SessionStore = {
+  file: undefined,
+  append() {},
+  flushed: () => Promise.resolve(undefined),
+  tree: () => Promise.resolve("（--no-session：这次运行不记录会话，没有会话树）"),
+  branch: () => Promise.reject(new UsageError("--no-session：这次运行不记录会话，不能切换分支。")),
+};
 
-/** The folder of a workspace's sessions. */
-export function sessionsDir(workspace: string): string {
-  return path.join(workspace, ".tiny-pi", "sessions");
-}
+class TreeSession implements SessionStore {
+  private store: JsonlSessionStore | undefined;
+  private creating: Promise<JsonlSessionStore> | undefined;
+  private writes: Promise<void> = Promise.resolve();
+  private failure: string | undefined;
+  /** New sessions: messages kept until the model's first answer. */
+  private pending: Message[] | undefined;
+  private readonly ids = new Set<string>();
 
-/** A new session in `workspace`; its file appears with the model's first answer. */
-export function newSession(workspace: string, now: () => Date = () => new Date()): SessionStore {
-  let file: string | undefined;
-  const pending: Message[] = [];
-  return {
-    get file() {
-      return file;
-    },
-    append(messages) {
-      if (file === undefined) {
-        pending.push(...messages);
-        if (!pending.some(isAnswer)) return;
-        file = createSessionFile(sessionsDir(workspace), now());
-        messages = pending.splice(0);
+  constructor(
+    private readonly opened: JsonlSessionStore | { file: string; create: () => Promise<JsonlSessionStore> },
+    private leaf: string | null,
+    /** Results for calls the leaf's branch left open: written before the next message. */
+    private repairs: Message[] = [],
+  ) {
+    if (opened instanceof JsonlSessionStore) {
+      this.store = opened;
+      for (const entry of opened.entries()) this.ids.add(entry.id);
+    } else {
+      this.pending = [];
+    }
+  }
+
+  /** Undefined until the file exists: a new session's is created with the model's first answer. */
+  get file(): string | undefined {
+    return this.store?.file;
+  }
+
+  append(messages: Message[]): void {
+    if (this.pending !== undefined) {
+      this.pending.push(...messages);
+      if (!this.pending.some(isAnswer)) return;
+      messages = this.pending;
+      this.pending = undefined;
+      if (!(this.opened instanceof JsonlSessionStore)) this.creating = this.opened.create();
+    }
+    for (const message of [...this.repairs.splice(0), ...messages]) {
+      // The file holds what JSON.stringify writes: a field set to undefined is simply absent.
+      const entry = messageEntry(JSON.parse(JSON.stringify(message)), this.leaf, this.freshId());
+      this.leaf = entry.id;
+      this.write(entry);
+    }
+  }
+
+  flushed(): Promise<string | undefined> {
+    return this.writes.then(() => this.failure);
+  }
+
+  async tree(): Promise<string> {
+    await this.writes;
+    if (this.store === undefined) return "（会话还没有条目：模型第一次回答时才创建会话文件）";
+    return formatTree(this.store.entries(), this.leaf, this.store.file);
+  }
+
+  async branch(id: string): Promise<Message[]> {
+    await this.writes;
+    if (this.store === undefined || !this.store.has(id)) {
+      throw new UsageError(`会话里没有 id 为 ${id} 的条目：用 /tree 查看条目的 id。`);
+    }
+    const opened = branchAt(this.store, id);
+    this.leaf = id;
+    this.repairs = opened.repairs;
+    return opened.history;
+  }
+
+  private freshId(): string {
+    const id = newEntryId((candidate) => this.ids.has(candidate));
+    this.ids.add(id);
+    return id;
+  }
+
+  private write(entry: SessionEntry): void {
+    this.writes = this.writes.then(async () => {
+      if (this.failure !== undefined) return;
+      try {
+        this.store ??= await this.creating;
+        await this.store?.append(entry);
+      } catch (error) {
+        this.failure = (error as Error).message.split("\n")[0];
       }
-      appendLines(file, messages);
-    },
-  };
+    });
+  }
 }
 
 function isAnswer(message: Message): boolean {
   return message.role === "assistant" && message.stopReason !== "error";
 }
 
-/** `2026-11-30T16-22-38-123Z.jsonl`, or `…-2.jsonl` if that name is taken; never overwrites. */
-function createSessionFile(dir: string, at: Date): string {
-  mkdirSync(dir, { recursive: true });
-  const stamp = at.toISOString().replace(/[:.]/g, "-");
-  for (let n = 1; ; n += 1) {
-    const file = path.join(dir, n === 1 ? `${stamp}.jsonl` : `${stamp}-${n}.jsonl`);
-    try {
-      closeSync(openSync(file, "wx"));
-      return file;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-  }
+/** A new session in `workspace`; its file appears with the model's first answer. */
+export function newSession(workspace: string, now: () => Date = () => new Date()): SessionStore {
+  const dir = sessionsDir(workspace);
+  const file = path.join(dir, `${now().toISOString().replace(/[:.]/g, "-")}.jsonl`);
+  return new TreeSession({ file, create: () => createSessionFile(dir, file, newHeader(workspace)) }, null);
 }
 
-function appendLines(file: string, messages: Message[]): void {
-  if (messages.length === 0) return;
-  appendFileSync(file, messages.map((message) => `${JSON.stringify(message)}\n`).join(""));
-}
-
-export interface ResumedSession {
-  store: SessionStore;
-  /** The conversation so far, every tool call paired. */
-  messages: Message[];
-}
-
-/**
- * Continues the session in `file`: its messages, and a store appending to it. A call left without
- * a result (the run was stopped hard mid-batch) is paired as aborted, so the next request is a
- * valid transcript; the file gets that result with the first new message, not before. A file that
- * is missing or not a session is a UsageError.
- */
-export function resumeSession(file: string): ResumedSession {
-  const messages = readSession(file);
-  const repairs = unpairedCallResults(messages);
-  messages.push(...repairs);
-  const store: SessionStore = { file, append: (more) => appendLines(file, [...repairs.splice(0), ...more]) };
-  return { store, messages };
-}
-
-function readSession(file: string): Message[] {
-  let content: string;
+/** `<time>.jsonl`, or `<time>-2.jsonl` if that name is taken; never overwrites. */
+async function createSessionFile(dir: string, file: string, header: SessionHeader): Promise<JsonlSessionStore> {
   try {
-    content = readFileSync(file, "utf8");
+    await mkdir(dir, { recursive: true });
+    for (let n = 2; ; n += 1) {
+      try {
+        const store = await JsonlSessionStore.create(file, header);
+        lockSession(file);
+        return store;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        file = file.replace(/(-\d+)?\.jsonl$/, `-${n}.jsonl`);
+      }
+    }
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "不存在" : code === "EISDIR" ? "是一个目录" : `无法读取（${code ?? "未知错误"}）`;
-    throw new UsageError(`会话文件 ${file} ${why}：请给出 .tiny-pi/sessions/ 里的某个 .jsonl 文件。`);
+    const code = (error as NodeJS.ErrnoException).code ?? "未知错误";
+    throw new Error(`无法创建会话文件 ${file}（${code}）：这次运行的对话没有保存；请检查 ${dir} 是否可写`);
   }
-  const messages: Message[] = [];
-  for (const [index, line] of content.split("\n").entries()) {
-    if (line.trim() === "") continue;
-    const message = parseMessage(line);
-    if (message === undefined) {
-      throw new UsageError(`会话文件 ${file} 第 ${index + 1} 行不是一条消息：请给出 tiny-pi 写的会话文件。`);
-    }
-    messages.push(message);
-  }
-  return messages;
 }
 
-function parseMessage(line: string): Message | undefined {
-  let value: unknown;
+/** Continues the session in `file` at its leaf, or at `leafId`: the next message makes a branch there. */
+export async function resumeSession(file: string, leafId?: string): Promise<OpenedSession> {
+  const recovered = readSessionFile(file);
+  if (recovered.tornTail !== undefined) {
+    throw new UsageError(
+      `会话文件 ${file} 第 ${recovered.tornTail.line} 行没有写完（上次运行被打断）：--resume 不在残行后追加；用 --fork ${file} 从已提交的 ${recovered.entries.length} 个条目开一个新会话，原文件不变。`,
+    );
+  }
+  lockSession(file);
+  const store = await JsonlSessionStore.open(file);
+  const leaf = chosenLeaf(store, file, leafId);
+  const opened = leaf === null ? { history: [], repairs: [] } : branchAt(store, leaf, file);
+  return { session: new TreeSession(store, leaf, opened.repairs), history: opened.history };
+}
+
+/** A new session in `workspace` holding the branch of `source` up to its leaf (or `leafId`); the header names `source`. */
+export async function forkSession(
+  source: string,
+  workspace: string,
+  leafId?: string,
+  now: () => Date = () => new Date(),
+): Promise<OpenedSession> {
+  const content = readText(source);
+  const entries = isLinear(content) ? linearEntries(readLinearMessages(content, source)) : forkedBranch(source, leafId);
+  const dir = sessionsDir(workspace);
+  const file = path.join(dir, `${now().toISOString().replace(/[:.]/g, "-")}.jsonl`);
+  let store: JsonlSessionStore;
   try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
+    store = await createSessionFile(dir, file, newHeader(workspace, source));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
-  if (typeof value !== "object" || value === null) return undefined;
-  const { role, content } = value as { role?: unknown; content?: unknown };
-  const known = role === "user" || role === "assistant" || role === "toolResult";
-  const contentOk = Array.isArray(content) || (role === "user" && typeof content === "string");
-  return known && contentOk ? (value as Message) : undefined;
+  for (const entry of entries) await store.append(entry);
+  const leaf = store.leafId();
+  const opened = leaf === null ? { history: [], repairs: [] } : branchAt(store, leaf, store.file);
+  return { session: new TreeSession(store, leaf, opened.repairs), history: opened.history };
 }
 
-/** Aborted results for the calls of the last assistant that have none. */
-function unpairedCallResults(messages: Message[]): ToolResultMessage[] {
+function forkedBranch(source: string, leafId: string | undefined): SessionEntry[] {
+  const { entries } = readSessionFile(source);
+  const leaf = leafId ?? entries.at(-1)?.id;
+  if (leaf === undefined) return [];
+  if (!entries.some((entry) => entry.id === leaf)) throw leafMissing(leaf, source);
+  try {
+    return pathTo(entries, leaf);
+  } catch (error) {
+    throw new UsageError(`会话文件 ${source}：${(error as Error).message}`);
+  }
+}
+
+/** A linear file's messages as one chain of entries. */
+function linearEntries(messages: Message[]): SessionEntry[] {
+  const entries: SessionEntry[] = [];
+  const ids = new Set<string>();
+  for (const message of messages) {
+    const id = newEntryId((candidate) => ids.has(candidate));
+    ids.add(id);
+    entries.push(messageEntry(message, entries.at(-1)?.id ?? null, id));
+  }
+  return entries;
+}
+
+function chosenLeaf(store: JsonlSessionStore, file: string, leafId: string | undefined): string | null {
+  if (leafId === undefined) return store.leafId();
+  if (!store.has(leafId)) throw leafMissing(leafId, file);
+  return leafId;
+}
+
+function leafMissing(leafId: string, file: string): UsageError {
+  return new UsageError(`--leaf ${leafId} 不在会话 ${file} 里：用 tiny-pi tree ${file} 查看条目的 id。`);
+}
+
+/** The branch at `leaf` as messages, and the aborted results its open calls still need in the file. */
+function branchAt(
+  store: JsonlSessionStore,
+  leaf: string,
+  file: string = store.file,
+): { history: Message[]; repairs: ToolResultMessage[] } {
+  try {
+    return { history: store.messagesOnPath(leaf), repairs: openCallRepairs(store.pathTo(leaf)) };
+  } catch (error) {
+    throw new UsageError(`会话文件 ${file}：${(error as Error).message}`);
+  }
+}
+
+/** Aborted results for the calls the branch ends with unanswered (a run stopped hard mid-batch). */
+function openCallRepairs(branch: SessionEntry[]): ToolResultMessage[] {
+  const messages = branch.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+  const answered = new Set<string>();
   let index = messages.length - 1;
-  while (index >= 0 && messages[index]?.role !== "assistant") index -= 1;
-  const assistant = messages[index] as AssistantMessage | undefined;
-  if (assistant === undefined) return [];
-  const answered = new Set(
-    messages.slice(index + 1).flatMap((message) => (message.role === "toolResult" ? [message.toolCallId] : [])),
-  );
-  return assistant.content.flatMap((block) =>
-    block.type === "toolCall" && !answered.has(block.id)
-      ? [
-          {
-            role: "toolResult" as const,
-            toolCallId: block.id,
-            toolName: block.name,
-            content: [{ type: "text" as const, text: "Tool call was interrupted before its result was saved." }],
-            details: { skipped: true, reason: "aborted" },
-            isError: true,
-            timestamp: Date.now(),
-          },
-        ]
-      : [],
-  );
+  for (let message = messages[index]; message?.role === "toolResult"; message = messages[--index]) {
+    answered.add(message.toolCallId);
+  }
+  const assistant = messages[index];
+  if (assistant?.role !== "assistant") return [];
+  return toolCallsOf(assistant as AssistantMessage)
+    .filter((call) => !answered.has(call.id))
+    .map((call) => interruptedResult(call, assistant));
 }

@@ -71,16 +71,37 @@ export async function withWorkspace<T>(use: (dir: string) => Promise<T>): Promis
 export async function sessionFiles(workspace: string): Promise<string[]> {
   const dir = path.join(workspace, ".tiny-pi", "sessions");
   if (!existsSync(dir)) return [];
-  return (await readdir(dir)).sort().map((name) => path.join(dir, name));
+  return (await readdir(dir))
+    .filter((name) => name.endsWith(".jsonl"))
+    .sort()
+    .map((name) => path.join(dir, name));
 }
 
-/** The messages of a session file, one per line. */
+/** The messages of a session file (Pi's format 3): its message entries, in file order. */
 export async function sessionMessages(file: string): Promise<{ role: string; [key: string]: unknown }[]> {
   const content = await readFile(file, "utf8");
   return content
     .split("\n")
     .filter((line) => line !== "")
-    .map((line) => JSON.parse(line));
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.type === "message")
+    .map((entry) => entry.message);
+}
+
+/** Writes `messages` as a session file in Pi's format 3: a header, then one chain of message entries. */
+export async function writeSession(file: string, messages: object[], cwd = path.dirname(file)): Promise<string[]> {
+  const at = "2026-12-01T10:00:00.000Z";
+  const header = { type: "session", version: 3, id: "0c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e", timestamp: at, cwd };
+  const ids = messages.map((_, index) => (index + 1).toString(16).padStart(8, "0"));
+  const entries = messages.map((message, index) => ({
+    type: "message",
+    id: ids[index],
+    parentId: index === 0 ? null : ids[index - 1],
+    timestamp: at,
+    message,
+  }));
+  await writeFile(file, [header, ...entries].map((line) => `${JSON.stringify(line)}\n`).join(""));
+  return ids;
 }
 
 /** A one-line message with no stack trace: what every failure must look like. */

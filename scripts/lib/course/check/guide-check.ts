@@ -3,20 +3,25 @@
 import type { Checkpoint } from "../manifest.js";
 import { readRepo } from "./read-repo.js";
 
-/** Parts of chapter 07's standard that every guide has, found by its headings. */
-const PARTS: {
+interface Part {
   name: string;
-  heading: (checkpoint: Checkpoint) => RegExp;
+  found: (checkpoint: Checkpoint, headings: string[], guide: string) => boolean;
   example: (checkpoint: Checkpoint) => string;
-}[] = [
+}
+
+const headed = (pattern: RegExp) => (_: Checkpoint, headings: string[]) => headings.some((h) => pattern.test(h));
+
+/** Parts of chapter 07's standard that every guide has, found by its headings (the card also as a card line). */
+const PARTS: Part[] = [
   {
     name: "检查点卡片",
-    heading: (checkpoint) => new RegExp(`^(检查点卡片|Checkpoint ${checkpoint.id} · )`),
+    found: (checkpoint, headings, guide) =>
+      headings.includes("检查点卡片") || guide.includes(`Checkpoint ${checkpoint.id} · `),
     example: (checkpoint) => `## Checkpoint ${checkpoint.id} · ${checkpoint.title}`,
   },
-  { name: "诊断", heading: () => /^诊断 · /, example: (checkpoint) => `## ${checkpoint.diagnostic.title}` },
-  { name: "验收问题", heading: () => /验收/, example: () => "## 本章验收" },
-  { name: "小结", heading: () => /^小结/, example: () => "## 小结" },
+  { name: "诊断", found: headed(/^诊断 · /), example: (checkpoint) => `## ${checkpoint.diagnostic.title}` },
+  { name: "验收问题", found: headed(/验收/), example: () => "## 本章验收" },
+  { name: "小结", found: headed(/^小结/), example: () => "## 小结" },
 ];
 
 export function guideProblems(checkpoint: Checkpoint): string[] {
@@ -27,7 +32,7 @@ export function guideProblems(checkpoint: Checkpoint): string[] {
   const headings = [...guide.matchAll(/^#{1,6} (.+)$/gm)].map((match) => (match[1] ?? "").trim());
   const problems: string[] = [];
   for (const part of PARTS) {
-    if (!headings.some((heading) => part.heading(checkpoint).test(heading))) {
+    if (!part.found(checkpoint, headings, guide)) {
       problems.push(`${file} 没有“${part.name}”一节：加一个标题，例如 ${part.example(checkpoint)}`);
     }
   }

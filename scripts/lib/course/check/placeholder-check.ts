@@ -35,10 +35,12 @@ function placeholderFields(value: unknown, at: string): string[] {
   return [];
 }
 
-/** `（待填写）` left in the README (the block `--new` added), as one line. */
+/** `（待填写）` left in the README (the block `--new` added), as one line; quoted in backticks it is the README naming it. */
 export function readmePlaceholders(): string[] {
   const lines = (readRepo("README.md") ?? "")
     .split("\n")
-    .flatMap((line, index) => (line.includes(PROSE_PLACEHOLDER) ? [index + 1] : []));
+    .flatMap((line, index) =>
+      line.replaceAll(`\`${PROSE_PLACEHOLDER}\``, "").includes(PROSE_PLACEHOLDER) ? [index + 1] : [],
+    );
   return lines.length === 0 ? [] : [`README.md 还有 ${lines.length} 处待填写（第 ${lines.join("、")} 行）`];
 }

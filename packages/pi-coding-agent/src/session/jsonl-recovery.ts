@@ -1,0 +1,44 @@
+// Recovering a session file: what a crash can leave is a last line without its newline. Only a
+// line that ends with "\n" is committed; blank lines are ignored; the tail after the last
+// newline is a write that was cut off, reported and ignored. A committed line that is not JSON,
+// or not an entry, is an error naming its physical line. Recovery only reads: it never rewrites.
+import type { SessionEntry, SessionHeader } from "./entries.js";
+import { parseEntry, parseHeader } from "./parse-entry.js";
+
+export interface RecoveredSession {
+  header: SessionHeader;
+  entries: SessionEntry[];
+  /** UTF-8 bytes of the committed part: everything up to and including the last newline. */
+  committedBytes: number;
+  /** The line a write was cut off on, when the file does not end with a newline. */
+  tornTail?: { line: number; bytes: number };
+}
+
+/** The committed header and entries of the session file `file`, whose text is `content`. */
+export function recoverSession(content: string, file: string): RecoveredSession {
+  const lines = content.split("\n");
+  const tail = lines.pop() ?? "";
+  let header: SessionHeader | undefined;
+  const entries: SessionEntry[] = [];
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    const where = `${file} 第 ${index + 1} 行`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new Error(`${where}不是合法的 JSON`);
+    }
+    try {
+      if (header === undefined) header = parseHeader(value);
+      else entries.push(parseEntry(value));
+    } catch (error) {
+      throw new Error(`${where}：${(error as Error).message}`);
+    }
+  }
+  if (header === undefined) throw new Error(`${file} 没有已提交的会话头：它不是会话文件，或者第一行还没写完就被打断了`);
+  const tailBytes = Buffer.byteLength(tail);
+  const recovered: RecoveredSession = { header, entries, committedBytes: Buffer.byteLength(content) - tailBytes };
+  if (tail !== "") recovered.tornTail = { line: lines.length + 1, bytes: tailBytes };
+  return recovered;
+}

@@ -1,0 +1,2 @@
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "./tools/truncate.js";
+export { createWorkspaceTools, DEFAULT_BASH_TIMEOUT_SECONDS, type WorkspaceToolsOptions } from "./workspace-tools.js";
