@@ -8,6 +8,7 @@ import type { Checkpoint } from "../course/manifest.js";
 import { targetFiles } from "../course/snapshots.js";
 import { buildTree, type FocusedResult, runFocused } from "../run/focused-run.js";
 import { withTempTree } from "../trees/temp-tree.js";
+import { LearnerError } from "../usage-error.js";
 import { type Mutation, mutatedFiles } from "./mutants.js";
 
 export function diagnosticMutation(checkpoint: Checkpoint): Mutation {
@@ -54,7 +55,10 @@ export async function runDiagnostic(checkpoint: Checkpoint, builtTarget?: string
 
 async function buildAndRun(dir: string, checkpoint: Checkpoint): Promise<FocusedResult> {
   const build = await buildTree(dir, checkpoint);
-  if (!build.ok) throw new Error(`diagnostic tree does not build: ${build.firstError ?? build.output}`);
+  if (!build.ok)
+    throw new LearnerError(
+      `诊断改动后的 target 无法构建（${checkpoint.diagnostic.file}）：${build.firstError ?? "构建失败"}`,
+    );
   return runFocused(dir, checkpoint);
 }
 

@@ -7,6 +7,7 @@ import { type Checkpoint, repoRoot } from "../course/manifest.js";
 import { buildTree, runFocused } from "../run/focused-run.js";
 import type { FocusedResult } from "../run/tap-report.js";
 import { withTempTree } from "../trees/temp-tree.js";
+import { UsageError } from "../usage-error.js";
 
 export interface Mutation {
   /** Repository-relative file to mutate, e.g. `packages/pi-course/src/agent-loop.ts`. */
@@ -67,9 +68,15 @@ export const loopMutants = {
 /** `source` with `mutation.find` replaced; throws unless `find` occurs exactly once. */
 export function mutateSource(source: string, mutation: Mutation): string {
   const first = source.indexOf(mutation.find);
-  if (first === -1) throw new Error(`mutation: "${mutation.find}" no longer occurs in ${mutation.file}`);
+  if (first === -1) {
+    throw new UsageError(
+      `改动的 find 不在 ${mutation.file} 里：${JSON.stringify(mutation.find.trim())}（npm run checkpoint -w @pi/course -- --check 列出清单里的这类问题）`,
+    );
+  }
   if (source.indexOf(mutation.find, first + 1) !== -1) {
-    throw new Error(`mutation: "${mutation.find}" occurs more than once in ${mutation.file}`);
+    throw new UsageError(
+      `改动的 find 在 ${mutation.file} 里出现不止一次：${JSON.stringify(mutation.find.trim())}：多带几行上下文`,
+    );
   }
   return source.slice(0, first) + mutation.replace + source.slice(first + mutation.find.length);
 }
