@@ -79,14 +79,16 @@ test("429 带 retry-after：等待后重试，第二次请求成功", async () =
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project is pi-course." }]);
 });
 
-test("429 要求等待超过 60 秒：不等待也不重试，error 写明服务器要求的等待", async () => {
-  const before = server.requests.length;
-  server.reply(httpReply("openai-429.http", { "retry-after": "120" }));
-  const { events, assistant } = await runTurn(model());
-  assert.equal(server.requests.length - before, 1);
-  assert.match(assistant.errorMessage ?? "", /^429 Rate limit reached .*retry after 120 s, more than the 60 s/);
-  assertFailed(events, "error", assistant.errorMessage);
-  assert.equal(isTransientError(assistant.errorMessage), true);
+test("429 要求等待超过 60 秒：不等待也不重试，error 写明服务器要求的等待，Agent 也不重试", async () => {
+  for (const seconds of ["120", "1e9"]) {
+    const before = server.requests.length;
+    server.reply(httpReply("openai-429.http", { "retry-after": seconds }));
+    const { events, assistant } = await runTurn(model());
+    assert.equal(server.requests.length - before, 1);
+    assert.match(assistant.errorMessage ?? "", /^429 Rate limit reached .*retry after \d+ s, more than the 60 s/);
+    assertFailed(events, "error", assistant.errorMessage);
+    assert.equal(isTransientError(assistant.errorMessage), false, `retry-after ${seconds}: a refusal is not transient`);
+  }
 });
 
 test("重试等待中取消：立即以 aborted 结束，不再发第二次请求", async () => {
