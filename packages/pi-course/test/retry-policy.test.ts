@@ -20,7 +20,10 @@ const table: [errorMessage: string | undefined, transient: boolean][] = [
   ["Rate limit exceeded, slow down", true],
   ["read ECONNRESET", true],
   ["fetch failed", true],
-  ["429 Rate limit reached (the server asks to retry after 1000000000 s, more than the 60 s this provider waits)", false],
+  [
+    "429 Rate limit reached (the server asks to retry after 1000000000 s, more than the 60 s this provider waits)",
+    false,
+  ],
   ["503 Service Unavailable (the server asks to retry after 120 s, more than the 60 s this provider waits)", false],
   ["400 Invalid request: messages must not be empty", false],
   ["400 invalid value for 'timeout'", false],
