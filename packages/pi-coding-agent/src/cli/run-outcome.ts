@@ -2,6 +2,7 @@
 // other ending one line that says what happened and what to change.
 import type { AgentRunResult } from "@pi/course";
 import { EXIT_FAILED_RUN, EXIT_OK } from "./errors.js";
+import { visible } from "./visible-text.js";
 
 export interface OutcomeContext {
   /** The endpoint in use; absent for the embedded model. */
@@ -38,7 +39,7 @@ function lastErrorMessage(result: AgentRunResult): string | undefined {
 
 /** A provider's one-line error (see @pi/ai's error-message.ts for its stable starts), with the fix its kind calls for. */
 export function modelErrorLine(message: string | undefined, context: OutcomeContext): string {
-  const detail = message?.trim() || "模型没有说明原因";
+  const detail = visible(message?.trim() || "模型没有说明原因");
   const server = context.baseURL ?? "模型服务";
   if (/^(401|403) /.test(detail)) {
     return `模型服务拒绝了密钥（${detail}）：请用 --api-key 或环境变量 OPENAI_API_KEY 给出有效的密钥。`;
