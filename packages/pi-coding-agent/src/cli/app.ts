@@ -14,6 +14,7 @@ import { jsonView } from "./json-view.js";
 import { loadLearnerLoop, loadLearnerTools, shownPath } from "./learner-tree.js";
 import { selectModel } from "./model-selection.js";
 import { runRepl } from "./repl.js";
+import { type RuntimeFacts, runtimeLine } from "./runtime-line.js";
 import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
 import { runTurn, type TurnSetup } from "./run-turn.js";
 import { type SessionRecorder, sessionRecorder } from "./session-recorder.js";
@@ -39,14 +40,22 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
   if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
 
+  const facts: RuntimeFacts = {
+    ...(args.loopDir !== undefined ? { loopDir: shownPath(args.loopDir, from) } : {}),
+    ...(args.toolsFromDir !== undefined ? { toolsDir: shownPath(args.toolsFromDir, from) } : {}),
+    tools: args.tools,
+  };
+
   if (interactive) {
     process.removeListener("SIGINT", onSignal);
+    const onAgent = canUseAgent(setup, history);
+    notes.write(`${runtimeLine({ ...facts, typedLines: onAgent ? "steer" : "queue" })}\n`);
     return runRepl({
       input: process.stdin,
       output: process.stdout,
       notes,
       banner: `tiny-pi · ${setup.label} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
-      conversation: canUseAgent(setup, history)
+      conversation: onAgent
         ? agentConversation(setup, {
             retry: ({ attempt, delayMs, errorMessage }) =>
               notes.write(
@@ -62,6 +71,8 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     });
   }
 
+  // A one-shot run names them only when a learner's code is in use, so a failure stays one line.
+  if (facts.loopDir !== undefined || facts.toolsDir !== undefined) notes.write(`${runtimeLine(facts)}\n`);
   const controller = new AbortController();
   interrupts.beginTurn(() => controller.abort());
   const result = await runTurn(setup, history, args.prompt ?? readmeQuestion, controller.signal);
