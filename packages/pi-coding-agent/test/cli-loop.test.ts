@@ -79,7 +79,11 @@ test("tiny-pi --loop：未构建、构建过期、聚焦测试不通过都拒绝
       const passing = await run();
       assert.equal(passing.code, 0, passing.stderr);
       assert.match(passing.stderr, new RegExp(MARKER), "运行的是练习目录里的 loop");
-      assert.match(passing.stderr, /^loop：.*practice-07 里你的 runAgentLoop · 工具：课程的 read$/m, "开头一行说出 loop 与工具");
+      assert.match(
+        passing.stderr,
+        /^loop：.*practice-07 里你的 runAgentLoop · 工具：课程的 read$/m,
+        "开头一行说出 loop 与工具",
+      );
       assert.ok(passing.stdout.includes("项目名是 tiny-pi。"), passing.stdout);
 
       // A save that changes nothing (tsc -b then leaves dist alone) is not a stale build.
@@ -158,7 +162,10 @@ test("tiny-pi --tools-from：课程里有第 08 章时用练习目录里自己�
       const result = await runCli(["--tools-from", tree, "--no-session"], workspace);
       assert.equal(result.code, 0, result.stderr);
       assert.ok(result.stdout.includes("项目名是 tiny-pi。"), result.stdout);
-      assert.match(result.stderr, new RegExp(`^loop：课程的 runAgentLoop · 工具：.*practice-${tools.id} 里你的 read$`, "m"));
+      assert.match(
+        result.stderr,
+        new RegExp(`^loop：课程的 runAgentLoop · 工具：.*practice-${tools.id} 里你的 read$`, "m"),
+      );
     });
   });
 });

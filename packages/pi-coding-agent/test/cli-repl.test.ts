@@ -31,7 +31,9 @@ test("tiny-pi REPL（Agent）：开头一行说出 loop 与工具；运行中输
     await withWorkspace(async (workspace) => {
       const pty = startOnPty(["--base-url", server.baseURL, "--model", "m"], workspace, cliEnv());
       t.after(() => pty.stop());
-      await pty.waitFor("loop：课程的 runAgentLoop · 工具：课程的 read · 运行中输入的一行转入这一轮（第 09 章的 Agent）");
+      await pty.waitFor(
+        "loop：课程的 runAgentLoop · 工具：课程的 read · 运行中输入的一行转入这一轮（第 09 章的 Agent）",
+      );
       await pty.waitFor(PROMPT);
       pty.type("项目叫什么？\r");
       await first.arrived;
