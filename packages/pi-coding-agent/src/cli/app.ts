@@ -17,6 +17,7 @@ import { runRepl } from "./repl.js";
 import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
 import { runTurn, type TurnSetup } from "./run-turn.js";
 import { type RuntimeFacts, runtimeLine } from "./runtime-line.js";
+import { ignoredByGit } from "./session-gitignore.js";
 import { type SessionRecorder, sessionRecorder } from "./session-recorder.js";
 import { newSession, noSession, resumeSession, type SessionStore } from "./session-store.js";
 import { styleFor } from "./style.js";
@@ -86,9 +87,10 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
 
 function openSession(args: CliArgs): { session: SessionStore; history: Message[] } {
   if (args.session.kind === "none") return { session: noSession, history: [] };
-  if (args.session.kind === "new") return { session: newSession(args.workspace), history: [] };
+  if (args.session.kind === "new")
+    return { session: ignoredByGit(newSession(args.workspace), args.workspace), history: [] };
   const { store, messages } = resumeSession(args.session.file);
-  return { session: store, history: messages };
+  return { session: ignoredByGit(store, args.workspace), history: messages };
 }
 
 async function turnSetup(
