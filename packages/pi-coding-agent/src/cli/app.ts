@@ -12,6 +12,7 @@ import { humanView } from "./human-view.js";
 import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
 import { jsonView } from "./json-view.js";
 import { loadLearnerLoop, loadLearnerTools, shownPath } from "./learner-tree.js";
+import { guardChildren, leave } from "./leave.js";
 import { selectModel } from "./model-selection.js";
 import { runRepl } from "./repl.js";
 import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
@@ -26,12 +27,13 @@ import { selectTools, type ToolFactory } from "./tool-selection.js";
 
 /** Runs tiny-pi as `args` say; `interactive`: the REPL. Resolves with the exit code. */
 export async function runTinyPi(args: CliArgs, from: string, interactive: boolean): Promise<number> {
+  guardChildren();
   const { session, history } = openSession(args);
   const recorder = sessionRecorder(session, history.length);
   const interrupts = new Interrupts(interactive ? 0 : SIGNAL_SAME_PRESS_MS);
   // Setting up may run a learner's focused tests: Ctrl-C then simply exits (their run is stopped with us).
   const onSignal = () => {
-    if (interrupts.press(true) === "exit") process.exit(EXIT_INTERRUPTED);
+    if (interrupts.press(true) === "exit") leave(EXIT_INTERRUPTED);
     else process.stderr.write("\n（正在中止这一轮；再按一次 Ctrl-C 退出）\n");
   };
   process.on("SIGINT", onSignal);

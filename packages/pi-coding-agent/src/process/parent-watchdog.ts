@@ -7,16 +7,20 @@
 // The run's pid reaches the watchdog only after the spawn returns, and a parent killed in between
 // (a loaded machine can take milliseconds to get back to it) never sends it. So the watchdog also
 // gets a token before the run starts, which the run and every process under it carry in their
-// environment: on Linux it kills whatever carries the token.
+// environment: on Linux it kills whatever carries the token. Each watchdog has a variable of its
+// own (`PI_COURSE_GUARD_<token>`), so guards nest: tiny-pi run by a guarded test carries both.
+//
+// tiny-pi guards itself the same way (guardThisProcess): the token goes into its own environment,
+// so every process it starts carries it, bash commands in sessions of their own included.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 
-/** The environment variable that marks every process of one guarded run. */
+/** The prefix of the environment variable that marks every process of one guarded run. */
 export const GUARD_VARIABLE = "PI_COURSE_GUARD";
 
 // Plain JavaScript for `node -e`: no tsx start-up for a process that only waits.
 const WATCHDOG = `
-const marker = "${GUARD_VARIABLE}=" + process.argv[1] + "\\0";
+const marker = "\\0${GUARD_VARIABLE}_" + process.argv[1] + "=";
 let pid = 0;
 const killTree = () => {
   if (pid > 0 && process.platform === "win32") {
@@ -29,7 +33,7 @@ const killTree = () => {
     for (const entry of fs.readdirSync("/proc")) {
       if (!/^\\d+$/.test(entry) || Number(entry) === process.pid) continue;
       try {
-        if (fs.readFileSync("/proc/" + entry + "/environ", "latin1").includes(marker)) process.kill(Number(entry), "SIGKILL");
+        if (("\\0" + fs.readFileSync("/proc/" + entry + "/environ", "latin1")).includes(marker)) process.kill(Number(entry), "SIGKILL");
       } catch {}
     }
   }
@@ -48,8 +52,7 @@ export interface Watchdog {
   guard(child: ChildProcess): void;
 }
 
-/** Starts a watchdog for a run about to be spawned with `env`; call `guard` with the run right after its spawn. */
-export function startWatchdog(): Watchdog {
+function spawnWatchdog(): { watchdog: ChildProcess; env: Record<string, string> } {
   const token = randomBytes(8).toString("hex");
   const watchdog = spawn(process.execPath, ["-e", WATCHDOG, token], {
     detached: true,
@@ -58,13 +61,56 @@ export function startWatchdog(): Watchdog {
   });
   watchdog.on("error", () => undefined);
   watchdog.stdin?.on("error", () => undefined);
+  return { watchdog, env: { [`${GUARD_VARIABLE}_${token}`]: "1" } };
+}
+
+/** Starts a watchdog for a run about to be spawned with `env`; call `guard` with the run right after its spawn. */
+export function startWatchdog(): Watchdog {
+  const { watchdog, env } = spawnWatchdog();
   return {
-    env: { [GUARD_VARIABLE]: token },
+    env,
     guard(child) {
       if (child.pid !== undefined) watchdog.stdin?.write(`${child.pid}\n`);
       // The run is over: closing the pipe lets the watchdog sweep any process it left and exit.
       child.once("close", () => watchdog.stdin?.end());
       child.once("error", () => watchdog.stdin?.end());
+    },
+  };
+}
+
+export interface SelfGuard {
+  /** Kills every process this one started that is still running; resolves once the watchdog has. */
+  sweep(): Promise<void>;
+}
+
+/** A watchdog would rather kill late than never: past this, an exit does not wait for it any longer. */
+const SWEEP_LIMIT_MS = 10_000;
+
+/**
+ * Guards this process's own descendants: from now on every process it starts carries the token,
+ * and when this process ends, however it ends, the watchdog kills them (on Linux: whatever carries
+ * the token, wherever it moved). Call it before the first spawn; `sweep` before a planned exit
+ * makes the kill happen first. The watchdog keeps nothing alive: this process exits as it would.
+ */
+export function guardThisProcess(): SelfGuard {
+  const { watchdog, env } = spawnWatchdog();
+  Object.assign(process.env, env);
+  watchdog.unref();
+  (watchdog.stdin as { unref?: () => void } | null)?.unref?.();
+  let swept: Promise<void> | undefined;
+  return {
+    sweep() {
+      swept ??= new Promise<void>((resolve) => {
+        if (watchdog.exitCode !== null || watchdog.signalCode !== null || watchdog.pid === undefined) return resolve();
+        const limit = setTimeout(resolve, SWEEP_LIMIT_MS);
+        watchdog.ref();
+        watchdog.once("exit", () => {
+          clearTimeout(limit);
+          resolve();
+        });
+        watchdog.stdin?.end();
+      });
+      return swept;
     },
   };
 }
