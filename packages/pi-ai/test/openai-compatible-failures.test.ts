@@ -61,6 +61,27 @@ test("401：不重试，error，errorMessage 以状态码开头并指出检查 A
   assert.equal(isTransientError(assistant.errorMessage), false);
 });
 
+test("401 的正文回显密钥与 Authorization：errorMessage 里只有 [redacted]，密钥一个字也不出现", async () => {
+  const key = "sk-live-4f9c2a7e1b";
+  const body = JSON.stringify({
+    error: { message: `Incorrect API key provided: ${key}. Header was "Bearer ${key}", x-api-key tok-91827364.` },
+  });
+  server.reply(async (response) => {
+    response.writeHead(401, { "content-type": "application/json" });
+    response.end(body);
+  });
+  const headers = { "x-api-key": "tok-91827364" };
+  const { assistant } = await runTurn(
+    openAICompatibleModel({ baseURL: server.baseURL, model: "m", apiKey: key, headers }),
+  );
+  const message = assistant.errorMessage ?? "";
+  assert.equal(
+    message,
+    '401 Incorrect API key provided: [redacted]. Header was "Bearer [redacted]", x-api-key [redacted]. (check the API key)',
+  );
+  assert.equal(message.includes("4f9c2a7e1b") || message.includes("91827364"), false);
+});
+
 test("404（Ollama 未拉取的模型）：error，errorMessage 带上服务器的说明和检查项", async () => {
   server.reply(httpReply("ollama-404.http"));
   const { assistant } = await runTurn(model());

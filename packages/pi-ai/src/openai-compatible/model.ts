@@ -4,6 +4,7 @@ import OpenAI from "openai";
 import { ChunkMapper, type StreamEnd } from "./chunk-mapper.js";
 import { describeFailure, type FailurePhase } from "./error-message.js";
 import { type OpenAICompatibleOptions, type ResolvedOptions, resolveOptions } from "./options.js";
+import { credentialHeaders, secretRedactor } from "./redact.js";
 import { chatCompletionParams } from "./request-params.js";
 import { retryWaitingFetch } from "./retry-fetch.js";
 import { untilAborted } from "./until-aborted.js";
@@ -45,7 +46,8 @@ async function runTurn(
     phase = "stream";
     for await (const chunk of chunks) mapper.accept(chunk);
   } catch (error) {
-    end = { kind: "failed", message: describeFailure(error, phase, options.baseURL) };
+    const redact = secretRedactor([options.apiKey, ...credentialHeaders(options.headers)]);
+    end = { kind: "failed", message: redact(describeFailure(error, phase, options.baseURL)) };
   }
   // The SDK ends the iteration silently on abort: without this check an aborted turn would look cut off.
   if (signal?.aborted) end = { kind: "aborted" };

@@ -13,7 +13,8 @@ import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
 import { jsonView } from "./json-view.js";
 import { loadLearnerLoop, loadLearnerTools, shownPath } from "./learner-tree.js";
 import { guardChildren, leave } from "./leave.js";
-import { selectModel } from "./model-selection.js";
+import { type ModelChoice, selectModel } from "./model-selection.js";
+import { type Redact, redactingStore, redactingView } from "./redacting.js";
 import { runRepl } from "./repl.js";
 import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
 import { runTurn, type TurnSetup } from "./run-turn.js";
@@ -28,7 +29,8 @@ import { selectTools, type ToolFactory } from "./tool-selection.js";
 /** Runs tiny-pi as `args` say; `interactive`: the REPL. Resolves with the exit code. */
 export async function runTinyPi(args: CliArgs, from: string, interactive: boolean): Promise<number> {
   guardChildren();
-  const { session, history } = openSession(args);
+  const choice = await selectModel(args.endpoint);
+  const { session, history } = openSession(args, choice.redact);
   const recorder = sessionRecorder(session, history.length);
   const interrupts = new Interrupts(interactive ? 0 : SIGNAL_SAME_PRESS_MS);
   // Setting up may run a learner's focused tests: Ctrl-C then simply exits (their run is stopped with us).
@@ -38,7 +40,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   };
   process.on("SIGINT", onSignal);
 
-  const setup = await turnSetup(args, from, recorder);
+  const setup = await turnSetup(args, from, recorder, choice);
   const notes = process.stderr;
   const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
   if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
@@ -87,25 +89,26 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   return exitCodeOf(result);
 }
 
-function openSession(args: CliArgs): { session: SessionStore; history: Message[] } {
+/** The session, keeping the key out of every line and the folder out of git. */
+function openSession(args: CliArgs, redact: Redact): { session: SessionStore; history: Message[] } {
   if (args.session.kind === "none") return { session: noSession, history: [] };
-  if (args.session.kind === "new")
-    return { session: ignoredByGit(newSession(args.workspace), args.workspace), history: [] };
+  const guarded = (store: SessionStore) => ignoredByGit(redactingStore(store, redact), args.workspace);
+  if (args.session.kind === "new") return { session: guarded(newSession(args.workspace)), history: [] };
   const { store, messages } = resumeSession(args.session.file);
-  return { session: ignoredByGit(store, args.workspace), history: messages };
+  return { session: guarded(store), history: messages };
 }
 
 async function turnSetup(
   args: CliArgs,
   from: string,
   recorder: SessionRecorder,
+  choice: ModelChoice,
 ): Promise<TurnSetup & { baseURL?: string; label: string }> {
   const runLoop = args.loopDir === undefined ? runAgentLoop : await loadLearnerLoop(args.loopDir, from);
   const createTools: ToolFactory =
     args.toolsFromDir === undefined ? createWorkspaceTools : await loadLearnerTools(args.toolsFromDir, from);
   const toolSource = args.toolsFromDir === undefined ? "课程" : shownPath(args.toolsFromDir, from);
   const tools = selectTools(createTools, args.workspace, args.tools, toolSource);
-  const choice = await selectModel(args.endpoint);
   const view = args.json ? jsonView(process.stdout) : humanView(process.stdout, styleFor(process.stdout, process.env));
   return {
     runLoop,
@@ -114,7 +117,7 @@ async function turnSetup(
     tools,
     systemPrompt: systemPrompt(args.workspace, args.tools),
     ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
-    view,
+    view: redactingView(view, choice.redact),
     recorder,
     label: choice.label,
     ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}),

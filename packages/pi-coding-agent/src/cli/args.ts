@@ -134,6 +134,14 @@ function checkURL(value: string): void {
       `--base-url 只接受 http:// 或 https:// 地址，例如 http://localhost:11434/v1（收到 ${value}）。`,
     );
   }
+  if (url.username !== "" || url.password !== "") {
+    url.username = "";
+    url.password = "";
+    // The password itself is never printed back.
+    throw new UsageError(
+      `--base-url 里不能带用户名或密码：请写 --base-url ${url.href}，密钥用 --api-key（或环境变量 OPENAI_API_KEY）给出。`,
+    );
+  }
 }
 
 function parseMaxSteps(value: string): number {
