@@ -48,6 +48,12 @@ export function modelErrorLine(message: string | undefined, context: OutcomeCont
     return `模型服务上找不到这个模型或路径（${detail}）：检查 --model 的名字（Ollama 用 ollama list 查看），以及 --base-url 是否以 /v1 结尾。`;
   }
   if (/^429 /.test(detail)) return `模型服务限流（${detail}）：稍后再试，或换一个模型。`;
+  if (/^200 not an event stream/.test(detail)) {
+    return `模型服务的回答不是事件流（${detail}）：检查 --base-url 是否指向 OpenAI 兼容服务的 /v1 地址；中间有代理时，确认它转发流式响应。`;
+  }
+  if (/^stream too large/.test(detail)) {
+    return `模型服务发来的流超出上限，这一轮已停止（${detail}）：这不是正常的回答，请换一个模型或服务。`;
+  }
   if (/^connection (error|timed out)/.test(detail)) {
     return `连不上 ${server}（${detail}）：请先启动模型服务，或检查 --base-url。`;
   }
