@@ -183,6 +183,8 @@ export const helpText = `用法：${usage}
         模型还在工作时输入的一行转入正在运行的这一轮（第 09 章的 Agent）；用 --loop 或 --resume 时排到这一轮之后。
   Ctrl-C 通过 signal 中止当前这一轮（已形成的消息都保留，REPL 继续）；再按一次 Ctrl-C 退出。
   参数有误时打印一行说明，退出码 2；运行失败（连不上服务、401……）退出码 1。
+  tiny-pi 结束时（退出、Ctrl-C、SIGTERM 143、SIGHUP 129）先结束它启动的所有进程，包括 bash 留在后台的。
+  密钥不出现在输出与会话文件里（显示为 [redacted]）；.tiny-pi/ 里的 .gitignore 让 git 忽略会话。
 
 例子
   npm run tiny-pi
