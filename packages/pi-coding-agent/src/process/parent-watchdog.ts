@@ -21,8 +21,26 @@ export const GUARD_VARIABLE = "PI_COURSE_GUARD";
 // Plain JavaScript for `node -e`: no tsx start-up for a process that only waits.
 const WATCHDOG = `
 const marker = "\\0${GUARD_VARIABLE}_" + process.argv[1] + "=";
+const guarded = Number(process.argv[2] || 0);
 let pid = 0;
+// The guarded process's descendants, while it still lives: [pid, process group] pairs.
+const descendants = () => {
+  if (!(guarded > 0) || process.platform === "win32") return [];
+  const listed = require("node:child_process").spawnSync("ps", ["-A", "-o", "pid=,ppid=,pgid="], { encoding: "utf8" });
+  const rows = String(listed.stdout || "").trim().split("\\n").map((line) => line.trim().split(/\\s+/).map(Number));
+  const found = [];
+  for (let parents = [guarded]; parents.length > 0; ) {
+    const children = rows.filter((row) => parents.includes(row[1]) && row[0] !== process.pid);
+    found.push(...children);
+    parents = children.map((row) => row[0]);
+  }
+  return found;
+};
 const killTree = () => {
+  // A group is killed only when its leader descends from the guarded process: never its own group.
+  for (const [child, group] of descendants()) {
+    try { process.kill(child === group ? -group : child, "SIGKILL"); } catch {}
+  }
   if (pid > 0 && process.platform === "win32") {
     require("node:child_process").spawnSync("taskkill", ["/pid", String(pid), "/T", "/F"], { windowsHide: true });
   } else if (pid > 0) {
@@ -52,9 +70,10 @@ export interface Watchdog {
   guard(child: ChildProcess): void;
 }
 
-function spawnWatchdog(): { watchdog: ChildProcess; env: Record<string, string> } {
+/** `guarded`: a process whose descendants are killed too (found with `ps` while it lives), or 0. */
+function spawnWatchdog(guarded = 0): { watchdog: ChildProcess; env: Record<string, string> } {
   const token = randomBytes(8).toString("hex");
-  const watchdog = spawn(process.execPath, ["-e", WATCHDOG, token], {
+  const watchdog = spawn(process.execPath, ["-e", WATCHDOG, token, String(guarded)], {
     detached: true,
     stdio: ["pipe", "ignore", "ignore"],
     windowsHide: true,
@@ -89,11 +108,13 @@ const SWEEP_LIMIT_MS = 10_000;
 /**
  * Guards this process's own descendants: from now on every process it starts carries the token,
  * and when this process ends, however it ends, the watchdog kills them (on Linux: whatever carries
- * the token, wherever it moved). Call it before the first spawn; `sweep` before a planned exit
- * makes the kill happen first. The watchdog keeps nothing alive: this process exits as it would.
+ * the token, wherever it moved). `sweep` before a planned exit makes the kill happen first, while
+ * this process still lives: then the watchdog also kills every descendant `ps` lists, and the
+ * groups they lead, on any POSIX system and whatever environment they were given. Call it before
+ * the first spawn. The watchdog keeps nothing alive: this process exits as it would.
  */
 export function guardThisProcess(): SelfGuard {
-  const { watchdog, env } = spawnWatchdog();
+  const { watchdog, env } = spawnWatchdog(process.pid);
   Object.assign(process.env, env);
   watchdog.unref();
   (watchdog.stdin as { unref?: () => void } | null)?.unref?.();
