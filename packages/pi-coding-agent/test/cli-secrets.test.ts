@@ -9,7 +9,7 @@ import { cliEnv, isOneLine, runCli, sessionFiles, withWorkspace } from "./cli-su
 
 const KEY = "sk-proj-7Hq2Lm9Xv4Tz8Kc1";
 
-test("--base-url 带用户名和密码：一行说明改用 --api-key，退出码 2，密码不出现在输出里，什么也不写", async () => {
+test("--base-url 带用户名和密码：一行说明改用 --api-key，退出码 2，密码不出现在输出里（地址写错时也不出现），什么也不写", async () => {
   await withWorkspace(async (workspace) => {
     const result = await runCli(
       ["--base-url", "http://learner:hunter22@127.0.0.1:9/v1", "--model", "m", "hi"],
@@ -23,6 +23,13 @@ test("--base-url 带用户名和密码：一行说明改用 --api-key，退出�
     );
     assert.equal(`${result.stdout}${result.stderr}`.includes("hunter22"), false);
     assert.deepEqual(await sessionFiles(workspace), []);
+
+    for (const url of ["http://learner:hunter22@[bad/v1", "ftp://learner:hunter22@127.0.0.1/v1"]) {
+      const refused = await runCli(["--base-url", url, "--model", "m", "hi"], workspace);
+      assert.equal(refused.code, 2);
+      assert.ok(isOneLine(refused.stderr), refused.stderr);
+      assert.equal(refused.stderr.includes("hunter22"), false, refused.stderr);
+    }
   });
 });
 

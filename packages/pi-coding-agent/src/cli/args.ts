@@ -122,16 +122,23 @@ function nonEmpty(value: string | undefined, flag: string, example: string): str
   return value;
 }
 
+/** `value` with anything between `//` and `@` (a user name and password) left out, for messages. */
+function withoutCredentials(value: string): string {
+  return value.replace(/\/\/[^/?#]*@/, "//…@");
+}
+
 function checkURL(value: string): void {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--base-url "${value}" 不是 URL：请写完整地址，例如 http://localhost:11434/v1。`);
+    throw new UsageError(
+      `--base-url "${withoutCredentials(value)}" 不是 URL：请写完整地址，例如 http://localhost:11434/v1。`,
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new UsageError(
-      `--base-url 只接受 http:// 或 https:// 地址，例如 http://localhost:11434/v1（收到 ${value}）。`,
+      `--base-url 只接受 http:// 或 https:// 地址，例如 http://localhost:11434/v1（收到 ${withoutCredentials(value)}）。`,
     );
   }
   if (url.username !== "" || url.password !== "") {
