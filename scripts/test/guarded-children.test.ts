@@ -4,12 +4,11 @@
 // spins forever, as a real unfinished lab can.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
+import { processesIn, waitFor } from "../../packages/pi-coding-agent/test/cli-support/processes.js";
 import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
 import { mutatedFiles } from "../lib/mutation/mutants.js";
 import { buildTree } from "../lib/run/focused-run.js";
@@ -44,31 +43,6 @@ after(async () => {
   await rm(holder, { recursive: true, force: true });
 });
 
-/** Live processes (pid: command line) whose working folder is inside `folder` (Linux /proc). */
-function processesIn(folder: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      const cwd = readlinkSync(`/proc/${pid}/cwd`);
-      if (cwd !== folder && !cwd.startsWith(`${folder}/`)) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (/\) Z /.test(stat)) continue; // a zombie has already died
-      const [state, ppid, pgid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
-      found.push(`${pid}: (state ${state}, parent ${ppid}, group ${pgid}) ${command}`);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-async function waitFor(what: string, condition: () => boolean, ms = 30_000): Promise<void> {
-  for (const start = Date.now(); !condition(); await sleep(50)) {
-    if (Date.now() - start > ms) assert.fail(`timed out waiting for ${what}`);
-  }
-}
-
 /** Starts verify on the spinning tree as the leader of its own process group; resolves once its lab runs spin. */
 async function verifyWithSpinningLabs() {
   const verify = spawn(process.execPath, ["--import", "tsx", "scripts/verify.ts", "07", dir], {
@@ -97,7 +71,7 @@ for (const [how, stop] of [
 }
 
 test("父进程在把 run 的 pid 交给看门狗之前就被 SIGKILL：run 带着的标记仍让看门狗结束它", linuxOnly, async () => {
-  const watchdogModule = path.join(repoRoot, "scripts", "lib", "run", "parent-watchdog.ts");
+  const watchdogModule = path.join(repoRoot, "packages", "pi-coding-agent", "src", "process", "parent-watchdog.ts");
   // The parent starts the watchdog and the spinning run, then dies before it can call guard().
   const parentScript = `
     import { spawn } from "node:child_process";

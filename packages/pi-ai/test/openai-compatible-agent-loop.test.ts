@@ -7,7 +7,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { openAICompatibleModel } from "@pi/ai";
 import { ToolRegistry, text, userMessage } from "@pi/core";
-import { type LoopEvent, runAgentLoop } from "@pi/course";
+import { Agent, type LoopEvent, runAgentLoop } from "@pi/course";
 import { fixtureBytes } from "./support/fixtures.js";
 import { LoopbackServer, sse } from "./support/loopback-server.js";
 
@@ -87,4 +87,28 @@ test("runAgentLoop 经真实 HTTP 完成 README 往返：第二次请求带着 r
     events.filter((event) => event.type === "turn_end"),
     [{ type: "turn_end", reason: "stop", steps: 2 }],
   );
+});
+
+test("第 09 章的 Agent 经真实 HTTP：服务器要求等待 1e9 秒，provider 不等，Agent 也不重试：只有一次请求，以 error 结束", async (t) => {
+  const server = await LoopbackServer.start();
+  t.after(() => server.close());
+  server.reply(async (response) => {
+    response.writeHead(429, { "content-type": "application/json", "retry-after": "1e9" });
+    response.end(
+      JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }),
+    );
+  });
+  const agent = new Agent({
+    model: openAICompatibleModel({ baseURL: server.baseURL, model: "m", apiKey: "sk-test" }),
+    tools: new ToolRegistry(),
+    retry: { baseDelayMs: 0 },
+  });
+  const retries: unknown[] = [];
+  agent.subscribe((event) => {
+    if (event.type === "retry") retries.push(event);
+  });
+  const result = await agent.prompt(userMessage("hi", 0));
+  assert.equal(result.reason, "error");
+  assert.deepEqual(retries, [], "no retry event");
+  assert.equal(server.requests.length, 1, "one request: the refusal is not retried");
 });

@@ -61,6 +61,27 @@ test("401：不重试，error，errorMessage 以状态码开头并指出检查 A
   assert.equal(isTransientError(assistant.errorMessage), false);
 });
 
+test("401 的正文回显密钥与 Authorization：errorMessage 里只有 [redacted]，密钥一个字也不出现", async () => {
+  const key = "sk-live-4f9c2a7e1b";
+  const body = JSON.stringify({
+    error: { message: `Incorrect API key provided: ${key}. Header was "Bearer ${key}", x-api-key tok-91827364.` },
+  });
+  server.reply(async (response) => {
+    response.writeHead(401, { "content-type": "application/json" });
+    response.end(body);
+  });
+  const headers = { "x-api-key": "tok-91827364" };
+  const { assistant } = await runTurn(
+    openAICompatibleModel({ baseURL: server.baseURL, model: "m", apiKey: key, headers }),
+  );
+  const message = assistant.errorMessage ?? "";
+  assert.equal(
+    message,
+    '401 Incorrect API key provided: [redacted]. Header was "Bearer [redacted]", x-api-key [redacted]. (check the API key)',
+  );
+  assert.equal(message.includes("4f9c2a7e1b") || message.includes("91827364"), false);
+});
+
 test("404（Ollama 未拉取的模型）：error，errorMessage 带上服务器的说明和检查项", async () => {
   server.reply(httpReply("ollama-404.http"));
   const { assistant } = await runTurn(model());
@@ -79,14 +100,16 @@ test("429 带 retry-after：等待后重试，第二次请求成功", async () =
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project is pi-course." }]);
 });
 
-test("429 要求等待超过 60 秒：不等待也不重试，error 写明服务器要求的等待", async () => {
-  const before = server.requests.length;
-  server.reply(httpReply("openai-429.http", { "retry-after": "120" }));
-  const { events, assistant } = await runTurn(model());
-  assert.equal(server.requests.length - before, 1);
-  assert.match(assistant.errorMessage ?? "", /^429 Rate limit reached .*retry after 120 s, more than the 60 s/);
-  assertFailed(events, "error", assistant.errorMessage);
-  assert.equal(isTransientError(assistant.errorMessage), true);
+test("429 要求等待超过 60 秒：不等待也不重试，error 写明服务器要求的等待，Agent 也不重试", async () => {
+  for (const seconds of ["120", "1e9"]) {
+    const before = server.requests.length;
+    server.reply(httpReply("openai-429.http", { "retry-after": seconds }));
+    const { events, assistant } = await runTurn(model());
+    assert.equal(server.requests.length - before, 1);
+    assert.match(assistant.errorMessage ?? "", /^429 Rate limit reached .*retry after \d+ s, more than the 60 s/);
+    assertFailed(events, "error", assistant.errorMessage);
+    assert.equal(isTransientError(assistant.errorMessage), false, `retry-after ${seconds}: a refusal is not transient`);
+  }
 });
 
 test("重试等待中取消：立即以 aborted 结束，不再发第二次请求", async () => {

@@ -169,4 +169,14 @@ test("选项错误在创建时给出一行说明", () => {
     () => openAICompatibleModel({ baseURL: "http://127.0.0.1:1/v1", model: "m", maxRetries: -1 }),
     /maxRetries must be a whole number/,
   );
+  assert.throws(
+    () => openAICompatibleModel({ baseURL: "http://learner:hunter22@127.0.0.1:1/v1", model: "m" }),
+    (error: Error) =>
+      error instanceof TypeError &&
+      error.message.includes(
+        "baseURL http://127.0.0.1:1/v1 must not carry a user name or password; pass the key as apiKey",
+      ) &&
+      !error.message.includes("hunter22") &&
+      !error.message.includes("learner"),
+  );
 });

@@ -101,6 +101,27 @@ test("参数在转义序列和 \\u 转义中间被切开、含多字节字符：
   assert.equal(assistant.stopReason, "toolUse");
 });
 
+test("两个调用共用一个 id：第二个得到新的 id（<id>_<index>），事件与消息里一致，每个结果只配对一个调用", async () => {
+  const shared = fixtureBytes("openai-parallel-interleaved.sse")
+    .toString("utf8")
+    .replaceAll("call_B8nF3cLw5Jd0Yg2Rq7Pk1Uxe", "call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby");
+  server.reply(sse(Buffer.from(shared)));
+  const { events, assistant } = await runTurn(model());
+  const ids = ["call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby", "call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby_1"];
+  assert.deepEqual(
+    ends(events).map((call) => [call.id, call.arguments]),
+    [
+      [ids[0], { path: "README.md" }],
+      [ids[1], { path: "src/index.ts", limit: 20 }],
+    ],
+  );
+  assert.deepEqual(
+    assistant.content.map((block) => (block.type === "toolCall" ? block.id : block.type)),
+    ids,
+  );
+  assert.deepEqual(last(events), { type: "done", reason: "toolUse" });
+});
+
 test("Ollama 与 llama.cpp 把整个调用放在一个片段里：一个 toolcall_delta，一个 toolcall_end", async () => {
   for (const [fixture, id, usage] of [
     ["ollama-whole-call.sse", "call_u2kd8f1q", { input: 160, output: 19 }],

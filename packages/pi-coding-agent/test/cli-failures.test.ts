@@ -45,6 +45,30 @@ test("tiny-pi 密钥被拒（401）：一行说明用 --api-key 或 OPENAI_API_K
   }
 });
 
+test("tiny-pi 的服务器 200 却回了 HTML：一行说出收到的是 text/html 并让检查 --base-url，不建议再试一次，退出码 1", async () => {
+  const server = await startChatServer([
+    (response) => {
+      response.writeHead(200, { "content-type": "text/html" });
+      response.end("<html><title>Router login</title></html>");
+    },
+  ]);
+  try {
+    await withWorkspace(async (workspace) => {
+      const result = await runCli(["--base-url", server.baseURL, "--model", "m", "你好"], workspace);
+      assert.equal(result.code, 1);
+      assert.ok(isOneLine(result.stderr), result.stderr);
+      assert.match(
+        result.stderr,
+        /^模型服务的回答不是事件流（200 not an event stream: the server answered with text\/html, not text\/event-stream \("<html><title>Router login<\/title><\/html>"\); check the base URL）：检查 --base-url/,
+      );
+      assert.doesNotMatch(result.stderr, /再试一次/);
+      assert.equal(server.requests.length, 1, "不重试");
+    });
+  } finally {
+    await server.close();
+  }
+});
+
 test("tiny-pi 服务器没有这个模型（404）：一行说明检查 --model 与 --base-url，退出码 1", async () => {
   const server = await startChatServer([
     errorReply(404, 'model "llama9" not found, try pulling it first', "model_not_found"),

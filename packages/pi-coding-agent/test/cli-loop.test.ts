@@ -46,7 +46,7 @@ async function withTempDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
 
 const MARKER = "learner loop loaded";
 
-test("tiny-pi --loop：未构建、构建过期、聚焦测试不通过都拒绝（一行，退出码 1）；通过时用练习目录里自己的 runAgentLoop 走完 README 往返", async () => {
+test("tiny-pi --loop：未构建、构建过期、聚焦测试不通过都拒绝（一行，退出码 1）；通过时用练习目录里自己的 runAgentLoop 走完 README 往返，开头一行说出 loop 与工具", async () => {
   const loop = checkpointOf("@pi/course");
   assert.ok(loop !== undefined);
   const packageDir = loop.focusedRun.split("/").slice(0, 2).join("/");
@@ -70,6 +70,11 @@ test("tiny-pi --loop：未构建、构建过期、聚焦测试不通过都拒绝
       const passing = await run();
       assert.equal(passing.code, 0, passing.stderr);
       assert.match(passing.stderr, new RegExp(MARKER), "运行的是练习目录里的 loop");
+      assert.match(
+        passing.stderr,
+        /^loop：.*practice-07 里你的 runAgentLoop · 工具：课程的 read$/m,
+        "开头一行说出 loop 与工具",
+      );
       assert.ok(passing.stdout.includes("项目名是 tiny-pi。"), passing.stdout);
 
       // A save that changes nothing (tsc -b then leaves dist alone) is not a stale build.
@@ -131,7 +136,7 @@ test("tiny-pi --tools-from 指向没有第 08 章包的目录：一行说明，�
   });
 });
 
-test("tiny-pi --tools-from：课程里有第 08 章时用练习目录里自己的工具，没有时一行说明", async () => {
+test("tiny-pi --tools-from：课程里有第 08 章时用练习目录里自己的工具（开头一行说出），没有时一行说明", async () => {
   const tools = checkpointOf("@pi/coding-agent");
   await withWorkspace(async (workspace) => {
     if (tools === undefined) {
@@ -148,6 +153,10 @@ test("tiny-pi --tools-from：课程里有第 08 章时用练习目录里自己�
       const result = await runCli(["--tools-from", tree, "--no-session"], workspace);
       assert.equal(result.code, 0, result.stderr);
       assert.ok(result.stdout.includes("项目名是 tiny-pi。"), result.stdout);
+      assert.match(
+        result.stderr,
+        new RegExp(`^loop：课程的 runAgentLoop · 工具：.*practice-${tools.id} 里你的 read$`, "m"),
+      );
     });
   });
 });

@@ -17,7 +17,7 @@ const hasColour = (screen: string) =>
     .slice(1)
     .some((rest) => /^\d+m/.test(rest));
 
-test("tiny-pi REPL（Agent）：运行中输入的一行转入这一轮，排在工具结果之后、下一次请求之前；跨轮保留对话；/exit 退出码 0；终端里有颜色", {
+test("tiny-pi REPL（Agent）：开头一行说出 loop 与工具；运行中输入的一行转入这一轮，排在工具结果之后、下一次请求之前；跨轮保留对话；/exit 退出码 0；终端里有颜色", {
   skip,
 }, async (t) => {
   const first = heldReply(toolCallReply("call_1", "read", { path: "README.md" }));
@@ -30,6 +30,9 @@ test("tiny-pi REPL（Agent）：运行中输入的一行转入这一轮，排在
     await withWorkspace(async (workspace) => {
       const pty = startOnPty(["--base-url", server.baseURL, "--model", "m"], workspace, cliEnv());
       t.after(() => pty.stop());
+      await pty.waitFor(
+        "loop：课程的 runAgentLoop · 工具：课程的 read · 运行中输入的一行转入这一轮（第 09 章的 Agent）",
+      );
       await pty.waitFor(PROMPT);
       pty.type("项目叫什么？\r");
       await first.arrived;
@@ -56,7 +59,7 @@ test("tiny-pi REPL（Agent）：运行中输入的一行转入这一轮，排在
   }
 });
 
-test("tiny-pi REPL（--resume，逐轮 runAgentLoop）：带着旧对话继续，运行中输入的一行排队到这一轮之后", {
+test("tiny-pi REPL（--resume，逐轮 runAgentLoop）：开头一行说出输入的一行排到这一轮之后；带着旧对话继续，运行中输入的一行排队到这一轮之后", {
   skip,
 }, async (t) => {
   const first = heldReply(textReply(["第一轮回答"]));
@@ -75,6 +78,7 @@ test("tiny-pi REPL（--resume，逐轮 runAgentLoop）：带着旧对话继续�
         cliEnv(),
       );
       t.after(() => pty.stop());
+      await pty.waitFor("loop：课程的 runAgentLoop · 工具：课程的 read · 运行中输入的一行排到这一轮结束之后");
       await pty.waitFor(PROMPT);
       pty.type("新问题\r");
       await first.arrived;

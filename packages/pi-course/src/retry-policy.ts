@@ -8,16 +8,24 @@ function isTransientStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
+/**
+ * A server that asks for a longer wait than the provider accepts has refused the request for now:
+ * @pi/ai reports it as "429 … (the server asks to retry after 120 s, more than the 60 s this
+ * provider waits)". Retrying sooner only asks again what was refused.
+ */
+const REFUSED_WAIT = /asks to retry after [\d.e+]+ s, more than/i;
+
 const TRANSIENT_WORDING =
   /overloaded|rate.?limit|too many requests|connection|network|terminated|timed? ?out|socket hang up|fetch failed|econnreset|econnrefused|etimedout|eai_again|service unavailable/i;
 
 /**
- * Whether an errorMessage describes a transient failure. A leading HTTP status decides on its own,
- * so `401 …` or `400 invalid request … timeout` is never retried whatever else it says; without a
- * status, the wording of overloads, rate limits and network failures decides.
+ * Whether an errorMessage describes a transient failure. A wait the server asked for and the
+ * provider refused is not. Otherwise a leading HTTP status decides on its own, so `401 …` or
+ * `400 invalid request … timeout` is never retried whatever else it says; without a status, the
+ * wording of overloads, rate limits and network failures decides.
  */
 export function isTransientError(errorMessage: string | undefined): boolean {
-  if (errorMessage === undefined) return false;
+  if (errorMessage === undefined || REFUSED_WAIT.test(errorMessage)) return false;
   const status = /^\s*(\d{3})\b/.exec(errorMessage)?.[1];
   if (status !== undefined) return isTransientStatus(Number(status));
   return TRANSIENT_WORDING.test(errorMessage);

@@ -20,6 +20,11 @@ const table: [errorMessage: string | undefined, transient: boolean][] = [
   ["Rate limit exceeded, slow down", true],
   ["read ECONNRESET", true],
   ["fetch failed", true],
+  [
+    "429 Rate limit reached (the server asks to retry after 1000000000 s, more than the 60 s this provider waits)",
+    false,
+  ],
+  ["503 Service Unavailable (the server asks to retry after 120 s, more than the 60 s this provider waits)", false],
   ["400 Invalid request: messages must not be empty", false],
   ["400 invalid value for 'timeout'", false],
   ["401 Incorrect API key provided", false],
@@ -32,7 +37,7 @@ const table: [errorMessage: string | undefined, transient: boolean][] = [
   [undefined, false],
 ];
 
-test("重试策略：isTransientError 只把 408/409/429/5xx 与过载、限流、网络失败算作瞬时错误", () => {
+test("重试策略：isTransientError 只把 408/409/429/5xx 与过载、限流、网络失败算作瞬时错误；服务器要求的等待被拒绝时不算", () => {
   for (const [errorMessage, transient] of table) {
     assert.equal(isTransientError(errorMessage), transient, `${JSON.stringify(errorMessage)} → ${transient}`);
   }

@@ -5,9 +5,10 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { startWatchdog } from "../../../packages/pi-coding-agent/src/process/parent-watchdog.js";
+import { killTree, ownProcessGroup } from "../../../packages/pi-coding-agent/src/process/process-tree.js";
 import { cleanupOnSignal } from "../cleanup-on-signal.js";
-import { startWatchdog } from "./parent-watchdog.js";
-import { guardUntilClosed, killTree, ownProcessGroup } from "./process-tree.js";
+import { guardUntilClosed } from "./process-tree.js";
 
 export interface ProcessResult {
   /** Exit code; null when the process was killed by a signal or stopped at its time limit. */

@@ -1,24 +1,8 @@
-// A child that starts children of its own (`node --test` runs each test file in a child process)
-// must be stopped as a whole tree: killing only the child leaves a spinning grandchild behind.
-import { type ChildProcess, spawnSync } from "node:child_process";
+// Guarded children of the course machinery are killed as whole trees (process-tree.ts in
+// @pi/coding-agent's src/process/, shared with tiny-pi) when this process exits or is interrupted.
+import type { ChildProcess } from "node:child_process";
+import { killTree } from "../../../packages/pi-coding-agent/src/process/process-tree.js";
 import { cleanupOnSignal } from "../cleanup-on-signal.js";
-
-/** On POSIX a guarded child leads its own process group, so the whole group can be killed at once. */
-export const ownProcessGroup = process.platform !== "win32";
-
-/** Kills `child` and every process it started; a child that is already gone is not an error. */
-export function killTree(child: ChildProcess): void {
-  if (child.pid === undefined) return;
-  if (process.platform === "win32") {
-    spawnSync("taskkill", ["/pid", String(child.pid), "/T", "/F"], { windowsHide: true });
-    return;
-  }
-  try {
-    process.kill(-child.pid, "SIGKILL");
-  } catch {
-    // The group has already exited.
-  }
-}
 
 const guarded = new Set<ChildProcess>();
 // A watch that is stopped with Ctrl-C, or a CLI that exits early, must not leave a guarded run behind.

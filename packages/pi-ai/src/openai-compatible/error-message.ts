@@ -7,10 +7,14 @@
 //   "stream interrupted: …"  the connection dropped after a 200, mid-stream: retried
 //   "stream error: …"        the server's own error object inside the stream: retried only when
 //                            its wording says overload or rate limit
-// Not retried: "malformed stream: …", "finish_reason …", "no finish_reason: …", and a tool call
+//   "200 not an event stream: …"  a 200 whose content-type is not an event stream: not retried
+//                            (the status decides), it names the type and the start of the body
+// Not retried: "malformed stream: …" (including a `data: null`), "stream too large: …" (an event
+// past 16 MiB or a body past 256 MiB), "finish_reason …", "no finish_reason: …", and a tool call
 // whose arguments are not a JSON object ("the arguments of tool call …").
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import { MAX_RETRY_WAIT_MS, REFUSED_WAIT_HEADER } from "./retry-fetch.js";
+import { StreamProblem } from "./stream-problem.js";
 
 function oneLine(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
@@ -52,6 +56,7 @@ function httpMessage(error: APIError, status: number): string {
 export type FailurePhase = "request" | "stream";
 
 export function describeFailure(error: unknown, phase: FailurePhase, baseURL: string): string {
+  if (error instanceof StreamProblem) return oneLine(error.message);
   if (error instanceof APIConnectionTimeoutError) return oneLine(`connection timed out: no response from ${baseURL}`);
   if (error instanceof APIConnectionError) {
     const cause = codeOf(rootCause(error));

@@ -3,9 +3,12 @@ import { type Model, type ModelRequest, type ModelStream, type ModelStreamOption
 import OpenAI from "openai";
 import { ChunkMapper, type StreamEnd } from "./chunk-mapper.js";
 import { describeFailure, type FailurePhase } from "./error-message.js";
+import { guardedBodyFetch } from "./guarded-body.js";
 import { type OpenAICompatibleOptions, type ResolvedOptions, resolveOptions } from "./options.js";
+import { credentialHeaders, secretRedactor } from "./redact.js";
 import { chatCompletionParams } from "./request-params.js";
 import { retryWaitingFetch } from "./retry-fetch.js";
+import { StreamProblem } from "./stream-problem.js";
 import { untilAborted } from "./until-aborted.js";
 
 /** The SDK insists on a key. Without one, a null Authorization keeps its placeholder out of the request. */
@@ -20,7 +23,7 @@ function createClient(options: ResolvedOptions): OpenAI {
     apiKey: options.apiKey ?? "none",
     defaultHeaders: defaultHeaders(options),
     maxRetries: options.maxRetries,
-    fetch: retryWaitingFetch(options.maxRetries),
+    fetch: guardedBodyFetch(retryWaitingFetch(options.maxRetries)),
     // The SDK would print unparsable chunks to the console; the failed turn reports them instead.
     logLevel: "off",
   });
@@ -43,9 +46,15 @@ async function runTurn(
     const pending = client.chat.completions.create(chatCompletionParams(request, options), { signal });
     const chunks = await untilAborted(pending, signal, (late) => late.controller.abort());
     phase = "stream";
-    for await (const chunk of chunks) mapper.accept(chunk);
+    for await (const chunk of chunks) {
+      if (typeof chunk !== "object" || chunk === null) {
+        throw new StreamProblem(`malformed stream: a data line holds ${JSON.stringify(chunk)}, not a chunk object`);
+      }
+      mapper.accept(chunk);
+    }
   } catch (error) {
-    end = { kind: "failed", message: describeFailure(error, phase, options.baseURL) };
+    const redact = secretRedactor([options.apiKey, ...credentialHeaders(options.headers)]);
+    end = { kind: "failed", message: redact(describeFailure(error, phase, options.baseURL)) };
   }
   // The SDK ends the iteration silently on abort: without this check an aborted turn would look cut off.
   if (signal?.aborted) end = { kind: "aborted" };

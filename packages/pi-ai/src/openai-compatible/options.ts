@@ -51,6 +51,15 @@ export function resolveOptions(options: OpenAICompatibleOptions): ResolvedOption
       `openAICompatibleModel: baseURL ${JSON.stringify(options.baseURL)} is not an http(s) URL; use e.g. http://localhost:11434/v1`,
     );
   }
+  const url = new URL(options.baseURL);
+  if (url.username !== "" || url.password !== "") {
+    url.username = "";
+    url.password = "";
+    // The credentials themselves stay out of the message: it may be printed or logged.
+    throw new TypeError(
+      `openAICompatibleModel: baseURL ${url.href} must not carry a user name or password; pass the key as apiKey (or in headers)`,
+    );
+  }
   if (typeof options.model !== "string" || options.model.trim() === "") {
     throw new TypeError("openAICompatibleModel: model is empty; name the model the server serves, e.g. llama3.2");
   }

@@ -31,6 +31,18 @@ function parseArguments(call: PartialCall): { value: Record<string, unknown> } |
   return { value: value as Record<string, unknown> };
 }
 
+/**
+ * Two calls sharing an id would get two results paired to one call. The later call is renamed
+ * `<id>_<index>` instead (then `<id>_<index>_2`, …): the assistant message carries the new id, so
+ * the session records it and the server gets back a transcript that pairs each result to one call.
+ */
+function uniqueId(id: string, index: number, used: Set<string>): string {
+  let unique = id;
+  for (let n = 1; used.has(unique); n += 1) unique = n === 1 ? `${id}_${index}` : `${id}_${index}_${n}`;
+  used.add(unique);
+  return unique;
+}
+
 export class ToolCallAssembler {
   private readonly byIndex = new Map<number, PartialCall>();
   private lastIndex = -1;
@@ -54,13 +66,17 @@ export class ToolCallAssembler {
     return piece;
   }
 
-  /** The calls in index order, their arguments parsed. A bad call keeps `{}` so the loop can still pair it. */
+  /**
+   * The calls in index order, their arguments parsed. A bad call keeps `{}` so the loop can still
+   * pair it. Every id is unique: a call reusing an earlier call's id gets a fresh one (see uniqueId).
+   */
   finish(): AssembledCalls {
     let problem: string | undefined;
+    const used = new Set<string>();
     const calls = [...this.byIndex.values()]
       .sort((a, b) => a.index - b.index)
       .map((partial): ToolCall => {
-        const id = partial.id === "" ? `call_${partial.index}` : partial.id;
+        const id = uniqueId(partial.id === "" ? `call_${partial.index}` : partial.id, partial.index, used);
         const parsed = parseArguments(partial);
         if (problem === undefined) {
           if (partial.name === "") problem = `tool call ${id} (index ${partial.index}) has no name`;

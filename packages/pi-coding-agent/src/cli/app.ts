@@ -11,29 +11,42 @@ import { humanView } from "./human-view.js";
 import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
 import { jsonView } from "./json-view.js";
 import { loadLearnerLoop, loadLearnerTools, shownPath } from "./learner-tree.js";
-import { selectModel } from "./model-selection.js";
+import { guardChildren, leave } from "./leave.js";
+import { type ModelChoice, selectModel } from "./model-selection.js";
+import { type Redact, redactingStore, redactingView } from "./redacting.js";
 import { runRepl } from "./repl.js";
 import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
 import { runTurn, type TurnSetup } from "./run-turn.js";
+import { type RuntimeFacts, runtimeLine } from "./runtime-line.js";
+import { ignoredByGit } from "./session-gitignore.js";
 import { type SessionRecorder, sessionRecorder } from "./session-recorder.js";
-import { forkSession, newSession, noSession, type OpenedSession, resumeSession } from "./session-store.js";
+import {
+  forkSession,
+  newSession,
+  noSession,
+  type OpenedSession,
+  resumeSession,
+  type SessionStore,
+} from "./session-store.js";
 import { styleFor } from "./style.js";
 import { systemPrompt } from "./system-prompt.js";
 import { selectTools, type ToolFactory } from "./tool-selection.js";
 
 /** Runs tiny-pi as `args` say; `interactive`: the REPL. Resolves with the exit code. */
 export async function runTinyPi(args: CliArgs, from: string, interactive: boolean): Promise<number> {
-  const { session, history } = await openSession(args);
+  guardChildren();
+  const choice = await selectModel(args.endpoint);
+  const { session, history } = await openSession(args, choice.redact);
   const recorder = sessionRecorder(session, history.length);
   const interrupts = new Interrupts(interactive ? 0 : SIGNAL_SAME_PRESS_MS);
   // Setting up may run a learner's focused tests: Ctrl-C then simply exits (their run is stopped with us).
   const onSignal = () => {
-    if (interrupts.press(true) === "exit") process.exit(EXIT_INTERRUPTED);
+    if (interrupts.press(true) === "exit") leave(EXIT_INTERRUPTED);
     else process.stderr.write("\n（正在中止这一轮；再按一次 Ctrl-C 退出）\n");
   };
   process.on("SIGINT", onSignal);
 
-  const setup = await turnSetup(args, from, recorder);
+  const setup = await turnSetup(args, from, recorder, choice);
   const notes = process.stderr;
   const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
   if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
@@ -49,15 +62,22 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     await saved();
     if (session.file !== undefined) notes.write(`会话：${shownPath(session.file, from)}（用 --resume 继续）\n`);
   };
+  const facts: RuntimeFacts = {
+    ...(args.loopDir !== undefined ? { loopDir: shownPath(args.loopDir, from) } : {}),
+    ...(args.toolsFromDir !== undefined ? { toolsDir: shownPath(args.toolsFromDir, from) } : {}),
+    tools: args.tools,
+  };
 
   if (interactive) {
     process.removeListener("SIGINT", onSignal);
+    const onAgent = canUseAgent(setup, history);
+    notes.write(`${runtimeLine({ ...facts, typedLines: onAgent ? "steer" : "queue" })}\n`);
     const code = await runRepl({
       input: process.stdin,
       output: process.stdout,
       notes,
       banner: `tiny-pi · ${setup.label} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
-      conversation: canUseAgent(setup, history)
+      conversation: onAgent
         ? agentConversation(setup, {
             retry: ({ attempt, delayMs, errorMessage }) =>
               notes.write(
@@ -84,6 +104,8 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     return code;
   }
 
+  // A one-shot run names them only when a learner's code is in use, so a failure stays one line.
+  if (facts.loopDir !== undefined || facts.toolsDir !== undefined) notes.write(`${runtimeLine(facts)}\n`);
   const controller = new AbortController();
   interrupts.beginTurn(() => controller.abort());
   const result = await runTurn(setup, history, args.prompt ?? readmeQuestion, controller.signal);
@@ -95,25 +117,30 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   return exitCodeOf(result);
 }
 
-function openSession(args: CliArgs): Promise<OpenedSession> | OpenedSession {
+/** The session, keeping the key out of every line and the folder out of git. */
+async function openSession(args: CliArgs, redact: Redact): Promise<OpenedSession> {
   const choice = args.session;
   if (choice.kind === "none") return { session: noSession, history: [] };
-  if (choice.kind === "new") return { session: newSession(args.workspace), history: [] };
-  if (choice.kind === "fork") return forkSession(choice.file, args.workspace, choice.leaf);
-  return resumeSession(choice.file, choice.leaf);
+  const guarded = (store: SessionStore) => ignoredByGit(redactingStore(store, redact), args.workspace);
+  if (choice.kind === "new") return { session: guarded(newSession(args.workspace)), history: [] };
+  const opened =
+    choice.kind === "fork"
+      ? await forkSession(choice.file, args.workspace, choice.leaf)
+      : await resumeSession(choice.file, choice.leaf);
+  return { session: guarded(opened.session), history: opened.history };
 }
 
 async function turnSetup(
   args: CliArgs,
   from: string,
   recorder: SessionRecorder,
+  choice: ModelChoice,
 ): Promise<TurnSetup & { baseURL?: string; label: string }> {
   const runLoop = args.loopDir === undefined ? runAgentLoop : await loadLearnerLoop(args.loopDir, from);
   const createTools: ToolFactory =
     args.toolsFromDir === undefined ? createWorkspaceTools : await loadLearnerTools(args.toolsFromDir, from);
   const toolSource = args.toolsFromDir === undefined ? "课程" : shownPath(args.toolsFromDir, from);
   const tools = selectTools(createTools, args.workspace, args.tools, toolSource);
-  const choice = await selectModel(args.endpoint);
   const view = args.json ? jsonView(process.stdout) : humanView(process.stdout, styleFor(process.stdout, process.env));
   return {
     runLoop,
@@ -122,7 +149,7 @@ async function turnSetup(
     tools,
     systemPrompt: systemPrompt(args.workspace, args.tools),
     ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
-    view,
+    view: redactingView(view, choice.redact),
     recorder,
     label: choice.label,
     ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}),

@@ -160,16 +160,31 @@ function nonEmpty(value: string | undefined, flag: string, example: string): str
   return value;
 }
 
+/** `value` with anything between `//` and `@` (a user name and password) left out, for messages. */
+function withoutCredentials(value: string): string {
+  return value.replace(/\/\/[^/?#]*@/, "//…@");
+}
+
 function checkURL(value: string): void {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--base-url "${value}" 不是 URL：请写完整地址，例如 http://localhost:11434/v1。`);
+    throw new UsageError(
+      `--base-url "${withoutCredentials(value)}" 不是 URL：请写完整地址，例如 http://localhost:11434/v1。`,
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new UsageError(
-      `--base-url 只接受 http:// 或 https:// 地址，例如 http://localhost:11434/v1（收到 ${value}）。`,
+      `--base-url 只接受 http:// 或 https:// 地址，例如 http://localhost:11434/v1（收到 ${withoutCredentials(value)}）。`,
+    );
+  }
+  if (url.username !== "" || url.password !== "") {
+    url.username = "";
+    url.password = "";
+    // The password itself is never printed back.
+    throw new UsageError(
+      `--base-url 里不能带用户名或密码：请写 --base-url ${url.href}，密钥用 --api-key（或环境变量 OPENAI_API_KEY）给出。`,
     );
   }
 }
@@ -222,6 +237,8 @@ export const helpText = `用法：${usage}
         模型还在工作时输入的一行转入正在运行的这一轮（第 09 章的 Agent）；用 --loop 或 --resume 时排到这一轮之后。
   Ctrl-C 通过 signal 中止当前这一轮（已形成的消息都保留，REPL 继续）；再按一次 Ctrl-C 退出。
   参数有误时打印一行说明，退出码 2；运行失败（连不上服务、401……）退出码 1。
+  tiny-pi 结束时（退出、Ctrl-C、SIGTERM 143、SIGHUP 129）先结束它启动的所有进程，包括 bash 留在后台的。
+  密钥不出现在输出与会话文件里（显示为 [redacted]）；.tiny-pi/ 里的 .gitignore 让 git 忽略会话。
 
 例子
   npm run tiny-pi

@@ -1,8 +1,9 @@
 // Runs a practice tree's focused tests as the chapter does (`node --test <files>`, in the tree)
 // and reads the verdict from the exit code; the TAP summary only adds the counts to the message.
 // The run is a child process group: stopped whole at its time limit, or when tiny-pi exits or is
-// stopped by a signal.
-import { spawn, spawnSync } from "node:child_process";
+// stopped by a signal (leave.ts).
+import { spawn } from "node:child_process";
+import { killTree, ownProcessGroup } from "../process/process-tree.js";
 
 export interface FocusedVerdict {
   passed: boolean;
@@ -17,33 +18,18 @@ export function runFocusedTests(tree: string, files: string[]): Promise<FocusedV
   const env = { ...process.env };
   // Inside a test run this would turn the nested `node --test` into a silent child reporter.
   delete env.NODE_TEST_CONTEXT;
-  const ownGroup = process.platform !== "win32";
   const child = spawn(process.execPath, ["--test", "--test-reporter=tap", ...files], {
     cwd: tree,
     env,
     stdio: ["ignore", "pipe", "pipe"],
-    detached: ownGroup,
+    detached: ownProcessGroup,
     windowsHide: true,
   });
   const kill = () => {
-    if (child.pid === undefined || child.exitCode !== null) return;
-    try {
-      if (ownGroup) process.kill(-child.pid, "SIGKILL");
-      else spawnSync("taskkill", ["/pid", String(child.pid), "/T", "/F"], { windowsHide: true });
-    } catch {
-      // Already gone.
-    }
+    if (child.exitCode === null) killTree(child);
   };
-  // The run leads its own process group, so a signal to tiny-pi does not reach it: stop it with us.
-  const stopWith = (signal: NodeJS.Signals) => {
-    kill();
-    process.kill(process.pid, signal);
-  };
-  const onTerm = () => stopWith("SIGTERM");
-  const onHup = () => stopWith("SIGHUP");
+  // A signal to tiny-pi ends it through leave.ts, whose watchdog kills this run too.
   process.once("exit", kill);
-  process.once("SIGTERM", onTerm);
-  process.once("SIGHUP", onHup);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -59,8 +45,6 @@ export function runFocusedTests(tree: string, files: string[]): Promise<FocusedV
     child.on("close", (code) => {
       clearTimeout(timer);
       process.removeListener("exit", kill);
-      process.removeListener("SIGTERM", onTerm);
-      process.removeListener("SIGHUP", onHup);
       const pass = /^# pass (\d+)$/m.exec(report)?.[1];
       const fail = /^# fail (\d+)$/m.exec(report)?.[1];
       const counts = pass !== undefined && fail !== undefined ? `${pass}/${Number(pass) + Number(fail)}` : undefined;

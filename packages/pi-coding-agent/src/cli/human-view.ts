@@ -4,6 +4,7 @@
 import type { ToolCall, ToolResultMessage } from "@pi/core";
 import type { LoopEvent } from "@pi/course";
 import type { Style } from "./style.js";
+import { visible } from "./visible-text.js";
 
 const SHORT = 60;
 
@@ -21,7 +22,7 @@ export function humanView(out: { write(text: string): unknown }, style: Style): 
   return (event) => {
     switch (event.type) {
       case "model_event":
-        if (event.event.type === "text_delta") write(event.event.delta);
+        if (event.event.type === "text_delta") write(visible(event.event.delta));
         break;
       case "assistant_message": {
         if (lineOpen) write("\n");
@@ -52,11 +53,11 @@ export function humanView(out: { write(text: string): unknown }, style: Style): 
 
 function toolLine(result: ToolResultMessage, call: ToolCall | undefined, skipped: boolean, style: Style): string {
   const argument = call === undefined ? "" : ` ${short(keyArgument(call))}`;
-  const name = style.name(result.toolName) + argument;
+  const name = style.name(visible(result.toolName)) + argument;
   const output = result.content.map((block) => block.text).join("\n");
   if (skipped) {
     const reason = (result.details as { reason?: unknown } | undefined)?.reason;
-    return `  ${style.dim("–")} ${name} → 未执行（${String(reason ?? "skipped")}）`;
+    return `  ${style.dim("–")} ${name} → 未执行（${visible(String(reason ?? "skipped"))}）`;
   }
   const mark = result.isError ? style.bad("✗") : style.ok("✓");
   return `  ${mark} ${name} → ${summary(output)}`;
@@ -79,6 +80,6 @@ function summary(output: string): string {
 }
 
 function short(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = visible(text.replace(/\s+/g, " ").trim());
   return flat.length > SHORT ? `${flat.slice(0, SHORT - 1)}…` : flat;
 }

@@ -4,6 +4,7 @@
 // line and an exit code: 2 for usage, 1 for a failed run; never a stack.
 import { helpText, parseCliArgs } from "./args.js";
 import { EXIT_FAILED_RUN, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "./errors.js";
+import { leave } from "./leave.js";
 import { requireWorkspace } from "./workspace.js";
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -37,16 +38,11 @@ function codeOf(error: unknown): number {
 }
 
 main(process.argv.slice(2), process.env).then(
-  (code) => exit(code),
+  (code) => leave(code),
   (error: unknown) => {
     const known = error instanceof UsageError || error instanceof RunError;
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`${known ? message : `tiny-pi 出错：${message.split("\n")[0]}`}\n`);
-    exit(codeOf(error));
+    leave(codeOf(error));
   },
 );
-
-/** Exits once stdout and stderr are flushed: a pending model connection must not keep tiny-pi alive. */
-function exit(code: number): void {
-  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
-}

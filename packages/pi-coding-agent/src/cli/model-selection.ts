@@ -4,6 +4,7 @@
 import type { Model } from "@pi/core";
 import type { CliArgs } from "./args.js";
 import { readmeRoundTripModel } from "./embedded-model.js";
+import type { Redact } from "./redacting.js";
 
 export interface ModelChoice {
   model: Model;
@@ -11,15 +12,19 @@ export interface ModelChoice {
   baseURL?: string;
   /** How the REPL banner names it. */
   label: string;
+  /** Takes the key out of a text tiny-pi shows or saves. */
+  redact: Redact;
 }
 
 export async function selectModel(endpoint: CliArgs["endpoint"]): Promise<ModelChoice> {
-  if (endpoint === undefined) return { model: readmeRoundTripModel(), label: "内置脚本模型" };
-  const { openAICompatibleModel } = await import("@pi/ai");
+  if (endpoint === undefined) return { model: readmeRoundTripModel(), label: "内置脚本模型", redact: (text) => text };
+  const { openAICompatibleModel, secretRedactor } = await import("@pi/ai");
   const { baseURL, model, apiKey } = endpoint;
   return {
     model: openAICompatibleModel(apiKey === undefined ? { baseURL, model } : { baseURL, model, apiKey }),
     baseURL,
     label: `${model} @ ${baseURL}`,
+    // The provider's own default: without --api-key, OPENAI_API_KEY.
+    redact: secretRedactor([apiKey ?? process.env.OPENAI_API_KEY]),
   };
 }

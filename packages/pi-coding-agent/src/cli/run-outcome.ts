@@ -2,6 +2,7 @@
 // other ending one line that says what happened and what to change.
 import type { AgentRunResult } from "@pi/course";
 import { EXIT_FAILED_RUN, EXIT_OK } from "./errors.js";
+import { visible } from "./visible-text.js";
 
 export interface OutcomeContext {
   /** The endpoint in use; absent for the embedded model. */
@@ -38,7 +39,7 @@ function lastErrorMessage(result: AgentRunResult): string | undefined {
 
 /** A provider's one-line error (see @pi/ai's error-message.ts for its stable starts), with the fix its kind calls for. */
 export function modelErrorLine(message: string | undefined, context: OutcomeContext): string {
-  const detail = message?.trim() || "模型没有说明原因";
+  const detail = visible(message?.trim() || "模型没有说明原因");
   const server = context.baseURL ?? "模型服务";
   if (/^(401|403) /.test(detail)) {
     return `模型服务拒绝了密钥（${detail}）：请用 --api-key 或环境变量 OPENAI_API_KEY 给出有效的密钥。`;
@@ -47,6 +48,12 @@ export function modelErrorLine(message: string | undefined, context: OutcomeCont
     return `模型服务上找不到这个模型或路径（${detail}）：检查 --model 的名字（Ollama 用 ollama list 查看），以及 --base-url 是否以 /v1 结尾。`;
   }
   if (/^429 /.test(detail)) return `模型服务限流（${detail}）：稍后再试，或换一个模型。`;
+  if (/^200 not an event stream/.test(detail)) {
+    return `模型服务的回答不是事件流（${detail}）：检查 --base-url 是否指向 OpenAI 兼容服务的 /v1 地址；中间有代理时，确认它转发流式响应。`;
+  }
+  if (/^stream too large/.test(detail)) {
+    return `模型服务发来的流超出上限，这一轮已停止（${detail}）：这不是正常的回答，请换一个模型或服务。`;
+  }
   if (/^connection (error|timed out)/.test(detail)) {
     return `连不上 ${server}（${detail}）：请先启动模型服务，或检查 --base-url。`;
   }
