@@ -2,7 +2,7 @@
 // committing them, checked with real git in a real repository.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
@@ -29,12 +29,14 @@ test("tiny-pi 写会话时在 .tiny-pi/ 里放一个 .gitignore：git add . 不�
   });
 });
 
-test("--resume 一个还没有 .gitignore 的旧会话：继续写入时补上 .tiny-pi/.gitignore", { skip: noGit }, async () => {
+test("--resume 一个还没有 .gitignore 的会话（写于 tiny-pi 加上它之前）：继续写入时补上 .tiny-pi/.gitignore", {
+  skip: noGit,
+}, async () => {
   await withWorkspace(async (workspace) => {
-    const dir = path.join(workspace, ".tiny-pi", "sessions");
-    await mkdir(dir, { recursive: true });
-    const file = path.join(dir, "old.jsonl");
-    await writeFile(file, `${JSON.stringify({ role: "user", content: "旧问题", timestamp: 1 })}\n`);
+    assert.equal((await runCli([], workspace)).code, 0, "先写一个会话");
+    await rm(path.join(workspace, ".tiny-pi", ".gitignore"));
+    const [file] = await sessionFiles(workspace);
+    assert.ok(file, "有一个会话文件");
     const run = await runCli(["--resume", file], workspace);
     assert.equal(run.code, 0, run.stderr);
     assert.match(await readFile(path.join(workspace, ".tiny-pi", ".gitignore"), "utf8"), /^\*$/m);
