@@ -1,6 +1,7 @@
 // `checkpoint --check` catches every mistake an instructor makes in the manifest and the chapter's
 // files, all at once, each as one line naming the file and the fix, without building anything.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { readmeProblems } from "../lib/course/check/readme-check.js";
 import { unnamedAssertions } from "../lib/course/check/rule-messages.js";
 import { testTitles } from "../lib/course/check/test-titles.js";
 import { courseProblems } from "../lib/course/check-course.js";
-import { type Checkpoint, findCheckpoint, loadManifest, manifestPath } from "../lib/course/manifest.js";
+import { type Checkpoint, findCheckpoint, loadManifest, manifestPath, repoRoot } from "../lib/course/manifest.js";
 import { parentFile, parentFiles } from "../lib/course/snapshots.js";
 
 const manifest = loadManifest();
@@ -90,6 +91,16 @@ test("--check：README 缺少一个检查点的命令块时，一行列出缺的
   assert.match(problem, /^README\.md 缺少检查点 07 的 \d+ 项/);
   assert.ok(problem.includes("npm run practice -w @pi/course -- 07") && problem.includes("1/1"), problem);
   assert.doesNotMatch(problem, /\n/, "只有一行");
+  const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  const seven = findCheckpoint("07");
+  const row = readme.split("\n").find((line) => line.startsWith("| 07 ")) ?? "";
+  const wrongCount = readme.replace(row, row.replace(/\d+ 项(\s*)\|$/, "99 项$1|"));
+  assert.match(
+    readmeProblems(seven, wrongCount)[0] ?? "",
+    /课程表里的一行（编号与聚焦测试数）/,
+    "课程表的数目不对也是一处问题",
+  );
+  assert.deepEqual(readmeProblems(seven, readme), [], "现在的 README 没有问题");
 });
 
 test("清单的 JSON Schema：手写的推导字段、缺少的字段、类型不对的数字，每处一行，写出检查点与 Lab", async () => {

@@ -60,7 +60,7 @@ test(`--new ${next}：写出清单条目、教学文件骨架、starter、聚焦
   const own = `packages/pi-course/checkpoints/${next}`;
   for (const file of [
     "packages/pi-coding-agent/src/scaffold-demo/demo.ts",
-    `${own}/starter/demo.ts`,
+    `${own}/starter/src/scaffold-demo/demo.ts`,
     `packages/pi-coding-agent/test/${next}-demo.test.ts`,
     `${own}/README.md`,
     `${own}/before/packages/pi-coding-agent/src/index.ts`,
@@ -73,7 +73,7 @@ test(`--new ${next}：写出清单条目、教学文件骨架、starter、聚焦
     await readFile(path.join(repoRoot, "packages/pi-coding-agent/src/index.ts"), "utf8"),
     "before/ 是改动前的版本",
   );
-  const starter = await readFile(path.join(dir, own, "starter/demo.ts"), "utf8");
+  const starter = await readFile(path.join(dir, own, "starter/src/scaffold-demo/demo.ts"), "utf8");
   assert.match(starter, new RegExp(`// Lab ${Number(next)}\\.1 ①`), "starter 按 // Lab N.M ① 的约定");
   assert.match(
     starter,

@@ -54,10 +54,12 @@ export function integrityChecks(checkpoint: Checkpoint, context: ProveContext): 
       ),
     ),
   );
+  // The diagnostic changes the target's file in place: it waits until the target's own tests are done.
+  const targetChecked = started(() => checkTarget(checkpoint, context));
   const checks: IntegrityCheck[] = [
     {
       name: `${id}：target（checkpoint --write target）可以构建，全部测试通过，其中聚焦测试 ${focusedTestCount(checkpoint)} 项`,
-      run: () => checkTarget(checkpoint, context),
+      run: () => targetChecked,
     },
     {
       name: `${id}：parent（checkpoint --write parent）${previous === undefined ? "可以构建，自己的测试全部通过" : `与 ${previous.id} 的 target 逐个文件相同`}，没有本章新增的文件`,
@@ -65,7 +67,10 @@ export function integrityChecks(checkpoint: Checkpoint, context: ProveContext): 
     },
     {
       name: `${id}：诊断让名称含“${checkpoint.diagnostic.pattern}”的 ${checkpoint.diagnostic.failing} 项测试恰好变红，恢复后全部通过`,
-      run: () => checkDiagnostic(checkpoint, context),
+      run: async () => {
+        await targetChecked.catch(() => undefined);
+        await checkDiagnostic(checkpoint, context);
+      },
     },
     {
       name: `${id}：仓库内的练习目录（npm run practice 创建）隔离、第一次红灯正确；Lab 按顺序从 target 补上时聚焦测试依次通过，换上 target 后全部通过`,
@@ -253,7 +258,11 @@ async function assertFirstRed(checkpoint: Checkpoint, dir: string, context: Prov
     context.limit(() => runFocused(dir, checkpoint, firstLab.pattern)),
   ]);
   assert.deepEqual([run.tests, run.pass, run.fail], [total, 0, total], "starter：全部聚焦测试失败");
-  assert.equal(run.firstFailure?.error, checkpoint.firstRed, "第一次红灯是第一段 Lab 的错误（firstRed）");
+  assert.equal(
+    run.firstFailure?.error,
+    checkpoint.firstRed,
+    `第一次红灯是第一段 Lab 的错误（firstRed），实际是“${run.firstFailure?.error ?? "没有失败"}”（${run.firstFailure?.test ?? ""}）`,
+  );
   assert.ok(run.firstFailure?.test.includes(firstLab.pattern), "第一次红灯来自第一段 Lab 的测试");
   assert.deepEqual(
     [focused.selected, focused.fail],

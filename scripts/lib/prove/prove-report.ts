@@ -36,9 +36,18 @@ export async function proveReport(checkpoint: Checkpoint): Promise<string> {
 }
 
 function failureLine(reason: unknown): string {
-  if (reason instanceof AssertionError) return reason.message.split("\n")[0] ?? "";
+  if (reason instanceof AssertionError) {
+    const rule = reason.message.split("\n")[0] ?? "";
+    const values = reason.operator === "fail" ? "" : `（实际 ${brief(reason.actual)}，期望 ${brief(reason.expected)}）`;
+    return `${rule}${values}`;
+  }
   if (reason instanceof Error) return reason.message.split("\n")[0] ?? "";
   return String(reason);
+}
+
+function brief(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
 /** The files a failure of check `index` (in integrityChecks' order) most likely lies in. */

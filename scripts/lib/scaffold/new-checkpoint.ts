@@ -110,7 +110,10 @@ function entryFor(request: NewCheckpointRequest, previous: Checkpoint | undefine
       adds: [...newFiles, focusedTest],
     },
     teachingFiles: request.teaching,
-    starters: Object.fromEntries(request.teaching.map((file) => [file, `${own}/starter/${path.posix.basename(file)}`])),
+    // The starter keeps the teaching file's path inside its package (starter/src/…), so two files never collide.
+    starters: Object.fromEntries(
+      request.teaching.map((file) => [file, `${own}/starter/${file.split("/").slice(2).join("/")}`]),
+    ),
     focusedTest,
     labs,
     diagnostic: {

@@ -7,7 +7,9 @@ export function starterProblems(checkpoint: Checkpoint): string[] {
   const problems: string[] = [];
   for (const lab of checkpoint.labs) {
     if (!starters.some(({ source }) => source.includes(labError(lab)))) {
-      problems.push(`没有 starter 留下 Lab ${lab.id} 的桩：在它的位置写 throw new Error("${labError(lab)}")`);
+      problems.push(
+        `没有 starter 留下 Lab ${lab.id} 的桩（${starters.map(({ file }) => file).join("、")}）：在它的位置写 throw new Error("${labError(lab)}")`,
+      );
     }
   }
   const ids = new Set(checkpoint.labs.map((lab) => lab.id));
