@@ -556,7 +556,11 @@ test("并发工具：injected executor 的 rejection 变成配对错误结果，
     ["broken-call", "probe", true],
     "executor 的 rejection 变成配对的 isError 结果：相同的 toolCallId 与 toolName",
   );
-  assert.match(firstText(broken), /disk offline/, "错误结果保留 error.message");
+  assert.equal(
+    firstText(broken),
+    "Tool execution failed: disk offline",
+    "错误结果只留 error.message（errorMessageOf(error)）：不是 String(error) 的 “Error: …”，也不写入 stack",
+  );
   assert.doesNotMatch(firstText(broken), /\n\s+at /, "不写入 stack");
   assert.deepEqual(
     [odd.toolCallId, odd.toolName, odd.isError],
