@@ -67,7 +67,7 @@ export const plantedMistakes: PlantedMistake[] = [
     lab: "7.2",
     stage: "7.2",
     mutations: [{ file: agentLoop, find: "      continue;\n", replace: "" }],
-    says: /toolUse \+ calls 执行后继续循环/,
+    says: /执行后继续循环：工具结果追加之后 continue/,
   },
   {
     checkpoint: "07",
