@@ -3,7 +3,7 @@
 // later lab's branch an earlier lab's test ran into, and, for a run stopped in a synchronous
 // loop, the lab and the test in progress with the rest of the table still there.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -98,6 +98,11 @@ test("聚焦运行卡在同步循环里：verify 写出卡住的 Lab 与正在�
     );
     assert.ok(stopped instanceof RunTimeoutError, String(stopped));
     assert.match(stopped.test ?? "", /^单工具往返：/, "记下了正在运行的测试");
+    assert.deepEqual(
+      readdirSync(path.join(dir, "packages/pi-course/dist/test")).filter((name) => name.startsWith(".focused-trace")),
+      [],
+      "运行结束后不留下记录测试名的文件",
+    );
     const labs = seven.labs.map(
       (each): LabProgress =>
         each.id === lab.id

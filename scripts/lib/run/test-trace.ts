@@ -1,9 +1,11 @@
 // Which test a focused run was in when it had to be stopped: a synchronous loop keeps Node's
 // runner from reporting anything about the file, so the test processes write each test's name
-// to a trace file as it starts (test-start-trace.mjs). The file lives in the tree's build output.
+// to a trace file as it starts (test-start-trace.mjs). The file lives in the tree's build output
+// and is removed after the run, or on a signal during it.
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { cleanupOnSignal } from "../cleanup-on-signal.js";
 
 const preload = path.join(path.dirname(fileURLToPath(import.meta.url)), "test-start-trace.mjs");
 let runs = 0;
@@ -21,6 +23,7 @@ export function startTestTrace(dir: string, distDir: string): TestTrace {
   runs += 1;
   const file = path.join(dir, distDir, `.focused-trace-${process.pid}-${runs}`);
   const url = `${pathToFileURL(preload).href}?trace=${encodeURIComponent(file)}`;
+  const release = cleanupOnSignal(() => rmSync(file, { force: true }));
   return {
     args: [`--import=${url}`],
     lastStarted() {
@@ -34,6 +37,7 @@ export function startTestTrace(dir: string, distDir: string): TestTrace {
     },
     remove() {
       rmSync(file, { force: true });
+      release();
     },
   };
 }
