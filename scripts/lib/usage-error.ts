@@ -16,6 +16,12 @@ export class UsageError extends LearnerError {
 /** A run of the learner's code that did not end in time (e.g. a synchronous infinite loop). */
 export class RunTimeoutError extends LearnerError {
   override name = "RunTimeoutError";
+  /** The test that was running when the run was stopped, when it is known. */
+  readonly test: string | undefined;
+  constructor(message: string, test?: string) {
+    super(message);
+    this.test = test;
+  }
 }
 
 /**

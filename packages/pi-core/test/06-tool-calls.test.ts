@@ -185,7 +185,13 @@ test("执行与配对：read(call-1) 执行一次，收到同一个 context，�
   const result = await executeToolCall(readCall, registry, context);
 
   assert.equal(executions.length, 1, "工具执行恰好一次");
+  assert.equal(
+    result.isError,
+    false,
+    "read 返回了合法的 { content }，结果却是 isError：tool.execute() 返回 Promise，要先 await 它，output 才是工具的输出",
+  );
   assert.deepEqual(executions[0]?.args, { path: "README.md" }, "工具收到 call.arguments");
+  assert.ok(executions[0]?.context === context, "工具收到调用者的同一个 context 对象：不复制、不包装");
   assert.equal(executions[0]?.context.signal, signal, "工具收到调用者的 signal");
   assert.equal(executions[0]?.context.reportProgress, reportProgress, "工具收到调用者的 reportProgress");
   assert.deepEqual(
@@ -212,6 +218,14 @@ test("执行与配对：没有 details 的输出不产生 details 字段，空 c
   assert.equal(result.isError, false, "空 content 是成功的结果");
   assert.deepEqual(result.content, [], "content 原样保留");
   assert.equal("details" in result, false, "没有 details 时结果不含 details 字段");
+
+  const { registry: undefinedDetails } = readTool(async () => ({ content: [], details: undefined }));
+  const bare = await executeToolCall(readCall, undefinedDetails, {});
+  assert.equal(
+    "details" in bare,
+    false,
+    '输出的 details 是 undefined 也算没有 details：结果不含 details 字段（看 details !== undefined，不看 "details" in output）',
+  );
 });
 
 // ---------------------------------------------------------------------------

@@ -266,7 +266,11 @@ test("单工具往返：call-1 执行一次，配对结果进入第二次请求�
 
   const result = await runAgentLoop({ model, context, tools: probe.tools, signal: controller.signal, onEvent });
 
-  assert.equal(model.requests.length, 2, "toolUse + calls 执行后继续循环：模型请求 2 次");
+  assert.equal(
+    model.requests.length,
+    2,
+    "toolUse + calls 执行后继续循环：工具结果追加之后 continue，发起第二次模型请求（模型请求 2 次）",
+  );
   assert.equal(probe.executions.length, 1, "每个调用只执行一次：工具执行 1 次");
   assert.deepEqual(probe.executions[0]?.args, { note: "README.md" }, "executor 收到 call 本身");
   assert.equal(probe.executions[0]?.signal, controller.signal, "executor 收到调用者的 signal");
@@ -556,7 +560,11 @@ test("并发工具：injected executor 的 rejection 变成配对错误结果，
     ["broken-call", "probe", true],
     "executor 的 rejection 变成配对的 isError 结果：相同的 toolCallId 与 toolName",
   );
-  assert.match(firstText(broken), /disk offline/, "错误结果保留 error.message");
+  assert.equal(
+    firstText(broken),
+    "Tool execution failed: disk offline",
+    "错误结果只留 error.message（errorMessageOf(error)）：不是 String(error) 的 “Error: …”，也不写入 stack",
+  );
   assert.doesNotMatch(firstText(broken), /\n\s+at /, "不写入 stack");
   assert.deepEqual(
     [odd.toolCallId, odd.toolName, odd.isError],

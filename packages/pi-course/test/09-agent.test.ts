@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import { test } from "node:test";
 import {
   type AssistantMessage,
   assistantMessage,
   type Message,
+  type Model,
+  type ModelStream,
   ScriptedModel,
   type Tool,
   type ToolCall,
@@ -170,6 +173,25 @@ test("状态与订阅：抛错的订阅者被隔离，其他订阅者照常收�
   stopSecond();
   agent.followUp("二");
   assert.deepEqual(seen, ["first:queued", "second:queued", "first:queued"], "取消订阅后不再收到任何事件");
+
+  const { agent: other } = makeAgent([]);
+  const heard: string[] = [];
+  const stopSelf = other.subscribe((event) => {
+    heard.push(`self:${event.type}`);
+    stopSelf();
+  });
+  other.subscribe((event) => {
+    heard.push(`next:${event.type}`);
+    if (heard.length === 2) other.subscribe((later) => heard.push(`added:${later.type}`));
+  });
+  other.steer("三");
+  assert.deepEqual(
+    heard,
+    ["self:queued", "next:queued"],
+    "订阅者在事件中途取消自己，下一个订阅者照常收到这个事件；中途加入的订阅者从下一个事件才开始收到：订阅数组只整体替换，不原地 push/splice",
+  );
+  other.followUp("四");
+  assert.deepEqual(heard.slice(2), ["next:queued", "added:queued"], "中途加入的订阅者收到之后的事件");
 });
 
 // ---------------------------------------------------------------------------
@@ -181,8 +203,12 @@ test("运行守卫：prompt 追加 user message 并运行 loop，state.messages 
 }, async () => {
   const { agent, model, events } = makeAgent([useTools("a"), answer("读完了。"), answer("还记得。")]);
   const running: boolean[] = [];
+  const atEnd: string[] = [];
   agent.subscribe((event) => {
     if (event.type === "assistant_message") running.push(agent.state.isRunning);
+    if (event.type === "agent_end") {
+      atEnd.push(`isRunning=${agent.state.isRunning} lastResult=${agent.state.lastResult === event.result}`);
+    }
   });
 
   const first = await agent.prompt("读取 a");
@@ -205,9 +231,32 @@ test("运行守卫：prompt 追加 user message 并运行 loop，state.messages 
   assert.deepEqual(running, [true, true, true], "运行期间 isRunning 为 true");
   assert.equal(agent.state.isRunning, false, "结束后 isRunning 为 false");
   assert.deepEqual(
+    atEnd,
+    ["isRunning=false lastResult=true", "isRunning=false lastResult=true"],
+    "顺序要紧：先清掉 active、记下 lastResult，再发出 agent_end（订阅者收到 agent_end 时 isRunning 已是 false）",
+  );
+  assert.deepEqual(
     eventTypes(events, ["agent_start", "turn_end", "agent_end"]),
     ["agent_start", "turn_end(stop)", "agent_end(stop)", "agent_start", "turn_end(stop)", "agent_end(stop)"],
     "每个 prompt 一对 agent_start / agent_end",
+  );
+
+  const chained = makeAgent([answer("一。"), answer("二。")]);
+  let next: Promise<unknown> | undefined;
+  const stop = chained.agent.subscribe((event) => {
+    if (event.type !== "agent_end") return;
+    stop();
+    next = chained.agent.prompt("接着问").catch((error: Error) => error.message);
+  });
+  await chained.agent.prompt("先问");
+  assert.ok(next, "agent_end 发出了");
+  const chainedResult = await next;
+  assert.equal(
+    typeof chainedResult === "object" && chainedResult !== null && "reason" in chainedResult
+      ? chainedResult.reason
+      : chainedResult,
+    "stop",
+    "在 agent_end 里立刻发起的下一个 prompt 不被拒：发出 agent_end 之前先清掉 active",
   );
 });
 
@@ -331,6 +380,17 @@ test("转向与追加：followUp 在回合本该 stop 时作为新的一步运�
   assert.equal(result.steps, 3, "steps 计入 followUp 的请求");
   assert.equal(result.reason, "stop", "队列清空后以 stop 结束");
   assert.deepEqual(agent.state.queued.followUp, [], "followUp 队列为空");
+
+  const capped = makeAgent([answer("第一段。"), answer("第二段。"), answer("不该出现")], { maxSteps: 2 });
+  capped.agent.followUp("继续");
+  capped.agent.followUp("再继续");
+  const cappedResult = await capped.agent.prompt("写一段");
+  assert.deepEqual(
+    [cappedResult.reason, capped.model.requests.length],
+    ["maxSteps", 2],
+    "maxSteps 计整次运行的模型请求，followUp 的请求也算：用完就以 maxSteps 结束（每次 loop 只给剩下的步数）",
+  );
+  assert.deepEqual(lines(capped.agent.state.queued.followUp), ["user(再继续)"], "没有运行的 followUp 留在队列");
 });
 
 test("转向与追加：最后一次请求期间排队的 steer 先于 followUp 投递；空闲时排队的 steer 随下一个 prompt 进入第一次请求", {
@@ -400,6 +460,20 @@ test("转向与追加：回合以 aborted 或 error 结束时排队的消息留�
   for (const queued of ["user(只看 src/)", "user(再更新文档)"]) {
     assert.equal(lines(done.messages).filter((entry) => entry === queued).length, 1, `${queued} 恰好投递一次`);
   }
+
+  const stopped = makeAgent([answer("好。"), answer("不该出现")]);
+  stopped.agent.subscribe((event) => {
+    if (event.type === "assistant_message") {
+      stopped.agent.followUp("再更新文档");
+      stopped.agent.abort();
+    }
+  });
+  const stoppedResult = await stopped.agent.prompt("整理代码");
+  assert.deepEqual(
+    [stoppedResult.reason, lines(stopped.agent.state.queued.followUp), lines(stoppedResult.messages)],
+    ["aborted", ["user(再更新文档)"], ["user(整理代码)", "assistant(stop)"]],
+    "loop 以 stop 结束但 signal 已中止：以 aborted 结束，followUp 留在队列，不追加进 transcript（先查取消，再碰队列）",
+  );
 });
 
 // ---------------------------------------------------------------------------
@@ -453,6 +527,13 @@ test("退避重试：瞬时错误按指数退避加抖动重试，重试前移�
     ["turn_end(error)", "retry(1)", "turn_end(error)", "retry(2)", "turn_end(stop)"],
     "retry 在每次等待之前发出",
   );
+  const signal = model.requestOptions[0]?.signal;
+  assert.ok(signal, "loop 把这次运行的 signal 交给了模型");
+  assert.equal(
+    getEventListeners(signal, "abort").length,
+    0,
+    "wait() 的计时器先到时撤掉它的 abort 监听（谁先到就撤掉另一个）：每次重试留下一个监听是泄漏",
+  );
 });
 
 test("退避重试：达到 maxRetries 后以 error 结束并保留最后一次失败；401 与无效请求不重试", {
@@ -470,6 +551,20 @@ test("退避重试：达到 maxRetries 后以 error 结束并保留最后一次�
   assert.equal(exhausted.model.requests.length, 2, "一次请求加 maxRetries 次重试");
   assert.deepEqual(lines(result.messages), ["user(你好)", "assistant(error)"], "最后一次失败留在 transcript 中");
 
+  const recovered = makeAgent(
+    [failure("503 Service Unavailable"), useTools("a"), failure("503 Service Unavailable"), answer("好了。")],
+    { retry: { maxRetries: 1, baseDelayMs: 10 } },
+  );
+  recovered.agent.subscribe((event) => {
+    if (event.type === "retry") queueMicrotask(() => t.mock.timers.tick(event.delayMs));
+  });
+  const again = await recovered.agent.prompt("你好");
+  assert.deepEqual(
+    [again.reason, eventTypes(recovered.events, ["retry"])],
+    ["stop", ["retry(1)", "retry(1)"]],
+    "中间有一次成功的请求，连续失败的计数从头开始：maxRetries 1 时两次不相邻的失败各重试一次",
+  );
+
   for (const errorMessage of ["401 Incorrect API key provided", "400 Invalid request: messages must not be empty"]) {
     const permanent = makeAgent([failure(errorMessage), answer("不该出现")]);
     const ended = await permanent.agent.prompt("你好");
@@ -479,8 +574,12 @@ test("退避重试：达到 maxRetries 后以 error 结束并保留最后一次�
   }
 });
 
-test("退避重试：等待期间 abort() 立即以 aborted 结束，不再请求模型", { timeout: TEST_TIMEOUT_MS }, async (t) => {
-  t.mock.timers.enable({ apis: ["setTimeout"] });
+test("退避重试：等待期间 abort() 立即以 aborted 结束，不再请求模型，也不留下计时器", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  // Real timers: a mock timer left behind is invisible, a real one is an active resource of the process.
+  const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
+  const timersBefore = timers();
   const { agent, model, events } = makeAgent([failure("overloaded_error: Overloaded"), answer("不该出现")]);
   agent.subscribe((event) => {
     if (event.type === "retry") queueMicrotask(() => agent.abort());
@@ -496,6 +595,11 @@ test("退避重试：等待期间 abort() 立即以 aborted 结束，不再请�
     "retry 之后直接 agent_end",
   );
   assert.equal(agent.state.isRunning, false, "Agent 回到空闲");
+  assert.equal(
+    timers(),
+    timersBefore,
+    "等待被 abort() 打断时 clearTimeout 撤掉 wait() 的计时器：留下的计时器让进程在运行结束后还要再等 delayMs 才能退出",
+  );
 });
 
 // ---------------------------------------------------------------------------
@@ -533,16 +637,42 @@ test("空闲与重置：waitForIdle 在 agent_end 之后 resolve；运行中 res
 test("空闲与重置：模型违反协议使 prompt reject 时，已取走的 steer 回到队列，agent_end 照常发出，Agent 回到空闲", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
-  // One scripted turn: the second request is past the script, and the ScriptedModel throws.
-  const { agent, probe, events } = makeAgent([useTools("a")]);
+  // The second request breaks the protocol after its first event: its iteration throws.
+  const scripted = new ScriptedModel([useTools("a")]);
+  let requests = 0;
+  const model: Model = {
+    stream(request, options): ModelStream {
+      requests += 1;
+      if (requests === 1) return scripted.stream(request, options);
+      return {
+        async *[Symbol.asyncIterator]() {
+          yield { type: "start" };
+          throw new Error("stream broke mid-turn");
+        },
+        result: () => Promise.reject(new Error("stream broke mid-turn")),
+      };
+    },
+  };
+  const probe = probeTools();
+  const agent = new Agent({ model, tools: probe.tools });
+  const events: AgentEvent[] = [];
+  agent.subscribe((event) => {
+    events.push(event);
+    // Typed after the loop took "只看 src/" for this request, before the request broke.
+    if (event.type === "model_event" && requests === 2) agent.steer("别动测试");
+  });
   const release = probe.hold("a");
   const run = agent.prompt("读取 a");
   await settle();
   agent.steer("只看 src/");
   release();
 
-  await assert.rejects(run, /request 2 has no scripted turn/, "prompt 以模型的错误 reject");
-  assert.deepEqual(lines(agent.state.queued.steer), ["user(只看 src/)"], "已取走但没送达的 steer 回到队列");
+  await assert.rejects(run, /stream broke mid-turn/, "prompt 以模型的错误 reject");
+  assert.deepEqual(
+    lines(agent.state.queued.steer),
+    ["user(只看 src/)", "user(别动测试)"],
+    "已取走但没送达的 steer 回到队列最前面，排在它之后才排队的 steer 之前（[...taken, ...this.steering]）",
+  );
   assert.deepEqual(lines(agent.state.messages), ["user(读取 a)"], "transcript 停在这次 loop 开始时，仍配对");
   assert.deepEqual(eventTypes(events, ["agent_end"]), ["agent_end(error)"], "agent_end 照常发出");
   assert.equal(agent.state.isRunning, false, "Agent 回到空闲");

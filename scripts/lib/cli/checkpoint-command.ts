@@ -29,7 +29,7 @@ export const checkpointHelp = `用法：npm run checkpoint -w @pi/course -- [编
   07                            打印检查点卡片：parent 与 target、教学文件、命令、每段 Lab
   07 --diff                     教学文件从 starter 到 target 的 unified diff（默认）
                                 （parent 里没有要重建的文件，所以从练习目录拿到的 starter 开始）
-  07 --diff parent              教学文件从 parent 到 target 的 unified diff
+  07 --diff parent              教学文件与本章改动的其他已有文件从 parent 到 target 的 unified diff
                                 （parent 里没有的文件显示为从 /dev/null 新增的整个文件）
   07 --write parent <目录>      写出 parent 的完整可构建树（第 06 章完成后的起点）
   07 --write target <目录>      写出 target 的完整可构建树（9 项聚焦测试通过的终点）

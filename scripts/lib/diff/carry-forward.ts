@@ -1,11 +1,13 @@
 // `practice N --from <dir>`: the learner's own teaching files, carried from a finished practice
 // directory of an earlier checkpoint M into checkpoint N. Every checkpoint after M that changes one
 // of those files has its change (before/ → its target, a unified diff) applied to the learner's
-// version; a change that does not apply is refused with the file's name.
-import { applyPatch, structuredPatch } from "diff";
+// version (diff/carry-merge.ts: placed by code lines only, so the starter's comments and the lab
+// markers the learner kept do not matter); a change that does not apply is refused with the
+// file's name, the line, and the command whose diff shows the change.
 import type { Checkpoint, Manifest } from "../course/manifest.js";
 import { beforeFiles, targetFiles } from "../course/snapshots.js";
 import { UsageError } from "../usage-error.js";
+import { mergeChange } from "./carry-merge.js";
 
 /** The teaching files of `previous` and of every checkpoint before it: what a learner has written so far. */
 export function learnerFiles(manifest: Manifest, previous: Checkpoint): string[] {
@@ -40,14 +42,13 @@ export function carryForward(
     if (changed.length === 0) continue;
     const after = targetFiles(checkpoint, manifest);
     for (const file of changed) {
-      const patch = structuredPatch(file, file, before.get(file) ?? "", after.get(file) ?? "");
-      const result = applyPatch(carried[file] ?? "", patch);
-      if (result === false) {
+      const result = mergeChange(before.get(file) ?? "", after.get(file) ?? "", carried[file] ?? "");
+      if (!result.ok) {
         throw new UsageError(
-          `检查点 ${checkpoint.id} 对 ${file} 的改动无法应用到你的版本：请把你的 ${file} 与参考实现对齐（npm run checkpoint -w @pi/course -- ${previous.id} --diff），或去掉 --from 从参考 parent 开始。`,
+          `检查点 ${checkpoint.id} 对 ${file} 的改动无法确定放在你的版本的哪里（第 ${result.line} 行附近的代码与参考实现不同）：改动见 npm run checkpoint -w @pi/course -- ${checkpoint.id} --diff parent 里 ${file} 的一节，照着它改你的文件（在 ${previous.id} 的练习目录里改完仍要通过），或去掉 --from 从参考 parent 开始。`,
         );
       }
-      carried[file] = result;
+      carried[file] = result.text;
       applied.push({ file, checkpoint: checkpoint.id });
     }
   }

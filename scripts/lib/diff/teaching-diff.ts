@@ -2,12 +2,14 @@
 // A rebuilt teaching file does not exist in the parent, so a parent→target diff only adds every
 // line. The default diff therefore starts each file where the learner starts: its starter (what
 // the practice directory gets); a teaching file without a starter is diffed from empty.
-// `parentDiffs` is the literal parent→target change, a file new in the target coming from /dev/null.
+// `parentDiffs` is the literal parent→target change of the teaching files, a file new in the target
+// coming from /dev/null, then of the files the checkpoint changes besides them (its before/ files):
+// the change `practice --from` applies to a learner's carried file.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { type Checkpoint, repoRoot } from "../course/manifest.js";
-import { parentFiles, targetFiles } from "../course/snapshots.js";
+import { changedFiles, parentFiles, targetFiles } from "../course/snapshots.js";
 
 export interface TeachingDiff {
   file: string;
@@ -33,11 +35,15 @@ export function teachingDiffs(checkpoint: Checkpoint): TeachingDiff[] {
   });
 }
 
-/** The parent→target unified diff of each teaching file; one the parent lacks is added from /dev/null. */
+/**
+ * The parent→target unified diff of each teaching file (one the parent lacks is added from
+ * /dev/null), then of each other file the checkpoint changes.
+ */
 export function parentDiffs(checkpoint: Checkpoint): TeachingDiff[] {
   const parent = parentFiles(checkpoint);
   const targets = targetFiles(checkpoint);
-  return checkpoint.teachingFiles.map((file) => {
+  const changed = changedFiles(checkpoint).filter((file) => !checkpoint.teachingFiles.includes(file));
+  return [...checkpoint.teachingFiles, ...changed].map((file) => {
     const before = parent.get(file);
     const target = targets.get(file) ?? "";
     if (before === undefined) return { file, patch: createTwoFilesPatch("/dev/null", `b/${file}`, "", target) };

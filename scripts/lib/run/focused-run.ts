@@ -9,6 +9,7 @@ import { compiledTestFiles } from "../course/test-files.js";
 import { LearnerError, RunTimeoutError } from "../usage-error.js";
 import { runNode, runNpm } from "./child-process.js";
 import { type FocusedResult, parseTap } from "./tap-report.js";
+import { startTestTrace } from "./test-trace.js";
 
 export type { FocusedFailure, FocusedResult, FocusedTest } from "./tap-report.js";
 
@@ -97,17 +98,22 @@ export async function runFocused(
   if (hasTestForceExit(process.versions.node)) args.push("--test-force-exit");
   if (pattern !== undefined) args.push(`--test-name-pattern=${pattern}`);
   const runOnce = async (): Promise<FocusedResult> => {
-    const { code, output } = await runNode([...args, ...files], dir, runMs, signal);
-    if (signal?.aborted === true) throw new RunCancelledError();
-    if (code === null) throw spinning(checkpoint, runMs);
-    const result = parseTap(output);
-    // Every focused test has its own timeout, which a test whose promise never settles meets and
-    // names. A timeout of a whole file means its process never got back to its event loop.
-    const failure = result.firstFailure;
-    if (failure?.hung === true && files.some((file) => path.resolve(dir, file) === path.resolve(dir, failure.test))) {
-      throw spinning(checkpoint, fileMs);
+    const trace = startTestTrace(dir, path.posix.dirname(checkpoint.focusedRun));
+    try {
+      const { code, output } = await runNode([...trace.args, ...args, ...files], dir, runMs, signal);
+      if (signal?.aborted === true) throw new RunCancelledError();
+      if (code === null) throw spinning(checkpoint, runMs, trace.lastStarted());
+      const result = parseTap(output);
+      // Every focused test has its own timeout, which a test whose promise never settles meets and
+      // names. A timeout of a whole file means its process never got back to its event loop.
+      const failure = result.firstFailure;
+      if (failure?.hung === true && files.some((file) => path.resolve(dir, file) === path.resolve(dir, failure.test))) {
+        throw spinning(checkpoint, fileMs, trace.lastStarted());
+      }
+      return result;
+    } finally {
+      trace.remove();
     }
-    return result;
   };
   const result = await runOnce();
   // With --test-force-exit, Node's runner can drop the last verdicts of a file on a loaded machine
@@ -119,9 +125,10 @@ export async function runFocused(
   return expected !== undefined && result.selected < expected ? runOnce() : result;
 }
 
-function spinning(checkpoint: Checkpoint, afterMs: number): RunTimeoutError {
+function spinning(checkpoint: Checkpoint, afterMs: number, test: string | undefined): RunTimeoutError {
   return new RunTimeoutError(
     `聚焦测试 ${afterMs / 1000} 秒后仍未结束，已被终止：检查 ${teachingNames(checkpoint)} 里是否有不会结束的同步循环。`,
+    test,
   );
 }
 

@@ -10,6 +10,15 @@ export interface FocusedFailure {
   diff: string[];
   /** True when the test never finished: stopped by its timeout, or its promise could never settle. */
   hung: boolean;
+  /** True when its whole run was stopped: a synchronous loop that never gave Node's runner back control. */
+  spinning?: boolean;
+  /**
+   * The value an assertion without a diff was given (`assert.match`, `assert.ok`, a validation
+   * function of `assert.throws`), as the report printed it; absent when the diff already shows it.
+   */
+  actual?: string;
+  /** The assertion's operator as reported (`match`, `==` for assert.ok, `throws`, `strictEqual`…). */
+  operator?: string;
 }
 
 export interface FocusedTest {
@@ -78,11 +87,13 @@ function firstTapFailure(output: string): FocusedFailure | undefined {
   const message = (fields.get("error") ?? "").split("\n");
   const diffStart = message.findIndex((line) => /^\+ actual - expected/.test(line));
   const headline = (diffStart === -1 ? message : message.slice(0, diffStart)).map((line) => line.trim()).find(Boolean);
+  const actual = fields.get("actual");
+  const expected = fields.get("expected");
   const diff =
     diffStart === -1
-      ? fieldDiff(fields.get("actual"), fields.get("expected"))
+      ? fieldDiff(actual, expected)
       : message.slice(diffStart + 1).filter((line) => /^[+-]\s/.test(line));
-  return {
+  const failure: FocusedFailure = {
     test,
     error: headline ?? "",
     diff: diff.slice(0, DIFF_LINES),
@@ -90,19 +101,33 @@ function firstTapFailure(output: string): FocusedFailure | undefined {
       fields.get("failureType") === "testTimeoutFailure" ||
       (headline ?? "").startsWith("Promise resolution is still pending"),
   };
+  // assert.match and assert.throws report an actual without an expected to diff it against; for
+  // assert.throws and assert.rejects it is the error that was thrown, of which its message tells.
+  if (diffStart === -1 && actual !== undefined && expected === undefined)
+    failure.actual = thrownMessage(actual) ?? actual;
+  const operator = fields.get("operator");
+  if (operator !== undefined) failure.operator = operator;
+  return failure;
 }
 
 /**
  * The fields of the YAML block that follows a `not ok` line: `key: value` with the value unquoted,
- * and a block value (`key: |-` or a nested mapping) as its lines, de-indented.
+ * and a block value (`key: |-` or a nested mapping) as its lines, de-indented. The first of a
+ * repeated key counts: for assert.throws Node prints the thrown error's own `error:` and `stack:`
+ * right after an empty `actual:`, at the same indentation; that `error:` becomes the actual.
  */
 function yamlFields(lines: string[], from: number): Map<string, string> {
   const fields = new Map<string, string>();
+  const set = (name: string, value: string) => {
+    if (!fields.has(name)) fields.set(name, value);
+  };
   let key: string | undefined;
   let keyIndent = 0;
   let block: string[] = [];
+  let emptyActual = false;
   const close = () => {
-    if (key !== undefined && block.length > 0) fields.set(key, dedent(block).join("\n"));
+    emptyActual = key === "actual" && block.every((line) => line.trim() === "");
+    if (key !== undefined && block.length > 0) set(key, dedent(block).join("\n"));
   };
   for (let i = from; i < lines.length; i += 1) {
     const line = lines[i] ?? "";
@@ -122,8 +147,10 @@ function yamlFields(lines: string[], from: number): Map<string, string> {
     if (value === "" || value === "|-" || value === "|" || value === ">-") {
       key = match[2];
       keyIndent = match[1]?.length ?? 0;
+    } else if (emptyActual && match[2] === "error") {
+      set("actual", `error: ${value}`);
     } else {
-      fields.set(match[2] ?? "", unquoteYaml(value));
+      set(match[2] ?? "", unquoteYaml(value));
     }
   }
   close();
@@ -150,6 +177,12 @@ function fieldDiff(actual: string | undefined, expected: string | undefined): st
     if (expectedLines[i] !== undefined) changed.push(`- ${expectedLines[i]}`);
   }
   return changed;
+}
+
+/** The message of a thrown error as Node's TAP reporter prints it (`error: 'disk on fire'` and its stack). */
+function thrownMessage(block: string): string | undefined {
+  const match = /^(?:error|message): (.+)$/.exec(block.split("\n")[0] ?? "");
+  return match?.[1] === undefined ? undefined : unquoteYaml(match[1]);
 }
 
 function unquoteYaml(value: string): string {

@@ -4,6 +4,7 @@
 import type { Checkpoint, Lab } from "../course/manifest.js";
 import { type BuildResult, buildTree, type FocusedFailure, runFocused } from "../run/focused-run.js";
 import { checkPracticeTree } from "../trees/tree-health.js";
+import { RunTimeoutError } from "../usage-error.js";
 
 export interface LabProgress {
   lab: Lab;
@@ -54,7 +55,11 @@ export async function verifyTree(
 }
 
 async function labProgress(dir: string, checkpoint: Checkpoint, lab: Lab, signal?: AbortSignal): Promise<LabProgress> {
-  const run = await runFocused(dir, checkpoint, lab.pattern, signal);
+  const run = await runFocused(dir, checkpoint, lab.pattern, signal).catch((error: unknown) => {
+    if (error instanceof RunTimeoutError) return error;
+    throw error;
+  });
+  if (run instanceof RunTimeoutError) return stoppedLabProgress(lab, run);
   const progress: LabProgress = {
     lab,
     passed: run.pass,
@@ -63,6 +68,21 @@ async function labProgress(dir: string, checkpoint: Checkpoint, lab: Lab, signal
   };
   if (run.firstFailure !== undefined) progress.firstFailure = run.firstFailure;
   return progress;
+}
+
+/**
+ * A lab whose run was stopped in a synchronous loop: its failure names the test in progress, and
+ * the other labs' rows still come.
+ */
+export function stoppedLabProgress(lab: Lab, stopped: RunTimeoutError): LabProgress {
+  const test = stopped.test ?? `Lab ${lab.id} 的一项测试（${lab.pattern}）`;
+  return {
+    lab,
+    passed: 0,
+    selected: lab.expected,
+    done: false,
+    firstFailure: { test, error: stopped.message, diff: [], hung: true, spinning: true },
+  };
 }
 
 /** The lab a learner should work on next: the first one not done. */

@@ -3,7 +3,7 @@
 // The pieces are separate so that `verify` can print each lab's row as soon as it is known.
 import path from "node:path";
 import { focusedCommand } from "../commands.js";
-import type { Checkpoint } from "../course/manifest.js";
+import type { Checkpoint, Lab } from "../course/manifest.js";
 import type { BuildResult } from "../run/focused-run.js";
 import { displayWidth, padDisplay, type Style } from "../terminal-style.js";
 import { type LabProgress, nextLab, type Verification } from "./verify-labs.js";
@@ -102,7 +102,11 @@ export function formatSummary(labs: LabProgress[], { checkpoint, style }: Report
   const failure = next.firstFailure;
   if (failure !== undefined) {
     lines.push(`  ${style.dim("第一条失败：")}${failure.test}`, `    ${style.bad(failureLine(failure))}`);
-    for (const diffLine of failure.diff) lines.push(`      ${style.dim(diffLine)}`);
+    const stub = laterStub(checkpoint, lab, failure.error);
+    if (stub !== undefined) lines.push(`    ${stub}`);
+    const shown = shownValues(failure);
+    for (const valueLine of shown.values) lines.push(`    ${valueLine}`);
+    for (const diffLine of shown.diff) lines.push(`      ${style.dim(diffLine)}`);
   } else if (next.selected !== lab.expected) {
     lines.push(
       `  模式 "${lab.pattern}" 选中了 ${next.selected} 项测试，应为 ${lab.expected} 项：聚焦测试文件被改动过吗？`,
@@ -117,8 +121,44 @@ export function formatSummary(labs: LabProgress[], { checkpoint, style }: Report
   return lines.join("\n");
 }
 
+type Failure = NonNullable<LabProgress["firstFailure"]>;
+
+/** Lines shown per value an assertion without a diff was given. */
+const VALUE_LINES = 6;
+
+/** What the assertion was given: the value of assert.match or assert.throws, or the diff. */
+function shownValues(failure: Failure): { values: string[]; diff: string[] } {
+  if (failure.actual !== undefined) {
+    const thrown = failure.operator === "throws" || failure.operator === "rejects";
+    const [first = "", ...rest] = failure.actual.split("\n").slice(0, VALUE_LINES);
+    const label = thrown ? "实际抛出的错误：" : "实际值：";
+    return {
+      values: [`${label}${rest.length === 0 ? JSON.stringify(first) : first}`, ...rest.map((line) => `  ${line}`)],
+      diff: [],
+    };
+  }
+  // assert.ok's own diff is `+ false` / `- true`: say what it means instead.
+  if (failure.operator === "==" && failure.diff.join("\n") === "+ false\n- true") {
+    return { values: ["实际值：false（这条断言要求它成立）"], diff: [] };
+  }
+  return { values: [], diff: failure.diff };
+}
+
+/**
+ * When an earlier lab's test died on the stub of a later lab, which lab's branch the code took:
+ * the usual cause is a missing await (a Promise taken for the value) or a missing continue/return.
+ */
+function laterStub(checkpoint: Checkpoint, lab: Lab, error: string): string | undefined {
+  const id = /^Lab (\S+) .* 尚未实现$/.exec(error)?.[1];
+  const ids = checkpoint.labs.map((candidate) => candidate.id);
+  if (id === undefined || ids.indexOf(id) <= ids.indexOf(lab.id)) return undefined;
+  const title = checkpoint.labs.find((candidate) => candidate.id === id)?.title ?? "";
+  return `你的代码走进了 Lab ${id}（${title}）的分支，那里还没有写：Lab ${lab.id} 的测试本不该走到那里。是不是漏了 await（把 Promise 当成了值）、continue 或 return（执行落进了后面的分支）？`;
+}
+
 /** The failure's first line; a timeout says what hangs that way. */
-function failureLine(failure: NonNullable<LabProgress["firstFailure"]>): string {
+function failureLine(failure: Failure): string {
+  if (failure.spinning === true) return failure.error;
   if (!failure.hung) return failure.error;
   return `${failure.error}：这项测试没有结束。常见原因是一个永远不 settle 的 Promise（漏了 await、resolve 或 return），或留下的定时器。`;
 }

@@ -39,8 +39,9 @@ export async function executeToolCall(
 
   let output: unknown;
   try {
-    // Lab 6.4 ①：执行工具：把 call.arguments 和收到的同一个 context（signal、reportProgress）交给
-    // tool.execute()，等待它的输出，存进 output。然后删除 notYet()。
+    // Lab 6.4 ①：执行工具：把 call.arguments 和收到的同一个 context（signal、reportProgress，不复制）交给
+    // tool.execute()，用 await 等待它的输出，存进 output。然后删除 notYet()。
+    // 漏了 await 时 output 是一个 Promise：它不是 { content }，执行会落进下面 Lab 6.5 的坏输出分支。
     output = notYet("Lab 6.4 执行工具并配对结果 尚未实现");
   } catch (error) {
     // Lab 6.5 ①：工具 reject 或同步抛出时，返回 toolErrorResult(call, errorMessageOf(error))：

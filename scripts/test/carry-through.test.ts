@@ -1,0 +1,46 @@
+// A learner's own code goes through every `practice --from` step of the course, 06 → 09: in each
+// practice directory the starters are filled in lab by lab the way the starters ask (comments
+// and lab markers kept), and the next directory is made --from it. The last directory, with the
+// reference agent.ts, passes every focused test of 09: the change 09 makes to the carried loop
+// (the takeSteering hook) landed where it belongs.
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { practice } from "../lib/cli/practice-command.js";
+import { loadManifest } from "../lib/course/manifest.js";
+import { targetFiles } from "../lib/course/snapshots.js";
+import { withTempDir } from "../lib/trees/temp-dir.js";
+import { verifyTree } from "../lib/verify/verify-labs.js";
+import { filledStarters } from "./support/learner-copies.js";
+
+const manifest = loadManifest();
+
+test("starter 里每个 Lab 都照注释写完、注释保留，经过课程里每一步 --from（06 → 07 → 08 → 09）：改动都应用上，09 的聚焦测试全部通过", async () => {
+  await withTempDir("pi-course-carry-through-", async (holder) => {
+    let previous: string | undefined;
+    for (const checkpoint of manifest.checkpoints) {
+      const dir = path.join(holder, checkpoint.id);
+      const argv = previous === undefined ? [checkpoint.id, dir] : [checkpoint.id, dir, "--from", previous];
+      await practice(argv, holder);
+      const last = checkpoint === manifest.checkpoints.at(-1);
+      // The last chapter's own file is the reference one: only what was carried is the learner's.
+      const own = last
+        ? Object.fromEntries(checkpoint.teachingFiles.map((file) => [file, targetFiles(checkpoint).get(file) ?? ""]))
+        : filledStarters(checkpoint);
+      for (const [file, text] of Object.entries(own)) await writeFile(path.join(dir, file), text);
+      const verification = await verifyTree(dir, checkpoint);
+      assert.ok(verification.built, `${checkpoint.id}：写完的练习目录可以构建`);
+      const done = verification.labs.filter((progress) => progress.done).map((progress) => progress.lab.id);
+      assert.deepEqual(
+        done,
+        checkpoint.labs.map((lab) => lab.id),
+        `${checkpoint.id}：每个 Lab 都通过`,
+      );
+      previous = dir;
+    }
+    const loop = await readFile(path.join(holder, "09", "packages/pi-course/src/agent-loop.ts"), "utf8");
+    assert.match(loop, /\/\/ Lab 7\.5 ①/, "学习者在 07 留下的 Lab 注释还在");
+    assert.match(loop, /takeSteering/, "09 对 agent-loop.ts 的改动应用上了");
+  });
+});

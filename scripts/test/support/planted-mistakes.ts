@@ -1,0 +1,185 @@
+// Mistakes a learner makes in chapters 06, 07 and 09, planted in the teaching files (the target's,
+// or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
+// focused tests must go red first and what verify must say about it: the broken rule and the fix.
+// The first ones of each chapter are the walk's (issue 21); the others are the course's own.
+import type { Mutation } from "../../lib/mutation/mutants.js";
+
+export interface PlantedMistake {
+  checkpoint: string;
+  name: string;
+  /** The lab whose tests go red first. */
+  lab: string;
+  /** Planted into the teaching files with the labs up to this one done; by default every lab (the target's files). */
+  stage?: string;
+  mutations: Mutation[];
+  /** What verify's summary must say. */
+  says: RegExp;
+}
+
+const executeToolCall = "packages/pi-core/src/execute-tool-call.ts";
+const agentLoop = "packages/pi-course/src/agent-loop.ts";
+const agent = "packages/pi-course/src/agent.ts";
+
+export const plantedMistakes: PlantedMistake[] = [
+  {
+    checkpoint: "06",
+    name: "tool.execute() 前漏了 await",
+    lab: "6.4",
+    stage: "6.4",
+    mutations: [
+      {
+        file: executeToolCall,
+        find: "output = await tool.execute(call.arguments, context);",
+        replace: "output = tool.execute(call.arguments, context);",
+      },
+    ],
+    says: /走进了 Lab 6\.5[^\n]*漏了 await/,
+  },
+  {
+    checkpoint: "06",
+    name: "把 context 复制一份再交给工具",
+    lab: "6.4",
+    mutations: [
+      {
+        file: executeToolCall,
+        find: "output = await tool.execute(call.arguments, context);",
+        replace: "output = await tool.execute(call.arguments, { ...context });",
+      },
+    ],
+    says: /同一个 context 对象：不复制、不包装/,
+  },
+  {
+    checkpoint: "06",
+    name: '用 "details" in output 决定写不写 details',
+    lab: "6.4",
+    mutations: [
+      {
+        file: executeToolCall,
+        find: "if (output.details !== undefined) result.details = output.details;",
+        replace: 'if ("details" in output) result.details = output.details;',
+      },
+    ],
+    says: /details 是 undefined 也算没有 details/,
+  },
+  {
+    checkpoint: "07",
+    name: "单工具往返之后漏了 continue",
+    lab: "7.2",
+    stage: "7.2",
+    mutations: [{ file: agentLoop, find: "      continue;\n", replace: "" }],
+    says: /执行后继续循环：工具结果追加之后 continue/,
+  },
+  {
+    checkpoint: "07",
+    name: "failedExecution 用 String(error)，留下了 “Error: ”",
+    lab: "7.4",
+    mutations: [
+      {
+        file: agentLoop,
+        find: "errorMessageOf(error)}`)],",
+        replace: "String(error)}`)],",
+      },
+    ],
+    says: /只留 error\.message[\s\S]*\+ 'Tool execution failed: Error: disk offline'/,
+  },
+  {
+    checkpoint: "09",
+    name: "订阅数组原地 push 与 splice",
+    lab: "9.1",
+    mutations: [
+      {
+        file: agent,
+        find: "    this.subscriptions = [...this.subscriptions, subscription];\n",
+        replace: "    this.subscriptions.push(subscription);\n",
+      },
+      {
+        file: agent,
+        find: "      this.subscriptions = this.subscriptions.filter((entry) => entry !== subscription);\n",
+        replace:
+          "      const index = this.subscriptions.indexOf(subscription);\n      if (index !== -1) this.subscriptions.splice(index, 1);\n",
+      },
+    ],
+    says: /订阅数组只整体替换，不原地 push\/splice/,
+  },
+  {
+    checkpoint: "09",
+    name: "isRunning 仍为 true 时发出 agent_end",
+    lab: "9.2",
+    mutations: [
+      {
+        file: agent,
+        find: '    this.active = undefined;\n    this.lastResult = result;\n    this.emit({ type: "agent_end", result });\n',
+        replace:
+          '    this.lastResult = result;\n    this.emit({ type: "agent_end", result });\n    this.active = undefined;\n',
+      },
+    ],
+    says: /先清掉 active、记下 lastResult，再发出 agent_end/,
+  },
+  {
+    checkpoint: "09",
+    name: "abort 时 wait() 不撤掉计时器",
+    lab: "9.4",
+    mutations: [{ file: agent, find: "      clearTimeout(timer);\n", replace: "" }],
+    says: /clearTimeout 撤掉 wait\(\) 的计时器/,
+  },
+  {
+    checkpoint: "09",
+    name: "取走的 steer 放回队列末尾",
+    lab: "9.5",
+    mutations: [
+      {
+        file: agent,
+        find: "this.steering = [...taken, ...this.steering];",
+        replace: "this.steering = [...this.steering, ...taken];",
+      },
+    ],
+    says: /回到队列最前面/,
+  },
+  {
+    checkpoint: "09",
+    name: "每次 loop 都给满 maxSteps",
+    lab: "9.3",
+    mutations: [
+      {
+        file: agent,
+        find: "const result = await this.runLoop(signal, this.maxSteps - steps);",
+        replace: "const result = await this.runLoop(signal, this.maxSteps);",
+      },
+      {
+        file: agent,
+        find: '      if (steps >= this.maxSteps) return { reason: "maxSteps", messages: this.messages, steps };\n',
+        replace: "",
+      },
+    ],
+    says: /maxSteps 计整次运行的模型请求/,
+  },
+  {
+    checkpoint: "09",
+    name: "stop 之后不查取消就取 followUp",
+    lab: "9.3",
+    mutations: [
+      {
+        file: agent,
+        find: '      if (signal.aborted) return { reason: "aborted", messages: this.messages, steps };\n',
+        replace: "",
+      },
+    ],
+    says: /先查取消，再碰队列/,
+  },
+  {
+    checkpoint: "09",
+    name: "成功的请求之后不重置连续失败次数",
+    lab: "9.4",
+    mutations: [
+      { file: agent, find: "attempt = result.steps > 1 ? 1 : attempt + 1;", replace: "attempt = attempt + 1;" },
+    ],
+    says: /连续失败的计数从头开始/,
+  },
+  {
+    checkpoint: "09",
+    name: "计时器先到时不撤掉 abort 监听",
+    lab: "9.4",
+    mutations: [{ file: agent, find: '      signal.removeEventListener("abort", onAbort);\n', replace: "" }],
+    says: /撤掉它的 abort 监听/,
+  },
+];
