@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import { parseTap } from "../../packages/pi-course-kit/src/tap-report.js";
 import { runNode } from "../lib/run/child-process.js";
-import { parseTap } from "../lib/run/tap-report.js";
 import { withTempDir } from "../lib/trees/temp-dir.js";
 
 const major = Number(process.versions.node.split(".")[0]);

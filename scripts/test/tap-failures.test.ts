@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { parseTap } from "../../packages/pi-course-kit/src/tap-report.js";
 import { findCheckpoint } from "../lib/course/manifest.js";
-import { parseTap } from "../lib/run/tap-report.js";
 import { plainStyle } from "../lib/terminal-style.js";
 import { formatVerification } from "../lib/verify/verify-report.js";
 

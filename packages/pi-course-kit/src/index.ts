@@ -12,3 +12,4 @@ export {
   ManifestError,
   readManifest,
 } from "./manifest.js";
+export { type FocusedFailure, type FocusedResult, type FocusedTest, parseTap } from "./tap-report.js";

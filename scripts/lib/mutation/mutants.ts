@@ -3,9 +3,9 @@
 // silently after the source changed.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { FocusedResult } from "../../../packages/pi-course-kit/src/tap-report.js";
 import { type Checkpoint, repoRoot } from "../course/manifest.js";
 import { buildTree, runFocused } from "../run/focused-run.js";
-import type { FocusedResult } from "../run/tap-report.js";
 import { withTempTree } from "../trees/temp-tree.js";
 import { UsageError } from "../usage-error.js";
 

@@ -4,14 +4,14 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { focusedFiles as expandFocusedRun } from "../../../packages/pi-course-kit/src/index.js";
+import { type FocusedResult, parseTap } from "../../../packages/pi-course-kit/src/tap-report.js";
 import { type Checkpoint, focusedTestCount } from "../course/manifest.js";
 import { compiledTestFiles } from "../course/test-files.js";
 import { LearnerError, RunTimeoutError } from "../usage-error.js";
 import { runNode, runNpm } from "./child-process.js";
-import { type FocusedResult, parseTap } from "./tap-report.js";
 import { startTestTrace } from "./test-trace.js";
 
-export type { FocusedFailure, FocusedResult, FocusedTest } from "./tap-report.js";
+export type { FocusedFailure, FocusedResult, FocusedTest } from "../../../packages/pi-course-kit/src/tap-report.js";
 
 export interface BuildResult {
   ok: boolean;

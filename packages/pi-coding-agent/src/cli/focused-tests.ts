@@ -3,6 +3,7 @@
 // The run is a child process group: stopped whole at its time limit, or when tiny-pi exits or is
 // stopped by a signal (leave.ts).
 import { spawn } from "node:child_process";
+import { parseTap } from "@pi/course-kit";
 import { killTree, ownProcessGroup } from "../process/process-tree.js";
 
 export interface FocusedVerdict {
@@ -45,10 +46,18 @@ export function runFocusedTests(tree: string, files: string[]): Promise<FocusedV
     child.on("close", (code) => {
       clearTimeout(timer);
       process.removeListener("exit", kill);
-      const pass = /^# pass (\d+)$/m.exec(report)?.[1];
-      const fail = /^# fail (\d+)$/m.exec(report)?.[1];
-      const counts = pass !== undefined && fail !== undefined ? `${pass}/${Number(pass) + Number(fail)}` : undefined;
+      const counts = summaryCounts(report);
       resolve({ passed: code === 0 && !timedOut, timedOut, ...(counts !== undefined ? { counts } : {}) });
     });
   });
+}
+
+/** `7/9` from the run's TAP summary; undefined when the run ended before printing one (killed at its limit). */
+function summaryCounts(report: string): string | undefined {
+  try {
+    const summary = parseTap(report);
+    return `${summary.pass}/${summary.pass + summary.fail}`;
+  } catch {
+    return undefined;
+  }
 }

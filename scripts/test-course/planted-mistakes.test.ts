@@ -14,7 +14,7 @@ import { plainStyle } from "../lib/terminal-style.js";
 import { withTempTree } from "../lib/trees/temp-tree.js";
 import { nextLab, verifyTree } from "../lib/verify/verify-labs.js";
 import { formatSummary } from "../lib/verify/verify-report.js";
-import { type PlantedMistake, plantedMistakes } from "./support/planted-mistakes.js";
+import { type PlantedMistake, plantedMistakes } from "../test/support/planted-mistakes.js";
 
 interface Outcome {
   /** The first lab not done, if any. */

@@ -12,7 +12,7 @@ import { loadManifest } from "../lib/course/manifest.js";
 import { targetFiles } from "../lib/course/snapshots.js";
 import { withTempDir } from "../lib/trees/temp-dir.js";
 import { verifyTree } from "../lib/verify/verify-labs.js";
-import { filledStarters } from "./support/learner-copies.js";
+import { filledStarters } from "../test/support/learner-copies.js";
 
 const manifest = loadManifest();
 
