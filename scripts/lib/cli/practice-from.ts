@@ -26,9 +26,10 @@ export async function carryFrom(next: Checkpoint, fromArgument: string, from: st
   const manifest = loadManifest();
   const dir = resolveUserDir(fromArgument, from);
   const shown = displayDir(dir, from);
-  const previous = await practiceCheckpointOf(dir, shown);
-  const ids = manifest.checkpoints.map((checkpoint) => checkpoint.id);
-  if (ids.indexOf(previous.id) >= ids.indexOf(next.id)) {
+  const courseIds = manifest.checkpoints.map((checkpoint) => checkpoint.id);
+  const example = `practice/${courseIds[courseIds.indexOf(next.id) - 1] ?? courseIds[0]}`;
+  const previous = await practiceCheckpointOf(dir, shown, example);
+  if (courseIds.indexOf(previous.id) >= courseIds.indexOf(next.id)) {
     throw new UsageError(
       `${shown} 是检查点 ${previous.id} 的练习目录，不在 ${next.id} 之前：--from 需要更早检查点的练习目录。`,
     );
@@ -63,18 +64,18 @@ export async function carryFrom(next: Checkpoint, fromArgument: string, from: st
 }
 
 /** The checkpoint whose practice tree `dir` is, from its root package.json's name. */
-async function practiceCheckpointOf(dir: string, shown: string): Promise<Checkpoint> {
+async function practiceCheckpointOf(dir: string, shown: string, example: string): Promise<Checkpoint> {
   const isDir = await stat(dir).then(
     (stats) => stats.isDirectory(),
     () => false,
   );
-  if (!isDir) throw new UsageError(`--from 的目录不存在：${shown}。请给出上一章的练习目录，例如 practice/06。`);
+  if (!isDir) throw new UsageError(`--from 的目录不存在：${shown}。请给出上一章的练习目录，例如 ${example}。`);
   const name = await readFile(path.join(dir, "package.json"), "utf8")
     .then((text) => (JSON.parse(text) as { name?: unknown }).name)
     .catch(() => undefined);
   const previous = loadManifest().checkpoints.find((checkpoint) => treePackageName(checkpoint, "practice") === name);
   if (previous === undefined) {
-    throw new UsageError(`${shown} 不是练习目录：--from 需要 npm run practice 创建的目录，例如 practice/06。`);
+    throw new UsageError(`${shown} 不是练习目录：--from 需要 npm run practice 创建的目录，例如 ${example}。`);
   }
   return previous;
 }
