@@ -1,7 +1,7 @@
 // The safe-write part of writing a tree: the learner's target folder is checked first, the tree
 // is made in a temporary sibling and moved into place last, so a refusal or a failure leaves
 // the target exactly as it was (absent, or an empty folder) and nothing else behind.
-import { constants, existsSync, mkdirSync } from "node:fs";
+import { constants, existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { remove } from "fs-extra/esm";
@@ -50,7 +50,10 @@ export async function makeTempSibling(target: string): Promise<string> {
   try {
     await fs.access(parent, constants.W_OK);
     await removeLeftovers(parent, (name) => TEMP_SIBLING.exec(name)?.[1]);
-    return await fs.mkdtemp(path.join(parent, ownedPrefix(siblingPrefix(target))));
+    // Synchronous: a signal handler runs between JavaScript steps, so it can never land while the
+    // folder is being made in the thread pool and miss it (seen under load: the folder appeared
+    // after the handler had cleaned up).
+    return mkdtempSync(path.join(parent, ownedPrefix(siblingPrefix(target))));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ENOENT" || code === "ENOTDIR") {

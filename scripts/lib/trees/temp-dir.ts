@@ -1,7 +1,7 @@
 // A fresh folder under os.tmpdir() for the length of one task, removed afterwards whatever happens:
 // also when the process is interrupted (SIGINT, SIGTERM, SIGHUP), and by the next task with the
 // same prefix when the process was killed outright (SIGKILL).
-import { mkdtemp } from "node:fs/promises";
+import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cleanupOnSignal } from "../cleanup-on-signal.js";
@@ -13,7 +13,8 @@ export async function withTempDir<T>(prefix: string, use: (dir: string) => Promi
   await removeLeftovers(parent, (name) => (name.startsWith(prefix) ? name.slice(prefix.length) : undefined));
   const release = cleanupOnSignal(() => removeOwnedSync(parent, prefix));
   try {
-    const dir = await mkdtemp(path.join(parent, ownedPrefix(prefix)));
+    // Synchronous, so a signal cannot land while the folder is being made and miss it.
+    const dir = mkdtempSync(path.join(parent, ownedPrefix(prefix)));
     try {
       return await use(dir);
     } finally {
