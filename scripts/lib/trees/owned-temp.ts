@@ -5,6 +5,7 @@ import { lstatSync, readdirSync, rmdirSync, rmSync, unlinkSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { remove } from "fs-extra/esm";
+import { isAlive } from "../../../packages/pi-coding-agent/src/process/process-tree.js";
 
 /** The mkdtemp prefix of a temp folder owned by this process. */
 export function ownedPrefix(prefix: string): string {
@@ -12,15 +13,6 @@ export function ownedPrefix(prefix: string): string {
 }
 
 const OWNER = /^pid(\d+)-[A-Za-z0-9]{6}$/;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * Removes the folders `<prefix>pid<N>-XXXXXX` in `parent` whose owner N is no longer running.

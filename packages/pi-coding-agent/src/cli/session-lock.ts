@@ -2,6 +2,7 @@
 // so a second tiny-pi refuses instead of interleaving its entries. A lock whose process is gone
 // (a run killed with SIGKILL) is taken over.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { isAlive } from "../process/process-tree.js";
 import { UsageError } from "./errors.js";
 
 const held = new Set<string>();
@@ -26,15 +27,6 @@ export function lockSession(file: string): void {
       );
     }
     rmSync(lock, { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -12,3 +12,13 @@ export { ownProcessGroup };
 export function killTree(child: ChildProcess): void {
   if (child.pid !== undefined) signalProcessGroup(child.pid, "SIGKILL");
 }
+
+/** Whether process `pid` still exists (EPERM: it does, owned by someone else). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
