@@ -49,7 +49,7 @@ test("分支路径：pathTo 沿 parentId 返回所选分支从根到叶的链（
 
   const chain = pathTo(entries, "a000000c");
   const first = chain[0];
-  assert.ok(first?.type === "message" && first.message.role === "user", "链的第一个条目是 user 消息");
+  assert.ok(first?.type === "message" && first.message.role === "user");
   first.message.content = "被调用者改掉";
   first.parentId = "ffffffff";
   assert.deepEqual(pathTo(entries, "a000000c")[0], entries[0], "返回的是深拷贝：改动它不影响条目");
@@ -91,7 +91,7 @@ test("条目解析：parseEntry 把 unknown 收窄为条目联合，返回的条
   const raw = structuredClone(input) as unknown as { message: { content: { arguments: { path: string } }[] } };
   const copy = parseEntry(raw);
   const block = raw.message.content[1];
-  assert.ok(block, "第二个内容块是调用");
+  assert.ok(block);
   block.arguments.path = "被改掉.ts";
   assert.deepEqual(copy, input, "嵌套载荷是副本：之后改动输入不影响解析结果");
 
@@ -149,7 +149,7 @@ test("条目解析：不是 JSON 安全的值被拒绝：undefined、函数、Na
   const withArgument = (value: unknown) => {
     const copy = structuredClone(good) as unknown as { message: { content: { arguments: Record<string, unknown> }[] } };
     const block = copy.message.content[1];
-    assert.ok(block, "第二个内容块是调用");
+    assert.ok(block);
     block.arguments.value = value;
     return copy;
   };
@@ -180,7 +180,7 @@ test("内存存储：append 在调用时做快照，按调用顺序（FIFO）提
   const entries = chapterSession();
   const first = structuredClone(entries[0]) as SessionEntry;
   const pending = [store.append(first), ...entries.slice(1).map((item) => store.append(item))];
-  assert.ok(first.type === "message", "第一个条目是消息");
+  assert.ok(first.type === "message");
   first.message.content = "调用之后才改的内容";
   await Promise.all(pending);
 
@@ -372,7 +372,7 @@ test("消息投影：messagesOnPath 把所选分支投影为 Agent 要的 Messag
   assert.deepEqual(messages, expected, "重试分支的 8 条消息，按根到叶的顺序，label 不进入");
   assert.equal(messages.length, 8, "错误分支的消息不在其中");
   const first = messages[0];
-  assert.ok(first?.role === "user", "投影的第一条是 user 消息");
+  assert.ok(first?.role === "user");
   first.content = "被 Agent 改掉";
   assert.deepEqual(store.messagesOnPath("a000000c")[0], expected[0], "消息是副本：改动它不影响存储");
   assert.deepEqual(
