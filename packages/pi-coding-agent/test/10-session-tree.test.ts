@@ -49,7 +49,7 @@ test("分支路径：pathTo 沿 parentId 返回所选分支从根到叶的链（
 
   const chain = pathTo(entries, "a000000c");
   const first = chain[0];
-  assert.ok(first?.type === "message" && first.message.role === "user");
+  assert.ok(first?.type === "message" && first.message.role === "user", "链的第一条是用户消息");
   first.message.content = "被调用者改掉";
   first.parentId = "ffffffff";
   assert.deepEqual(pathTo(entries, "a000000c")[0], entries[0], "返回的是深拷贝：改动它不影响条目");
@@ -91,7 +91,7 @@ test("条目解析：parseEntry 把 unknown 收窄为条目联合，返回的条
   const raw = structuredClone(input) as unknown as { message: { content: { arguments: { path: string } }[] } };
   const copy = parseEntry(raw);
   const block = raw.message.content[1];
-  assert.ok(block);
+  assert.ok(block, "第二个内容块是工具调用");
   block.arguments.path = "被改掉.ts";
   assert.deepEqual(copy, input, "嵌套载荷是副本：之后改动输入不影响解析结果");
 
@@ -149,13 +149,16 @@ test("条目解析：不是 JSON 安全的值被拒绝：undefined、函数、Na
   const withArgument = (value: unknown) => {
     const copy = structuredClone(good) as unknown as { message: { content: { arguments: Record<string, unknown> }[] } };
     const block = copy.message.content[1];
-    assert.ok(block);
+    assert.ok(block, "第二个内容块是工具调用");
     block.arguments.value = value;
     return copy;
   };
   const cyclic: Record<string, unknown> = {};
   cyclic.self = cyclic;
+  const sparse = [1, 2, 3];
+  delete sparse[1];
   const unsafe: [string, unknown][] = [
+    ["稀疏数组的空位（也是 undefined）", sparse],
     ["undefined", undefined],
     ["函数", () => 1],
     ["NaN", Number.NaN],
@@ -167,6 +170,14 @@ test("条目解析：不是 JSON 安全的值被拒绝：undefined、函数、Na
     const message = await refusal(() => parseEntry(withArgument(value)), `${what}被拒绝`);
     assert.match(message, /arguments\.value/, `${what}：报错写出不安全值所在的路径`);
   }
+  const shared = { path: "README.md" };
+  const twice = parseEntry(withArgument({ first: shared, second: shared }));
+  assert.ok(twice.type === "message", "解析出消息条目");
+  assert.deepEqual(
+    JSON.parse(JSON.stringify(twice)),
+    JSON.parse(JSON.stringify(withArgument({ first: shared, second: shared }))),
+    "共享但不成环的引用不是循环：可以复制，两处都保留",
+  );
 });
 
 // ---------------------------------------------------------------------------
@@ -180,7 +191,7 @@ test("内存存储：append 在调用时做快照，按调用顺序（FIFO）提
   const entries = chapterSession();
   const first = structuredClone(entries[0]) as SessionEntry;
   const pending = [store.append(first), ...entries.slice(1).map((item) => store.append(item))];
-  assert.ok(first.type === "message");
+  assert.ok(first.type === "message", "第一条是消息条目");
   first.message.content = "调用之后才改的内容";
   await Promise.all(pending);
 
@@ -195,6 +206,14 @@ test("内存存储：缺父条目或重复 id 的追加被拒绝，失败的追�
   for (const item of chapterSession().slice(0, 4)) await store.append(item);
   const before = store.entries();
 
+  let appended: unknown;
+  try {
+    appended = store.append(user("b0000001", "ffffffff", "父条目不存在"));
+  } catch {
+    appended = "同步抛出";
+  }
+  assert.ok(appended instanceof Promise, "append 以被拒绝的 Promise 报告错误，而不是同步抛出");
+  await (appended as Promise<unknown>).catch(() => undefined);
   const orphan = await refusal(() => store.append(user("b0000001", "ffffffff", "父条目不存在")), "缺父条目的追加");
   assert.match(orphan, /ffffffff/, "缺父条目的拒绝点名缺的父 id");
   const twice = await refusal(() => store.append(user("a0000003", "a0000004", "重复的 id")), "重复 id 的追加");
@@ -233,7 +252,11 @@ test("JSONL 恢复 · 残行：只有以换行结尾的行才算提交；空行�
       { line: 8, bytes: Buffer.byteLength(torn) },
       "残行被报告：它的物理行号与字节数",
     );
-    assert.equal(recovered.committedBytes, Buffer.byteLength(committed), "已提交的部分到最后一个换行为止");
+    assert.equal(
+      recovered.committedBytes,
+      Buffer.byteLength(committed),
+      "已提交的部分到最后一个换行为止（committedBytes 按 UTF-8 字节计，不是字符数）",
+    );
 
     const whole = recoverSession(committed, file);
     assert.equal(whole.tornTail, undefined, "以换行结尾的文件没有残行");
@@ -372,7 +395,7 @@ test("消息投影：messagesOnPath 把所选分支投影为 Agent 要的 Messag
   assert.deepEqual(messages, expected, "重试分支的 8 条消息，按根到叶的顺序，label 不进入");
   assert.equal(messages.length, 8, "错误分支的消息不在其中");
   const first = messages[0];
-  assert.ok(first?.role === "user");
+  assert.ok(first?.role === "user", "投影的第一条是用户消息");
   first.content = "被 Agent 改掉";
   assert.deepEqual(store.messagesOnPath("a000000c")[0], expected[0], "消息是副本：改动它不影响存储");
   assert.deepEqual(
