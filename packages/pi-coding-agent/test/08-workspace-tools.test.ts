@@ -17,7 +17,7 @@ const TEST_TIMEOUT_MS = 10_000;
 // Lab 8.1 · 守住工作区边界
 // ---------------------------------------------------------------------------
 
-test("工作区边界：.. 与工作区外的绝对路径在任何 I/O 之前被拒绝；~ 不展开，开头的 @ 被去掉", {
+test("工作区边界：..、工作区外的绝对路径与 ~ 开头的路径被拒绝，一行说明点出 workspace；开头的 @ 被去掉；经过 symlink 到达的工作区认它的两个名字", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -33,12 +33,35 @@ test("工作区边界：.. 与工作区外的绝对路径在任何 I/O 之前被
     assert.equal(write.isError, true, "write 也守同一条边界");
     await assert.rejects(stat(path.join(ws.outside, "planted.txt")), "越界的 write 没有创建任何文件");
 
-    assert.equal(
-      await resolveWorkspacePath(ws.root, "~/notes.txt"),
-      path.join(ws.root, "~", "notes.txt"),
-      "~ 不展开为家目录，只是工作区里的一个名字",
+    const home = await ws.call("write", { path: "~/notes.txt", content: "x" });
+    assert.equal(home.isError, true, "~ 开头的路径被拒绝：工具不展开 ~，也不创建字面的 ~ 目录");
+    assert.match(
+      resultText(home),
+      /^Path "~\/notes\.txt" starts with ~, which the tools do not expand/,
+      "拒绝说明 ~ 不展开",
     );
+    assert.equal(existsSync(path.join(ws.root, "~")), false, "工作区里没有出现名为 ~ 的目录");
     assert.equal(await resolveWorkspacePath(ws.root, "@README.md"), path.join(ws.root, "README.md"), "开头的 @ 被去掉");
+
+    // The workspace given through a link, as /tmp is on macOS: bash prints the real path, the tools take both.
+    const linked = path.join(ws.outside, "linked-workspace");
+    await symlink(ws.root, linked);
+    const notes = await ws.put("notes.txt", "inside\n");
+    assert.equal(
+      await resolveWorkspacePath(linked, "notes.txt"),
+      notes,
+      "经过 symlink 给出的工作区照常可用：真实路径要和工作区的真实路径比较，而不是和 path.resolve(root)",
+    );
+    assert.equal(
+      await resolveWorkspacePath(linked, notes),
+      notes,
+      "工作区真实路径下的绝对路径（bash 的 $PWD 给出的那种）也在工作区里：工作区认给出的路径和它的真实路径两个名字",
+    );
+    await assert.rejects(
+      resolveWorkspacePath(linked, "../secret.txt"),
+      /outside the workspace/,
+      "经过 symlink 的工作区仍拒绝越界",
+    );
   });
 });
 
@@ -56,6 +79,9 @@ test("工作区边界 · symlink：路径上任何一处通向工作区外的链
     }
     const write = await ws.call("write", { path: "shared/deep/planted.txt", content: "x" });
     assert.equal(write.isError, true, "写入经过外链目录的路径被拒绝");
+    await symlink(path.join(ws.outside, "created-by-link.txt"), path.join(ws.root, "dangling.txt"));
+    const dangling = await ws.call("write", { path: "dangling.txt", content: "x" });
+    assert.equal(dangling.isError, true, "指向不存在目标的链接不被跟随：它的去向无法检查");
     assert.deepEqual(await readdir(ws.outside), ["secret.txt"], "工作区外没有出现新文件或目录");
     const inside = await ws.put("docs/guide.md", "inside\n");
     await symlink(inside, path.join(ws.root, "guide-link.md"));
@@ -67,7 +93,7 @@ test("工作区边界 · symlink：路径上任何一处通向工作区外的链
   });
 });
 
-test("工作区边界 · symlink：检查时还是普通文件、之后被换成外链的路径，在使用时被拒绝", {
+test("工作区边界 · 使用时：检查时还是普通文件、之后被换成外链的路径，在使用时被拒绝", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -158,7 +184,11 @@ test("分页读取：首行超过字节上限时报告而不截断；二进制�
     assert.equal(huge.isError, false, "超长首行不是错误");
     assert.ok(!resultText(huge).includes("aaaa"), "超长的行不被截成半行返回");
     assert.match(resultText(huge), /Line 1 is 58\.6 KB, over the 50 KB limit/, "说明这一行有多长");
-    assert.match(resultText(huge), /sed -n '1p' minified\.js \| head -c 51200/, "给出读取这一行的办法");
+    assert.match(
+      resultText(huge),
+      /sed -n '1p' 'minified\.js' \| head -c 51200/,
+      "给出读取这一行的办法，路径放在单引号里（文件名里的 $(…) 不会被 shell 执行）",
+    );
 
     await ws.put("logo.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
     const binary = await ws.call("read", { path: "logo.png" });

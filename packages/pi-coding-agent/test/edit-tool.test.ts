@@ -4,7 +4,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { applyPatch } from "diff";
 import fc from "fast-check";
-import { unifiedDiff } from "../src/tools/unified-diff.js";
+import { type Replacement, replacementDiff } from "../src/tools/unified-diff.js";
 import { numberedLines, resultText, withWorkspace } from "./workspace-fixture.js";
 
 test("edit：firstChangedLine 指向最靠前的改动，与 edits 的顺序无关；diff 只含改动附近的行", async () => {
@@ -83,19 +83,36 @@ test("edit：10 MB 文件中改一行，其他内容不变", async () => {
   });
 });
 
-test("edit 的 diff 只比较改动的区域，仍是能把原文变成新文的 unified diff（性质测试）", () => {
+test("edit 的 diff 由替换直接构成，仍是能把原文变成新文的 unified diff（性质测试）", () => {
   // Short texts over a tiny alphabet: many shared lines, changes at the start, the end, in lines
-  // without a final newline.
+  // without a final newline, replacements that touch or share a line.
   const text = fc
     .array(fc.constantFrom("a", "b", "\n", "\n", "xy\n"), { maxLength: 40 })
     .map((parts) => parts.join(""));
+  const cuts = fc.array(fc.tuple(fc.nat(60), fc.nat(4), text), { maxLength: 6 });
   fc.assert(
-    fc.property(text, text, (before, after) => {
-      const { diff, firstChangedLine } = unifiedDiff("f.txt", before, after);
+    fc.property(text, cuts, (before, raw) => {
+      const replacements: Replacement[] = [];
+      let from = 0;
+      for (const [gap, length, inserted] of raw) {
+        const start = from + (gap % 8);
+        const end = start + length + 1;
+        if (end > before.length) break;
+        replacements.push({ start, end, text: inserted });
+        from = end;
+      }
+      let after = "";
+      let at = 0;
+      for (const { start, end, text: inserted } of replacements) {
+        after += before.slice(at, start) + inserted;
+        at = end;
+      }
+      after += before.slice(at);
+      const { diff, firstChangedLine } = replacementDiff("f.txt", before, replacements, 1_000_000);
       assert.equal(applyPatch(before, diff), after);
       const unchanged = (text: string) => text.split("\n").slice(0, firstChangedLine - 1);
       assert.deepEqual(unchanged(after), unchanged(before), "lines above firstChangedLine are unchanged");
     }),
-    { numRuns: 1000 },
+    { numRuns: 2000 },
   );
 });
