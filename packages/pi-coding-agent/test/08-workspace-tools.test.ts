@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { link, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
+import { chmod, link, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import type { TextContent } from "@pi/core";
 import { resolveWorkspacePath } from "../src/tools/workspace-path.js";
-import { isRunning, numberedLines, resultText, SECRET, withWorkspace } from "./workspace-fixture.js";
+import { isRunning, numberedLines, resultText, SECRET, withWorkspace, writeAsUser } from "./workspace-fixture.js";
 
 /** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
 const TEST_TIMEOUT_MS = 10_000;
@@ -212,7 +212,7 @@ test("原子写入：创建父目录，报告真实的 UTF-8 字节数", { timeo
   });
 });
 
-test("原子写入：先写临时文件再 rename，旧文件的读者仍看到完整旧内容，目录里不留临时文件", {
+test("原子写入：先写临时文件再 rename，旧文件的读者仍看到完整旧内容，目录里不留临时文件；保留权限位，只读文件被拒绝", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -224,6 +224,25 @@ test("原子写入：先写临时文件再 rename，旧文件的读者仍看到�
     assert.equal(await ws.contentOf("config.json"), '{"version": 2}\n', "新内容完整");
     assert.equal(await readFile(reader, "utf8"), '{"version": 1}\n', "旧文件没有被原地改写：写入是临时文件 + rename");
     assert.deepEqual((await readdir(ws.root)).sort(), ["config.json", "reader-view.json"], "不留临时文件");
+
+    if (process.platform !== "win32") {
+      const script = await ws.put("run.sh", "#!/bin/sh\necho old\n");
+      await chmod(script, 0o755);
+      await ws.call("write", { path: "run.sh", content: "#!/bin/sh\necho new\n" });
+      assert.equal(
+        (await stat(script)).mode & 0o777,
+        0o755,
+        "覆盖时保留原文件的权限位（keepOwnerAndMode）：脚本仍可执行",
+      );
+      const locked = await ws.put("locked.txt", "keep\n");
+      await chmod(locked, 0o444);
+      assert.match(
+        await writeAsUser(ws.root, "locked.txt", "replaced\n"),
+        /^File "locked\.txt" is read-only for this user/,
+        "用户自己不能写的只读文件被拒绝（checkReplaceable）：rename 只需要目录的权限，不检查就会悄悄替换它",
+      );
+      assert.equal(await ws.contentOf("locked.txt"), "keep\n", "只读文件保持原样");
+    }
   });
 });
 
