@@ -341,7 +341,7 @@ test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 
 // Lab 8.5 · 在进程组里运行命令
 // ---------------------------------------------------------------------------
 
-test("进程组命令：在 workspace 中运行，stdin 关闭，stdout 与 stderr 合并并实时报告；非零退出带退出码与输出尾部", {
+test("进程组命令：在 workspace 中运行，stdin 关闭，环境里没有密钥，stdout 与 stderr 合并并实时报告；返回时不留计时器；非零退出带退出码与输出尾部", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -359,6 +359,30 @@ test("进程组命令：在 workspace 中运行，stdin 关闭，stdout 与 stde
     assert.ok(lines.includes("to-stderr"), "stderr 合并进同一份输出");
     assert.equal(progress.join(""), `${resultText(ok)}\n`, "输出到达时就通过 reportProgress 报告，与结果同序");
     assert.deepEqual(ok.details, { exitCode: 0 }, "details 带退出码");
+
+    // A key in the agent's environment: the model's provider needs it, a command must not see it.
+    const saved = { OPENAI_API_KEY: process.env.OPENAI_API_KEY, DEEPSEEK_API_KEY: process.env.DEEPSEEK_API_KEY };
+    Object.assign(process.env, { OPENAI_API_KEY: "sk-course-test", DEEPSEEK_API_KEY: "sk-other-test" });
+    const timersBefore = activeTimers();
+    let env: string;
+    try {
+      env = resultText(await ws.call("bash", { command: "env" }));
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    assert.equal(
+      activeTimers(),
+      timersBefore,
+      "bash 返回时不留下计时器：超时计时器要 clearTimeout，否则进程要等满超时（默认 120 秒）才能退出",
+    );
+    assert.ok(
+      !env.includes("sk-course-test") && !env.includes("sk-other-test"),
+      "bash 的环境里没有模型服务的密钥（OPENAI_API_KEY 与 *_API_KEY）：spawn 时用 shellEnvironment()",
+    );
+    assert.match(env, /^PATH=/m, "其余的环境照常传给命令");
 
     const failed = await ws.call("bash", { command: "echo compiling; echo 'error: missing ;'; exit 3" });
     assert.equal(failed.isError, true, "非零退出是错误结果");
@@ -425,6 +449,11 @@ test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回�
     assert.equal(full.split("\n").length, 3001, "临时文件里是完整输出");
   });
 });
+
+/** Timers that keep this process alive (Node lists a ref'd setTimeout as "Timeout"). */
+function activeTimers(): number {
+  return process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
+}
 
 /** Waits until `pid` has ended (a zombie waiting for init to reap it counts as ended). */
 async function waitUntilGone(pid: number): Promise<void> {
