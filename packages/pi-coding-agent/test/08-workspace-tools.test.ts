@@ -258,14 +258,19 @@ test("精确编辑：每个 oldText 都对照原文匹配，一次写入，返�
     const result = await ws.call("edit", {
       path: "app.ts",
       edits: [
-        { oldText: "const port = 80;", newText: 'const name2 = "pi";' },
+        // edits[0]'s newText holds edits[1]'s oldText: applied one after another, edits[1] would match twice.
+        { oldText: "const port = 80;", newText: 'const port = 8080; // was next to const name = "pi";' },
         { oldText: 'const name = "pi";', newText: 'const name = "tiny-pi";' },
       ],
     });
-    assert.equal(result.isError, false, "两处编辑都成功");
+    assert.equal(
+      result.isError,
+      false,
+      `两处编辑都成功：每个 oldText 对照原文匹配，前一个 edit 的 newText 不影响后一个（一个接一个应用时 edits[1] 会匹配两次）：${resultText(result)}`,
+    );
     assert.equal(
       await ws.contentOf("app.ts"),
-      'const name = "tiny-pi";\nconst name2 = "pi";\nexport { name, port };\n',
+      'const name = "tiny-pi";\nconst port = 8080; // was next to const name = "pi";\nexport { name, port };\n',
       "第二个 oldText 对照原文匹配，不受第一个 newText 影响",
     );
     const details = result.details as { diff: string; firstChangedLine: number };
@@ -284,24 +289,36 @@ test("精确编辑：零次匹配、多次匹配、重叠、空 oldText 与结�
     await ws.put("list.txt", original);
     const cases: [string, { oldText: string; newText: string }[], RegExp][] = [
       [
-        "零次匹配",
+        "零次匹配（oldText 必须逐字出现在原文里）",
         [
           { oldText: "alpha", newText: "A" },
           { oldText: "delta", newText: "D" },
         ],
         /^edits\[1\]\.oldText was not found/,
       ],
-      ["多次匹配", [{ oldText: "beta", newText: "B" }], /^edits\[0\]\.oldText occurs 2 times/],
       [
-        "重叠",
+        "多次匹配（oldText 必须恰好出现一次）",
+        [{ oldText: "beta", newText: "B" }],
+        /^edits\[0\]\.oldText occurs 2 times/,
+      ],
+      [
+        "重叠（每个 edit 先对照原文定位，排序后相邻两段重叠就拒绝）",
         [
           { oldText: "alpha\nbeta", newText: "x" },
           { oldText: "a\nbeta\nbeta", newText: "y" },
         ],
         /^edits\[0\] and edits\[1\] overlap/,
       ],
-      ["空 oldText", [{ oldText: "", newText: "x" }], /^edits\[0\]\.oldText is empty/],
-      ["结果不变", [{ oldText: "gamma", newText: "gamma" }], /^edits\[0\] has newText identical to oldText/],
+      [
+        "空 oldText（空的 oldText 处处匹配，必须拒绝）",
+        [{ oldText: "", newText: "x" }],
+        /^edits\[0\]\.oldText is empty/,
+      ],
+      [
+        "结果不变（newText 与 oldText 相同时文件不会变）",
+        [{ oldText: "gamma", newText: "gamma" }],
+        /^edits\[0\] has newText identical to oldText/,
+      ],
     ];
     for (const [name, edits, message] of cases) {
       const result = await ws.call("edit", { path: "list.txt", edits });
@@ -313,7 +330,7 @@ test("精确编辑：零次匹配、多次匹配、重叠、空 oldText 与结�
   });
 });
 
-test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 CRLF 文件；同一批两次 edit 都落盘", {
+test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 CRLF 文件，换行混用时每段保留自己的换行；同一批两次 edit 都落盘", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -321,6 +338,14 @@ test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 
     const crlf = await ws.call("edit", { path: "win.txt", edits: [{ oldText: "first\nsecond", newText: "one\ntwo" }] });
     assert.equal(crlf.isError, false, "LF 的 oldText 匹配 CRLF 文件");
     assert.equal(await ws.contentOf("win.txt"), "\uFEFFone\r\ntwo\r\nthird\r\n", "BOM 与 CRLF 都被保留");
+    await ws.put("mixed.txt", "header\r\nalpha\nbeta\n");
+    const mixed = await ws.call("edit", { path: "mixed.txt", edits: [{ oldText: "alpha\nbeta", newText: "A\nB" }] });
+    assert.equal(mixed.isError, false, `换行混用的文件按 LF 读作一种换行来匹配：${resultText(mixed)}`);
+    assert.equal(
+      await ws.contentOf("mixed.txt"),
+      "header\r\nA\nB\n",
+      "每一段用它替换的那几行自己的换行写回（endingOf），而不是整个文件第一个换行的写法",
+    );
 
     await ws.put("batch.txt", "a = 1\nb = 2\n");
     // The loop runs a batch with Promise.all: both edits of one file must land.
