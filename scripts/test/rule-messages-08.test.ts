@@ -55,7 +55,8 @@ const mistakes: Mistake[] = [
   },
   {
     name: "提示命令里的路径没有加引号",
-    mutations: [edit("read.ts", "${shellQuoted(requested)} | head", "${requested} | head")],
+    // The template placeholders of read.ts, as text.
+    mutations: [edit("read.ts", "$" + "{shellQuoted(requested)} | head", "$" + "{requested} | head")],
     lab: "8.2",
     rule: "路径放在单引号里",
   },
