@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { applyPatch } from "diff";
 import fc from "fast-check";
 import { type Replacement, replacementDiff } from "../src/tools/unified-diff.js";
-import { numberedLines, resultText, withWorkspace } from "./workspace-fixture.js";
+import { abortedAfterLooks, numberedLines, resultText, withWorkspace } from "./workspace-fixture.js";
 
 test("edit：firstChangedLine 指向最靠前的改动，与 edits 的顺序无关；diff 只含改动附近的行", async () => {
   await withWorkspace(async (ws) => {
@@ -183,15 +183,7 @@ test("edit：一次最多 1000 个 edits；1000 个 edits 的 1 MB 文件一次�
     assert.equal(many.isError, false, resultText(many));
     assert.equal((many.details as { diff: string }).diff.includes("+LINE 0"), true);
 
-    let looks = 0;
-    const signal = {
-      get aborted() {
-        looks += 1;
-        return looks > 10;
-      },
-      addEventListener() {},
-      removeEventListener() {},
-    } as unknown as AbortSignal;
+    const signal = abortedAfterLooks(10);
     await ws.put("big.txt", original);
     const aborted = await ws.call("edit", { path: "big.txt", edits: edits(1000) }, { signal });
     assert.equal(resultText(aborted), "Edit of big.txt aborted; the file was not changed.");

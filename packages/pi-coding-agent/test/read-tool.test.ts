@@ -4,7 +4,14 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { numberedLines, peakMemoryMiB, resultText, spawnNodeScript, withWorkspace } from "./workspace-fixture.js";
+import {
+  abortedAfterLooks,
+  numberedLines,
+  peakMemoryMiB,
+  resultText,
+  spawnNodeScript,
+  withWorkspace,
+} from "./workspace-fixture.js";
 
 const posixOnly = { skip: process.platform === "win32" ? "POSIX shell, FIFOs" : false };
 
@@ -118,15 +125,7 @@ test("read：页满之后只数行，不再逐行处理；8 MB 的空行 limit 1
     const one = await ws.call("read", { path: "blank.txt", limit: 1 });
     assert.equal(resultText(one), "\n\n[8388607 more lines in file. Use offset=2 to continue.]");
     // A signal that turns aborted on its third look: the loop looks at it once per chunk.
-    let looks = 0;
-    const signal = {
-      get aborted() {
-        looks += 1;
-        return looks > 2;
-      },
-      addEventListener() {},
-      removeEventListener() {},
-    } as unknown as AbortSignal;
+    const signal = abortedAfterLooks(2);
     const aborted = await ws.call("read", { path: "blank.txt", offset: 8_000_000 }, { signal });
     assert.equal(resultText(aborted), "Read of blank.txt aborted.");
   });

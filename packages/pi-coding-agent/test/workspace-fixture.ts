@@ -206,3 +206,16 @@ export async function writeAsUser(root: string, relative: string, content: strin
   if (run.code !== 0) throw new Error(`child node failed (${String(run.code)}): ${run.stderr}`);
   return run.stdout.trim();
 }
+
+/** A signal that reads as aborted from its `looks + 1`-th look on: where a loop checks it shows without timing. */
+export function abortedAfterLooks(looks: number): AbortSignal {
+  let seen = 0;
+  return {
+    get aborted() {
+      seen += 1;
+      return seen > looks;
+    },
+    addEventListener() {},
+    removeEventListener() {},
+  } as unknown as AbortSignal;
+}
