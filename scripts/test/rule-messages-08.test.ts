@@ -61,6 +61,18 @@ const mistakes: Mistake[] = [
     rule: "路径放在单引号里",
   },
   {
+    name: "读取循环不看 signal",
+    mutations: [
+      edit(
+        "read.ts",
+        "    size: (await handle.stat()).size,\n    signal,\n",
+        "    size: (await handle.stat()).size,\n",
+      ),
+    ],
+    lab: "8.2",
+    rule: "read 在循环里响应取消",
+  },
+  {
     name: "覆盖时没有保留权限位",
     mutations: [edit("write.ts", "      if (existing !== undefined) await keepOwnerAndMode(handle, existing);\n", "")],
     lab: "8.3",
@@ -92,6 +104,18 @@ const mistakes: Mistake[] = [
     mutations: [edit("bash.ts", "    clearTimeout(timer);\n", "")],
     lab: "8.5",
     rule: "bash 返回时不留下计时器",
+  },
+  {
+    name: "shell 一退出就清掉超时计时器与 abort 监听",
+    mutations: [
+      edit(
+        "bash.ts",
+        "    exitCode = await shellExit(child);\n",
+        '    exitCode = await shellExit(child);\n    clearTimeout(timer);\n    signal?.removeEventListener("abort", onAbort);\n',
+      ),
+    ],
+    lab: "8.5",
+    rule: "超时与取消一直有效到调用返回",
   },
   {
     name: "命令继承了模型服务的密钥",

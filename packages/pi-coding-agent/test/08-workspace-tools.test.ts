@@ -5,7 +5,15 @@ import path from "node:path";
 import { test } from "node:test";
 import type { TextContent } from "@pi/core";
 import { resolveWorkspacePath } from "../src/tools/workspace-path.js";
-import { isRunning, numberedLines, resultText, SECRET, withWorkspace, writeAsUser } from "./workspace-fixture.js";
+import {
+  abortedAfterLooks,
+  isRunning,
+  numberedLines,
+  resultText,
+  SECRET,
+  withWorkspace,
+  writeAsUser,
+} from "./workspace-fixture.js";
 
 /** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
 const TEST_TIMEOUT_MS = 10_000;
@@ -120,7 +128,7 @@ test("工作区边界 · 使用时：检查时还是普通文件、之后被换�
 // Lab 8.2 · 分页读取文本
 // ---------------------------------------------------------------------------
 
-test("分页读取：offset 从 1 开始、limit 按行计；limit 提前停下时说明剩余行数和下一个 offset", {
+test("分页读取：offset 从 1 开始、limit 按行计；limit 提前停下时说明剩余行数和下一个 offset；取消在循环里生效", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -133,6 +141,12 @@ test("分页读取：offset 从 1 开始、limit 按行计；limit 提前停下�
       resultText(page),
       "line 3\nline 4\n\n[6 more lines in file. Use offset=5 to continue.]",
       "offset 从 1 开始，limit 数行，提示给出下一个 offset",
+    );
+    const aborted = await ws.call("read", { path: "notes.txt" }, { signal: abortedAfterLooks(0) });
+    assert.equal(
+      resultText(aborted),
+      "Read of notes.txt aborted.",
+      "read 在循环里响应取消：bounds 带上 signal，每读一块之前看一次",
     );
     const beyond = await ws.call("read", { path: "notes.txt", offset: 11 });
     assert.equal(beyond.isError, true, "offset 超出文件是错误结果");
@@ -457,7 +471,7 @@ test("进程组命令：超时与取消结束整个进程组（先 SIGTERM 后 S
   });
 });
 
-test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回；超过上限只留尾部，完整输出在 notice 指明的临时文件里", {
+test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回，这时取消仍然有效；超过上限只留尾部，完整输出在 notice 指明的临时文件里", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -467,6 +481,25 @@ test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回�
     });
     assert.equal(resultText(daemon), "daemon started", "shell 退出即返回，不等后台进程关闭 stdout");
     process.kill(Number(await readFile(pids, "utf8")), "SIGKILL");
+
+    // The background child starts writing once the shell has gone, so the abort comes after the shell's exit.
+    const controller = new AbortController();
+    const chatty = await ws.call(
+      "bash",
+      {
+        command: `(while kill -0 $$ 2>/dev/null; do sleep .01; done; while :; do echo tick; sleep .05; done) & echo $! > ${JSON.stringify(pids)}; echo started`,
+      },
+      {
+        signal: controller.signal,
+        reportProgress: (content) => content.some((block) => block.text.includes("tick")) && controller.abort(),
+      },
+    );
+    assert.match(
+      resultText(chatty),
+      /Command aborted\.$/,
+      "超时与取消一直有效到调用返回：shell 退出后、后台子进程还在输出时取消，照样结束整个进程组",
+    );
+    await waitUntilGone(Number(await readFile(pids, "utf8")));
 
     const long = await ws.call("bash", { command: "seq 1 3000" });
     const text = resultText(long);

@@ -176,7 +176,7 @@ test("bash：后台子进程不停输出时，shell 退出后有界地读完管�
 }, async () => {
   await withWorkspace(async (ws) => {
     const pid = path.join(ws.root, "ticker.pid");
-    const ticker = `(while :; do echo tick; sleep .05; done) & echo $! > ${JSON.stringify(pid)}; echo started`;
+    const ticker = `(while kill -0 $$ 2>/dev/null; do sleep .01; done; while :; do echo tick; sleep .05; done) & echo $! > ${JSON.stringify(pid)}; echo started`;
     const returned = await ws.call("bash", { command: ticker, timeout: 60 });
     assert.equal(returned.isError, false, "the call returns although the child keeps writing");
     assert.match(resultText(returned), /^started\n/);
@@ -189,7 +189,7 @@ test("bash：后台子进程不停输出时，shell 退出后有界地读完管�
       { command: ticker, timeout: 60 },
       {
         signal: controller.signal,
-        // Aborted while the shell has already exited and only the background child writes.
+        // The child writes only once the shell has gone: the abort comes after the shell's exit.
         reportProgress: (content) => {
           ticks += content.filter((block) => block.text.includes("tick")).length;
           if (ticks === 1) controller.abort();
