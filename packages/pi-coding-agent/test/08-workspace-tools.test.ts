@@ -1,11 +1,19 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { link, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
+import { chmod, link, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import type { TextContent } from "@pi/core";
 import { resolveWorkspacePath } from "../src/tools/workspace-path.js";
-import { isRunning, numberedLines, resultText, SECRET, withWorkspace } from "./workspace-fixture.js";
+import {
+  abortedAfterLooks,
+  isRunning,
+  numberedLines,
+  resultText,
+  SECRET,
+  withWorkspace,
+  writeAsUser,
+} from "./workspace-fixture.js";
 
 /** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
 const TEST_TIMEOUT_MS = 10_000;
@@ -17,7 +25,7 @@ const TEST_TIMEOUT_MS = 10_000;
 // Lab 8.1 · 守住工作区边界
 // ---------------------------------------------------------------------------
 
-test("工作区边界：.. 与工作区外的绝对路径在任何 I/O 之前被拒绝；~ 不展开，开头的 @ 被去掉", {
+test("工作区边界：..、工作区外的绝对路径与 ~ 开头的路径被拒绝，一行说明点出 workspace；开头的 @ 被去掉；经过 symlink 到达的工作区认它的两个名字", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -33,12 +41,37 @@ test("工作区边界：.. 与工作区外的绝对路径在任何 I/O 之前被
     assert.equal(write.isError, true, "write 也守同一条边界");
     await assert.rejects(stat(path.join(ws.outside, "planted.txt")), "越界的 write 没有创建任何文件");
 
-    assert.equal(
-      await resolveWorkspacePath(ws.root, "~/notes.txt"),
-      path.join(ws.root, "~", "notes.txt"),
-      "~ 不展开为家目录，只是工作区里的一个名字",
+    const home = await ws.call("write", { path: "~/notes.txt", content: "x" });
+    assert.equal(home.isError, true, "~ 开头的路径被拒绝：工具不展开 ~，也不创建字面的 ~ 目录");
+    assert.match(
+      resultText(home),
+      /^Path "~\/notes\.txt" starts with ~, which the tools do not expand/,
+      "拒绝说明 ~ 不展开",
     );
+    assert.equal(existsSync(path.join(ws.root, "~")), false, "工作区里没有出现名为 ~ 的目录");
     assert.equal(await resolveWorkspacePath(ws.root, "@README.md"), path.join(ws.root, "README.md"), "开头的 @ 被去掉");
+
+    // The workspace given through a link, as /tmp is on macOS: bash prints the real path, the tools take both.
+    const linked = path.join(ws.outside, "linked-workspace");
+    await symlink(ws.root, linked);
+    const notes = await ws.put("notes.txt", "inside\n");
+    const resolved = (requested: string) =>
+      resolveWorkspacePath(linked, requested).catch((error: Error) => error.message);
+    assert.equal(
+      await resolved("notes.txt"),
+      notes,
+      "经过 symlink 给出的工作区照常可用：真实路径要和工作区的真实路径比较，而不是和 path.resolve(root)",
+    );
+    assert.equal(
+      await resolved(notes),
+      notes,
+      "工作区真实路径下的绝对路径（bash 的 $PWD 给出的那种）也在工作区里：工作区认给出的路径和它的真实路径两个名字",
+    );
+    await assert.rejects(
+      resolveWorkspacePath(linked, "../secret.txt"),
+      /outside the workspace/,
+      "经过 symlink 的工作区仍拒绝越界",
+    );
   });
 });
 
@@ -56,6 +89,13 @@ test("工作区边界 · symlink：路径上任何一处通向工作区外的链
     }
     const write = await ws.call("write", { path: "shared/deep/planted.txt", content: "x" });
     assert.equal(write.isError, true, "写入经过外链目录的路径被拒绝");
+    await symlink(path.join(ws.outside, "created-by-link.txt"), path.join(ws.root, "dangling.txt"));
+    const dangling = await ws.call("write", { path: "dangling.txt", content: "x" });
+    assert.match(
+      resultText(dangling),
+      /goes through a symlink whose target does not exist/,
+      "指向不存在目标的链接不被跟随：它的去向无法检查，realPathOf() 用一行错误拒绝它",
+    );
     assert.deepEqual(await readdir(ws.outside), ["secret.txt"], "工作区外没有出现新文件或目录");
     const inside = await ws.put("docs/guide.md", "inside\n");
     await symlink(inside, path.join(ws.root, "guide-link.md"));
@@ -67,7 +107,7 @@ test("工作区边界 · symlink：路径上任何一处通向工作区外的链
   });
 });
 
-test("工作区边界 · symlink：检查时还是普通文件、之后被换成外链的路径，在使用时被拒绝", {
+test("工作区边界 · 使用时：检查时还是普通文件、之后被换成外链的路径，在使用时被拒绝", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -88,7 +128,7 @@ test("工作区边界 · symlink：检查时还是普通文件、之后被换成
 // Lab 8.2 · 分页读取文本
 // ---------------------------------------------------------------------------
 
-test("分页读取：offset 从 1 开始、limit 按行计；limit 提前停下时说明剩余行数和下一个 offset", {
+test("分页读取：offset 从 1 开始、limit 按行计；limit 提前停下时说明剩余行数和下一个 offset；取消在循环里生效", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -101,6 +141,12 @@ test("分页读取：offset 从 1 开始、limit 按行计；limit 提前停下�
       resultText(page),
       "line 3\nline 4\n\n[6 more lines in file. Use offset=5 to continue.]",
       "offset 从 1 开始，limit 数行，提示给出下一个 offset",
+    );
+    const aborted = await ws.call("read", { path: "notes.txt" }, { signal: abortedAfterLooks(0) });
+    assert.equal(
+      resultText(aborted),
+      "Read of notes.txt aborted.",
+      "read 在循环里响应取消：bounds 带上 signal，每读一块之前看一次",
     );
     const beyond = await ws.call("read", { path: "notes.txt", offset: 11 });
     assert.equal(beyond.isError, true, "offset 超出文件是错误结果");
@@ -158,7 +204,11 @@ test("分页读取：首行超过字节上限时报告而不截断；二进制�
     assert.equal(huge.isError, false, "超长首行不是错误");
     assert.ok(!resultText(huge).includes("aaaa"), "超长的行不被截成半行返回");
     assert.match(resultText(huge), /Line 1 is 58\.6 KB, over the 50 KB limit/, "说明这一行有多长");
-    assert.match(resultText(huge), /sed -n '1p' minified\.js \| head -c 51200/, "给出读取这一行的办法");
+    assert.match(
+      resultText(huge),
+      /sed -n '1p' 'minified\.js' \| head -c 51200/,
+      "给出读取这一行的办法，路径放在单引号里（文件名里的 $(…) 不会被 shell 执行）",
+    );
 
     await ws.put("logo.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
     const binary = await ws.call("read", { path: "logo.png" });
@@ -182,7 +232,7 @@ test("原子写入：创建父目录，报告真实的 UTF-8 字节数", { timeo
   });
 });
 
-test("原子写入：先写临时文件再 rename，旧文件的读者仍看到完整旧内容，目录里不留临时文件", {
+test("原子写入：先写临时文件再 rename，旧文件的读者仍看到完整旧内容，目录里不留临时文件；保留权限位，只读文件被拒绝", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -194,6 +244,25 @@ test("原子写入：先写临时文件再 rename，旧文件的读者仍看到�
     assert.equal(await ws.contentOf("config.json"), '{"version": 2}\n', "新内容完整");
     assert.equal(await readFile(reader, "utf8"), '{"version": 1}\n', "旧文件没有被原地改写：写入是临时文件 + rename");
     assert.deepEqual((await readdir(ws.root)).sort(), ["config.json", "reader-view.json"], "不留临时文件");
+
+    if (process.platform !== "win32") {
+      const script = await ws.put("run.sh", "#!/bin/sh\necho old\n");
+      await chmod(script, 0o755);
+      await ws.call("write", { path: "run.sh", content: "#!/bin/sh\necho new\n" });
+      assert.equal(
+        (await stat(script)).mode & 0o777,
+        0o755,
+        "覆盖时保留原文件的权限位（keepOwnerAndMode）：脚本仍可执行",
+      );
+      const locked = await ws.put("locked.txt", "keep\n");
+      await chmod(locked, 0o444);
+      assert.match(
+        await writeAsUser(ws.root, "locked.txt", "replaced\n"),
+        /^File "locked\.txt" is read-only for this user/,
+        "用户自己不能写的只读文件被拒绝（checkReplaceable）：rename 只需要目录的权限，不检查就会悄悄替换它",
+      );
+      assert.equal(await ws.contentOf("locked.txt"), "keep\n", "只读文件保持原样");
+    }
   });
 });
 
@@ -209,14 +278,19 @@ test("精确编辑：每个 oldText 都对照原文匹配，一次写入，返�
     const result = await ws.call("edit", {
       path: "app.ts",
       edits: [
-        { oldText: "const port = 80;", newText: 'const name2 = "pi";' },
+        // edits[0]'s newText holds edits[1]'s oldText: applied one after another, edits[1] would match twice.
+        { oldText: "const port = 80;", newText: 'const port = 8080; // was next to const name = "pi";' },
         { oldText: 'const name = "pi";', newText: 'const name = "tiny-pi";' },
       ],
     });
-    assert.equal(result.isError, false, "两处编辑都成功");
+    assert.equal(
+      result.isError,
+      false,
+      `两处编辑都成功：每个 oldText 对照原文匹配，前一个 edit 的 newText 不影响后一个（一个接一个应用时 edits[1] 会匹配两次）：${resultText(result)}`,
+    );
     assert.equal(
       await ws.contentOf("app.ts"),
-      'const name = "tiny-pi";\nconst name2 = "pi";\nexport { name, port };\n',
+      'const name = "tiny-pi";\nconst port = 8080; // was next to const name = "pi";\nexport { name, port };\n',
       "第二个 oldText 对照原文匹配，不受第一个 newText 影响",
     );
     const details = result.details as { diff: string; firstChangedLine: number };
@@ -235,24 +309,36 @@ test("精确编辑：零次匹配、多次匹配、重叠、空 oldText 与结�
     await ws.put("list.txt", original);
     const cases: [string, { oldText: string; newText: string }[], RegExp][] = [
       [
-        "零次匹配",
+        "零次匹配（oldText 必须逐字出现在原文里）",
         [
           { oldText: "alpha", newText: "A" },
           { oldText: "delta", newText: "D" },
         ],
         /^edits\[1\]\.oldText was not found/,
       ],
-      ["多次匹配", [{ oldText: "beta", newText: "B" }], /^edits\[0\]\.oldText occurs 2 times/],
       [
-        "重叠",
+        "多次匹配（oldText 必须恰好出现一次）",
+        [{ oldText: "beta", newText: "B" }],
+        /^edits\[0\]\.oldText occurs 2 times/,
+      ],
+      [
+        "重叠（每个 edit 先对照原文定位，排序后相邻两段重叠就拒绝）",
         [
           { oldText: "alpha\nbeta", newText: "x" },
           { oldText: "a\nbeta\nbeta", newText: "y" },
         ],
         /^edits\[0\] and edits\[1\] overlap/,
       ],
-      ["空 oldText", [{ oldText: "", newText: "x" }], /^edits\[0\]\.oldText is empty/],
-      ["结果不变", [{ oldText: "gamma", newText: "gamma" }], /^edits\[0\] has newText identical to oldText/],
+      [
+        "空 oldText（空的 oldText 处处匹配，必须拒绝）",
+        [{ oldText: "", newText: "x" }],
+        /^edits\[0\]\.oldText is empty/,
+      ],
+      [
+        "结果不变（newText 与 oldText 相同时文件不会变）",
+        [{ oldText: "gamma", newText: "gamma" }],
+        /^edits\[0\] has newText identical to oldText/,
+      ],
     ];
     for (const [name, edits, message] of cases) {
       const result = await ws.call("edit", { path: "list.txt", edits });
@@ -264,7 +350,7 @@ test("精确编辑：零次匹配、多次匹配、重叠、空 oldText 与结�
   });
 });
 
-test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 CRLF 文件；同一批两次 edit 都落盘", {
+test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 CRLF 文件，换行混用时每段保留自己的换行；同一批两次 edit 都落盘", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -272,6 +358,14 @@ test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 
     const crlf = await ws.call("edit", { path: "win.txt", edits: [{ oldText: "first\nsecond", newText: "one\ntwo" }] });
     assert.equal(crlf.isError, false, "LF 的 oldText 匹配 CRLF 文件");
     assert.equal(await ws.contentOf("win.txt"), "\uFEFFone\r\ntwo\r\nthird\r\n", "BOM 与 CRLF 都被保留");
+    await ws.put("mixed.txt", "header\r\nalpha\nbeta\n");
+    const mixed = await ws.call("edit", { path: "mixed.txt", edits: [{ oldText: "alpha\nbeta", newText: "A\nB" }] });
+    assert.equal(mixed.isError, false, `换行混用的文件按 LF 读作一种换行来匹配：${resultText(mixed)}`);
+    assert.equal(
+      await ws.contentOf("mixed.txt"),
+      "header\r\nA\nB\n",
+      "每一段用它替换的那几行自己的换行写回（endingOf），而不是整个文件第一个换行的写法",
+    );
 
     await ws.put("batch.txt", "a = 1\nb = 2\n");
     // The loop runs a batch with Promise.all: both edits of one file must land.
@@ -292,7 +386,7 @@ test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 
 // Lab 8.5 · 在进程组里运行命令
 // ---------------------------------------------------------------------------
 
-test("进程组命令：在 workspace 中运行，stdin 关闭，stdout 与 stderr 合并并实时报告；非零退出带退出码与输出尾部", {
+test("进程组命令：在 workspace 中运行，stdin 关闭，环境里没有密钥，stdout 与 stderr 合并并实时报告；返回时不留计时器；非零退出带退出码与输出尾部", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -310,6 +404,30 @@ test("进程组命令：在 workspace 中运行，stdin 关闭，stdout 与 stde
     assert.ok(lines.includes("to-stderr"), "stderr 合并进同一份输出");
     assert.equal(progress.join(""), `${resultText(ok)}\n`, "输出到达时就通过 reportProgress 报告，与结果同序");
     assert.deepEqual(ok.details, { exitCode: 0 }, "details 带退出码");
+
+    // A key in the agent's environment: the model's provider needs it, a command must not see it.
+    const saved = { OPENAI_API_KEY: process.env.OPENAI_API_KEY, DEEPSEEK_API_KEY: process.env.DEEPSEEK_API_KEY };
+    Object.assign(process.env, { OPENAI_API_KEY: "sk-course-test", DEEPSEEK_API_KEY: "sk-other-test" });
+    const timersBefore = activeTimers();
+    let env: string;
+    try {
+      env = resultText(await ws.call("bash", { command: "env" }));
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    assert.equal(
+      activeTimers(),
+      timersBefore,
+      "bash 返回时不留下计时器：超时计时器要 clearTimeout，否则进程要等满超时（默认 120 秒）才能退出",
+    );
+    assert.ok(
+      !env.includes("sk-course-test") && !env.includes("sk-other-test"),
+      "bash 的环境里没有模型服务的密钥（OPENAI_API_KEY 与 *_API_KEY）：spawn 时用 shellEnvironment()",
+    );
+    assert.match(env, /^PATH=/m, "其余的环境照常传给命令");
 
     const failed = await ws.call("bash", { command: "echo compiling; echo 'error: missing ;'; exit 3" });
     assert.equal(failed.isError, true, "非零退出是错误结果");
@@ -353,7 +471,7 @@ test("进程组命令：超时与取消结束整个进程组（先 SIGTERM 后 S
   });
 });
 
-test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回；超过上限只留尾部，完整输出在 notice 指明的临时文件里", {
+test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回，这时取消仍然有效；超过上限只留尾部，完整输出在 notice 指明的临时文件里", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -363,6 +481,25 @@ test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回�
     });
     assert.equal(resultText(daemon), "daemon started", "shell 退出即返回，不等后台进程关闭 stdout");
     process.kill(Number(await readFile(pids, "utf8")), "SIGKILL");
+
+    // The background child starts writing once the shell has gone, so the abort comes after the shell's exit.
+    const controller = new AbortController();
+    const chatty = await ws.call(
+      "bash",
+      {
+        command: `(while kill -0 $$ 2>/dev/null; do sleep .01; done; while :; do echo tick; sleep .05; done) & echo $! > ${JSON.stringify(pids)}; echo started`,
+      },
+      {
+        signal: controller.signal,
+        reportProgress: (content) => content.some((block) => block.text.includes("tick")) && controller.abort(),
+      },
+    );
+    assert.match(
+      resultText(chatty),
+      /Command aborted\.$/,
+      "超时与取消一直有效到调用返回：shell 退出后、后台子进程还在输出时取消，照样结束整个进程组",
+    );
+    await waitUntilGone(Number(await readFile(pids, "utf8")));
 
     const long = await ws.call("bash", { command: "seq 1 3000" });
     const text = resultText(long);
@@ -376,6 +513,11 @@ test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回�
     assert.equal(full.split("\n").length, 3001, "临时文件里是完整输出");
   });
 });
+
+/** Timers that keep this process alive (Node lists a ref'd setTimeout as "Timeout"). */
+function activeTimers(): number {
+  return process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
+}
 
 /** Waits until `pid` has ended (a zombie waiting for init to reap it counts as ended). */
 async function waitUntilGone(pid: number): Promise<void> {

@@ -5,7 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import type { TextContent } from "@pi/core";
+import { shellEnvironment } from "../src/tools/process-group.js";
 import {
+  isRunning,
   packageEntry,
   peakMemoryMiB,
   resultText,
@@ -166,4 +168,47 @@ test("bash：workspace 不存在时是一行错误，说出 workspace", async ()
     .catch((error: Error) => error);
   assert.ok(result instanceof Error);
   assert.equal(result.message, `The workspace ${missing} does not exist; create it or choose another workspace.`);
+});
+
+test("bash：后台子进程不停输出时，shell 退出后有界地读完管道就返回；超时与取消一直有效，取消时整个进程组被结束", {
+  ...posixOnly,
+  timeout: 30_000,
+}, async () => {
+  await withWorkspace(async (ws) => {
+    const pid = path.join(ws.root, "ticker.pid");
+    const ticker = `(while kill -0 $$ 2>/dev/null; do sleep .01; done; while :; do echo tick; sleep .05; done) & echo $! > ${JSON.stringify(pid)}; echo started`;
+    const returned = await ws.call("bash", { command: ticker, timeout: 60 });
+    assert.equal(returned.isError, false, "the call returns although the child keeps writing");
+    assert.match(resultText(returned), /^started\n/);
+    process.kill(Number(await readFile(pid, "utf8")), "SIGKILL");
+
+    const controller = new AbortController();
+    let ticks = 0;
+    const aborted = await ws.call(
+      "bash",
+      { command: ticker, timeout: 60 },
+      {
+        signal: controller.signal,
+        // The child writes only once the shell has gone: the abort comes after the shell's exit.
+        reportProgress: (content) => {
+          ticks += content.filter((block) => block.text.includes("tick")).length;
+          if (ticks === 1) controller.abort();
+        },
+      },
+    );
+    assert.match(resultText(aborted), /Command aborted\.$/, "abort after the shell's exit still answers");
+    const child = Number(await readFile(pid, "utf8"));
+    while (isRunning(child)) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+});
+
+test("bash：环境里去掉 *_API_KEY（不分大小写），其余变量保留", () => {
+  const env = shellEnvironment({
+    PATH: "/bin",
+    OPENAI_API_KEY: "a",
+    Anthropic_Api_Key: "b",
+    API_KEY: "c",
+    KEYRING: "d",
+  });
+  assert.deepEqual(env, { PATH: "/bin", KEYRING: "d" });
 });

@@ -1,8 +1,19 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { numberedLines, peakMemoryMiB, resultText, withWorkspace } from "./workspace-fixture.js";
+import {
+  abortedAfterLooks,
+  numberedLines,
+  peakMemoryMiB,
+  resultText,
+  spawnNodeScript,
+  withWorkspace,
+} from "./workspace-fixture.js";
+
+const posixOnly = { skip: process.platform === "win32" ? "POSIX shell, FIFOs" : false };
 
 /** Generous: reading the file whole would need a gigabyte. The bench holds the 64 MiB goal. */
 const READ_MEMORY_CAP_MIB = 160;
@@ -94,5 +105,79 @@ test("read：offset 与 limit 必须是从 1 开始的整数（第 06 章的参�
       assert.equal(result.isError, true, JSON.stringify(args));
       assert.match(resultText(result), /^Invalid arguments for tool "read"/);
     }
+  });
+});
+
+test("read：超长首行的提示命令原样交给 bash 运行也安全，文件名里的 $(…) 不被执行", posixOnly, async () => {
+  await withWorkspace(async (ws) => {
+    const name = "$(touch PWNED).min.js";
+    await ws.put(name, `${"a".repeat(60_000)}\n`);
+    const hint = /Use bash: (.+)\]$/.exec(resultText(await ws.call("read", { path: name })))?.[1] ?? "";
+    const shown = await ws.call("bash", { command: hint });
+    assert.equal(resultText(shown), "a".repeat(51_200), "提示的命令读出这一行的开头");
+    assert.equal(existsSync(path.join(ws.root, "PWNED")), false, "文件名里的命令没有被执行");
+  });
+});
+
+test("read：页满之后只数行，不再逐行处理；8 MB 的空行 limit 1 仍给出总行数；循环里响应取消", async () => {
+  await withWorkspace(async (ws) => {
+    await ws.put("blank.txt", "\n".repeat(8 * 1024 * 1024));
+    const one = await ws.call("read", { path: "blank.txt", limit: 1 });
+    assert.equal(resultText(one), "\n\n[8388607 more lines in file. Use offset=2 to continue.]");
+    // A signal that turns aborted on its third look: the loop looks at it once per chunk.
+    const signal = abortedAfterLooks(2);
+    const aborted = await ws.call("read", { path: "blank.txt", offset: 8_000_000 }, { signal });
+    assert.equal(resultText(aborted), "Read of blank.txt aborted.");
+  });
+});
+
+test("read：正在被追加的文件也会返回，读到打开时的大小为止", { ...posixOnly, timeout: 60_000 }, async () => {
+  await withWorkspace(async (ws) => {
+    const file = await ws.put("growing.log", numberedLines(1000));
+    const writer = spawnNodeScript(`
+      import fs from "node:fs";
+      const fd = fs.openSync(${JSON.stringify(file)}, "a");
+      console.log("appending");
+      for (;;) fs.writeSync(fd, "more\\n".repeat(10000));`);
+    try {
+      await writer.firstLine;
+      const result = await ws.call("read", { path: "growing.log", limit: 2 });
+      assert.match(resultText(result), /^line 1\nline 2\n\n\[\d+ more lines in file\. Use offset=3 to continue\.\]$/);
+    } finally {
+      writer.process.kill("SIGKILL");
+      await writer.exited;
+    }
+  });
+});
+
+test("read 与 edit：命名管道（FIFO）在打开之前就被拒绝，一行错误，不会挂起", {
+  ...posixOnly,
+  timeout: 30_000,
+}, async () => {
+  await withWorkspace(async (ws) => {
+    execFileSync("mkfifo", [path.join(ws.root, "pipe")]);
+    for (const [name, args] of [
+      ["read", { path: "pipe" }],
+      ["edit", { path: "pipe", edits: [{ oldText: "a", newText: "b" }] }],
+      ["write", { path: "pipe", content: "x" }],
+    ] as const) {
+      const result = await ws.call(name, args);
+      assert.equal(result.isError, true, name);
+      assert.equal(
+        resultText(result),
+        'Path "pipe" is a named pipe, not a regular file; the tools read and write only regular files.',
+      );
+    }
+  });
+});
+
+test("read：数字写成字符串（小模型常这样）按第 06 章的校验拒绝，错误点名字段，调用的参数不被改写", async () => {
+  await withWorkspace(async (ws) => {
+    await ws.put("a.txt", numberedLines(60));
+    const args = { path: "a.txt", offset: "51" };
+    const result = await ws.call("read", args);
+    assert.equal(result.isError, true);
+    assert.match(resultText(result), /arguments\/offset must be integer/);
+    assert.deepEqual(args, { path: "a.txt", offset: "51" }, "校验不转换类型：transcript 里的调用保持模型发来的样子");
   });
 });

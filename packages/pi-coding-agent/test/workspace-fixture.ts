@@ -2,7 +2,7 @@
 // bound to it, and calls made through chapter 06's executeToolCall, as the loop makes them.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -181,4 +181,41 @@ export function spawnNodeScript(script: string) {
     child.once("exit", (code, signal) => resolve([code, signal])),
   );
   return { process: child, firstLine, exited };
+}
+
+/**
+ * What write answers when a user who is not root writes `relative` in the workspace: the error
+ * message, or "wrote". Root may write any file, so as root the child becomes nobody, with the
+ * workspace opened up to it.
+ */
+export async function writeAsUser(root: string, relative: string, content: string): Promise<string> {
+  const asRoot = process.getuid?.() === 0;
+  // The tools are imported first, then the child becomes nobody: the code may sit where nobody can read.
+  const script = `
+    import { createWorkspaceTools } from ${JSON.stringify(packageEntry)};
+    const [, write] = createWorkspaceTools(${JSON.stringify(root)});
+    if (${asRoot}) { process.setgid(65534); process.setuid(65534); }
+    const outcome = await write.execute({ path: ${JSON.stringify(relative)}, content: ${JSON.stringify(content)} }, {})
+      .then(() => "wrote", (error) => error.message);
+    console.log(outcome);`;
+  if (asRoot) {
+    await chmod(path.dirname(root), 0o755);
+    await chmod(root, 0o777);
+  }
+  const run = await runNodeScript(script);
+  if (run.code !== 0) throw new Error(`child node failed (${String(run.code)}): ${run.stderr}`);
+  return run.stdout.trim();
+}
+
+/** A signal that reads as aborted from its `looks + 1`-th look on: where a loop checks it shows without timing. */
+export function abortedAfterLooks(looks: number): AbortSignal {
+  let seen = 0;
+  return {
+    get aborted() {
+      seen += 1;
+      return seen > looks;
+    },
+    addEventListener() {},
+    removeEventListener() {},
+  } as unknown as AbortSignal;
 }

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { chmod, mkdir, readdir, stat } from "node:fs/promises";
+import { chmod, chown, mkdir, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { resultText, withWorkspace } from "./workspace-fixture.js";
+import { resultText, withWorkspace, writeAsUser } from "./workspace-fixture.js";
 
 test("write 原子性：覆盖 8 MB 文件期间，另一个读者看到的大小只有旧的或新的", async () => {
   await withWorkspace(async (ws) => {
@@ -56,5 +56,28 @@ test("write：覆盖时保留文件权限；同一批两次 write 按调用顺�
       [false, false],
     );
     assert.equal(await ws.contentOf("log.txt"), "second\n");
+  });
+});
+
+test("write：用户自己不能写的只读（0444）文件被拒绝，文件不变；root 写别人的文件时保留属主与属组", {
+  skip: process.platform === "win32" ? "POSIX permissions" : false,
+}, async () => {
+  await withWorkspace(async (ws) => {
+    const locked = await ws.put("locked.txt", "keep\n");
+    await chmod(locked, 0o444);
+    assert.equal(
+      await writeAsUser(ws.root, "locked.txt", "replaced\n"),
+      'File "locked.txt" is read-only for this user; make it writable first (chmod u+w) if it should be replaced.',
+    );
+    assert.equal(await ws.contentOf("locked.txt"), "keep\n");
+    assert.deepEqual((await readdir(ws.root)).sort(), ["locked.txt"], "no temp file left");
+
+    if (process.getuid?.() !== 0) return;
+    const owned = await ws.put("owned.txt", "old\n");
+    await chown(owned, 1234, 5678);
+    await chmod(owned, 0o640);
+    await ws.call("write", { path: "owned.txt", content: "new\n" });
+    const after = await stat(owned);
+    assert.deepEqual([after.uid, after.gid, after.mode & 0o777], [1234, 5678, 0o640]);
   });
 });

@@ -1,12 +1,13 @@
-// Lab 8.5 · bash：run a command in its own process group, stream its merged output, stop the whole
-// group on timeout or abort, and return when the shell exits.
+// Lab 8.5 · bash：run a command in its own process group, without the provider's credentials,
+// stream its merged output, stop the whole group on timeout or abort (armed until the call
+// returns), and return when the shell exits.
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { type Tool, type ToolExecutionContext, type ToolOutput, text } from "@pi/core";
-import { OutputCapture } from "./output-capture.js";
-import { ownProcessGroup, shellInvocation, signalProcessGroup } from "./process-group.js";
+import { type CapturedOutput, OutputCapture } from "./output-capture.js";
+import { ownProcessGroup, shellEnvironment, shellInvocation, signalProcessGroup } from "./process-group.js";
 import type { OutputLimits } from "./truncate.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 
@@ -14,8 +15,10 @@ import { resolveWorkspacePath } from "./workspace-path.js";
 const KILL_GRACE_MS = 500;
 /** setTimeout's largest delay; a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** After the shell exits, output still in the pipes is read until they are quiet this long. */
+/** After the shell exits, output still in the pipes is read until they are quiet this long, */
 const PIPE_QUIET_MS = 100;
+/** but no longer than this: a chatty background child does not hold the call. */
+const PIPE_DRAIN_MAX_MS = 1000;
 
 interface BashArgs {
   command: string;
@@ -60,6 +63,8 @@ async function runCommand(
   const { shell, args } = shellInvocation(command);
   const child = spawn(shell, args, {
     cwd,
+    // Without the model provider's credentials: one `env` would send them to the model and the session.
+    env: shellEnvironment(process.env),
     detached: ownProcessGroup,
     stdio: ["ignore", "pipe", "pipe"],
     windowsHide: true,
@@ -69,12 +74,17 @@ async function runCommand(
   streamOutput(pipes, capture, reportProgress);
 
   let stoppedBecause: string | undefined;
+  let stopped!: () => void;
+  const stopping = new Promise<void>((resolve) => {
+    stopped = resolve;
+  });
   const stop = (reason: string) => {
     if (stoppedBecause !== undefined || child.pid === undefined) return;
     stoppedBecause = reason;
     signalProcessGroup(child.pid, "SIGTERM");
     // Descendants that ignore SIGTERM get SIGKILL, even after the shell itself has gone.
     setTimeout(() => signalProcessGroup(child.pid as number, "SIGKILL"), KILL_GRACE_MS);
+    stopped();
   };
   const timer = setTimeout(
     () => stop(`Command timed out after ${timeoutSeconds} seconds; pass a larger timeout or run it in the background.`),
@@ -84,14 +94,16 @@ async function runCommand(
   signal?.addEventListener("abort", onAbort, { once: true });
 
   let exitCode: number;
+  let output: CapturedOutput;
   try {
     exitCode = await shellExit(child);
+    // Timeout and abort stay armed until the call returns: a background child may keep writing.
+    await pipesQuiet(pipes, stopping);
+    output = await capture.finish();
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
-  await pipesQuiet(pipes);
-  const output = await capture.finish();
 
   const details = {
     exitCode,
@@ -137,20 +149,24 @@ function shellExit(child: ReturnType<typeof spawn>): Promise<number> {
 }
 
 /**
- * Reads what is left in the pipes, then lets go: a background process that inherited them may
- * keep them open forever.
+ * Reads what is left in the pipes until they are quiet for PIPE_QUIET_MS, for at most
+ * PIPE_DRAIN_MAX_MS, or until the command is stopped, then lets go: a background process that
+ * inherited them may keep them open, and busy, forever.
  */
-function pipesQuiet(pipes: Readable[]): Promise<void> {
+function pipesQuiet(pipes: Readable[], stopping: Promise<void>): Promise<void> {
   const open = pipes.filter((pipe) => !pipe.readableEnded && !pipe.destroyed);
   if (open.length === 0) return Promise.resolve();
   return new Promise((resolve) => {
     let closed = 0;
     let quiet: NodeJS.Timeout | undefined;
+    const longest = setTimeout(() => done(), PIPE_DRAIN_MAX_MS);
     const done = () => {
       clearTimeout(quiet);
+      clearTimeout(longest);
       for (const pipe of pipes) pipe.destroy();
       resolve();
     };
+    void stopping.then(done);
     const rearm = () => {
       clearTimeout(quiet);
       // setImmediate after the timer: one more poll for data that is already waiting in a pipe.

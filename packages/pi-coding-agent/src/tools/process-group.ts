@@ -1,4 +1,5 @@
-// Given (not a lab): which shell runs a command, and how a whole process group is signalled.
+// Given (not a lab): which shell runs a command, with what environment, and how a whole process
+// group is signalled.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -37,4 +38,12 @@ export function signalProcessGroup(pid: number, signal: "SIGTERM" | "SIGKILL"): 
   } catch {
     // ESRCH: every process of the group has exited.
   }
+}
+
+/** Names of variables that hold a model provider's credentials: tiny-pi's OPENAI_API_KEY and every *_API_KEY. */
+const CREDENTIAL = /(^|_)API_KEY$/i;
+
+/** The environment a command gets: the agent's own, without the model provider's credentials. */
+export function shellEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !CREDENTIAL.test(name)));
 }

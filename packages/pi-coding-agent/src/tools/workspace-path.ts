@@ -6,23 +6,37 @@ import path from "node:path";
  * Resolves `requested` against `root` and returns the real path the tool may use.
  * Refuses `..` escapes, absolute paths outside `root`, and symlinks anywhere on the path that
  * lead outside. Called on every use, so a link planted after an earlier call is still caught.
+ * A root reached through a symlink is known by both names: the one given and its real path
+ * (the one bash prints in `$PWD`).
  */
 export async function resolveWorkspacePath(root: string, requested: string): Promise<string> {
-  // Pi strips a leading "@" (models copy it from "@file" mentions); "~" is an ordinary name here.
+  // Pi strips a leading "@" (models copy it from "@file" mentions).
   const relative = requested.startsWith("@") ? requested.slice(1) : requested;
   if (relative.trim() === "") throw new Error(`Path is empty; give a file path inside the workspace ${root}.`);
+  // "~" is not expanded: a literal "~" folder would invite a later `rm -rf ~`.
+  if (relative.startsWith("~")) {
+    throw new Error(
+      `Path "${requested}" starts with ~, which the tools do not expand; give a path inside the workspace ${root} (./${relative} for a name that really starts with ~).`,
+    );
+  }
 
   const lexical = path.resolve(root, relative);
-  if (!isInside(path.resolve(root), lexical)) throw outside(requested, root);
+  const realRoot = await workspaceRealPath(root);
+  // The given root first: `..` and outside absolute paths are refused before the path itself is touched.
+  if (!isInside(path.resolve(root), lexical) && !isInside(realRoot, lexical)) throw outside(requested, root);
 
   // Follow every symlink that exists on the path: the deepest existing ancestor's real path,
   // plus the components that do not exist yet (they cannot be links).
-  const realRoot = await realpath(root).catch(() => {
-    throw new Error(`The workspace ${root} does not exist; create it or choose another workspace.`);
-  });
   const real = await realPathOf(lexical, requested, root);
   if (!isInside(realRoot, real)) throw outside(requested, root);
   return real;
+}
+
+/** The workspace root's real path; a missing root is a one-line error. */
+export function workspaceRealPath(root: string): Promise<string> {
+  return realpath(root).catch(() => {
+    throw new Error(`The workspace ${root} does not exist; create it or choose another workspace.`);
+  });
 }
 
 /** True when `candidate` is `dir` itself or lies below it. */

@@ -1,5 +1,5 @@
-// Checkpoint 08 · 学习脚手架：resolveWorkspacePath() 的签名和 isInside()、isLink()、outside() 三个小工具已经写好；
-// Lab 8.1 的解析算法先抛出“尚未实现”的临时错误。
+// Checkpoint 08 · 学习脚手架：resolveWorkspacePath() 的签名和 isInside()、workspaceRealPath()、isLink()、outside()
+// 几个小工具已经写好；Lab 8.1 的解析算法先抛出“尚未实现”的临时错误。
 // 按 ① → ④ 完成 `// Lab 8.1` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="工作区边界" packages/pi-coding-agent/dist/test/08-*.test.js
@@ -12,16 +12,28 @@ import path from "node:path";
  * Resolves `requested` against `root` and returns the real path the tool may use.
  * Refuses `..` escapes, absolute paths outside `root`, and symlinks anywhere on the path that
  * lead outside. Called on every use, so a link planted after an earlier call is still caught.
+ * A root reached through a symlink is known by both names: the one given and its real path
+ * (the one bash prints in `$PWD`).
  */
 export async function resolveWorkspacePath(root: string, requested: string): Promise<string> {
-  // Lab 8.1 ①：去掉开头的一个 "@"（模型常照抄 "@file" 提及）；"~" 不展开，只是工作区里的普通名字。
-  //   去掉后为空（或只有空白）时抛出一行错误：`Path is empty; give a file path inside the workspace ${root}.`
-  // Lab 8.1 ②：lexical = path.resolve(root, relative)；isInside(path.resolve(root), lexical) 不成立时
-  //   throw outside(requested, root)。`..` 与工作区外的绝对路径在这里、在任何文件 I/O 之前被拒绝。
-  // Lab 8.1 ③：realRoot = await realpath(root)（根不存在时抛出一行错误：`The workspace ${root} does not exist; …`）；
-  //   real = await realPathOf(lexical, requested, root)；isInside(realRoot, real) 不成立时 throw outside(…)。
+  // Lab 8.1 ①：去掉开头的一个 "@"（模型常照抄 "@file" 提及）；去掉后为空（或只有空白）时抛出一行错误：
+  //   `Path is empty; give a file path inside the workspace ${root}.`
+  //   以 "~" 开头的路径一律拒绝（工具不展开 ~；字面的 ~ 目录会招来之后的 `rm -rf ~`）：
+  //   `Path "${requested}" starts with ~, which the tools do not expand; give a path inside the workspace ${root} (./${relative} for a name that really starts with ~).`
+  // Lab 8.1 ②：lexical = path.resolve(root, relative)；realRoot = await workspaceRealPath(root)。
+  //   工作区认两个名字：给出的 path.resolve(root) 和它的真实路径 realRoot（经过 symlink 给出的工作区，bash 的 $PWD
+  //   打印的是后者）。lexical 两个都不在里面时 throw outside(requested, root)：`..` 与外部绝对路径在碰到路径本身之前被拒绝。
+  // Lab 8.1 ③：real = await realPathOf(lexical, requested, root)；isInside(realRoot, real) 不成立时 throw outside(…)。
+  //   真实路径只能和工作区的真实路径比较：和 path.resolve(root) 比，经过 symlink 给出的工作区里每个路径都会被拒绝。
   // Lab 8.1 ④：返回 real。工具只拿这个真实路径做 I/O；每次调用都重新解析，之后才换成外链的路径也会被拒绝。
   throw new Error("Lab 8.1 守住工作区边界 尚未实现");
+}
+
+/** The workspace root's real path; a missing root is a one-line error. */
+export function workspaceRealPath(root: string): Promise<string> {
+  return realpath(root).catch(() => {
+    throw new Error(`The workspace ${root} does not exist; create it or choose another workspace.`);
+  });
 }
 
 /** True when `candidate` is `dir` itself or lies below it. */

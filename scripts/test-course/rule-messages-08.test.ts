@@ -1,0 +1,156 @@
+// Chapter 08's typical learner mistakes, planted one at a time into a finished practice copy: for
+// each, `verify` names the lab it belongs to, the first failure it prints carries the rule the
+// guide states, and the lab's hint speaks of the same rule. The mistakes the learner walk of
+// issue 21 found passing silently are here (8.1, 8.4, 8.5), with more of the same kind.
+import assert from "node:assert/strict";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { findCheckpoint } from "../lib/course/manifest.js";
+import { targetFiles } from "../lib/course/snapshots.js";
+import { type Mutation, mutateSource } from "../lib/mutation/mutants.js";
+import { plainStyle } from "../lib/terminal-style.js";
+import { nextLab, verifyTree } from "../lib/verify/verify-labs.js";
+import { formatVerification } from "../lib/verify/verify-report.js";
+import { sharedPracticeTree } from "../test/support/shared-practice-tree.js";
+
+const checkpoint = findCheckpoint("08");
+const target = targetFiles(checkpoint);
+const tools = "packages/pi-coding-agent/src/tools";
+
+interface Mistake {
+  name: string;
+  mutations: Mutation[];
+  lab: string;
+  /** The rule, in the focused test's words, that the first failure and the lab's hint must name. */
+  rule: string;
+}
+
+const edit = (file: string, find: string, replace: string): Mutation => ({ file: `${tools}/${file}`, find, replace });
+
+const mistakes: Mistake[] = [
+  {
+    name: "真实路径和 path.resolve(root) 比较，而不是和工作区的真实路径",
+    mutations: [
+      edit(
+        "workspace-path.ts",
+        "  if (!isInside(realRoot, real)) throw outside(requested, root);",
+        "  if (!isInside(path.resolve(root), real)) throw outside(requested, root);",
+      ),
+    ],
+    lab: "8.1",
+    rule: "真实路径要和工作区的真实路径比较",
+  },
+  {
+    name: "跟随悬空的链接",
+    mutations: [
+      edit(
+        "workspace-path.ts",
+        "    if (await isLink(existing)) {",
+        "    if (existing === '' && (await isLink(existing))) {",
+      ),
+    ],
+    lab: "8.1",
+    rule: "指向不存在目标的链接不被跟随",
+  },
+  {
+    name: "提示命令里的路径没有加引号",
+    // The template placeholders of read.ts, as text.
+    mutations: [edit("read.ts", "$" + "{shellQuoted(requested)} | head", "$" + "{requested} | head")],
+    lab: "8.2",
+    rule: "路径放在单引号里",
+  },
+  {
+    name: "读取循环不看 signal",
+    mutations: [
+      edit(
+        "read.ts",
+        "    size: (await handle.stat()).size,\n    signal,\n",
+        "    size: (await handle.stat()).size,\n",
+      ),
+    ],
+    lab: "8.2",
+    rule: "read 在循环里响应取消",
+  },
+  {
+    name: "覆盖时没有保留权限位",
+    mutations: [edit("write.ts", "      if (existing !== undefined) await keepOwnerAndMode(handle, existing);\n", "")],
+    lab: "8.3",
+    rule: "覆盖时保留原文件的权限位",
+  },
+  {
+    name: "没有检查目标是否可写",
+    mutations: [
+      edit("write.ts", "  if (existing !== undefined) await checkReplaceable(dir, name, existing, requested);\n", ""),
+    ],
+    lab: "8.3",
+    rule: "用户自己不能写的只读文件被拒绝",
+  },
+  {
+    name: "edits 一个接一个应用，而不是都对照原文",
+    mutations: [
+      edit("edit.ts", "  const matches: Match[] = [];\n", "  const matches: Match[] = [];\n  let current = lf.text;\n"),
+      edit(
+        "edit.ts",
+        "    matches.push(locate(lf.text, edit, index));\n",
+        "    const match = locate(current, edit, index);\n    matches.push(match);\n    current = current.slice(0, match.start) + match.newText + current.slice(match.end);\n",
+      ),
+    ],
+    lab: "8.4",
+    rule: "每个 oldText 对照原文匹配",
+  },
+  {
+    name: "超时计时器没有 clearTimeout",
+    mutations: [edit("bash.ts", "    clearTimeout(timer);\n", "")],
+    lab: "8.5",
+    rule: "bash 返回时不留下计时器",
+  },
+  {
+    name: "shell 一退出就清掉超时计时器与 abort 监听",
+    mutations: [
+      edit(
+        "bash.ts",
+        "    exitCode = await shellExit(child);\n",
+        '    exitCode = await shellExit(child);\n    clearTimeout(timer);\n    signal?.removeEventListener("abort", onAbort);\n',
+      ),
+    ],
+    lab: "8.5",
+    rule: "超时与取消一直有效到调用返回",
+  },
+  {
+    name: "命令继承了模型服务的密钥",
+    mutations: [edit("bash.ts", "    env: shellEnvironment(process.env),\n", "")],
+    lab: "8.5",
+    rule: "bash 的环境里没有模型服务的密钥",
+  },
+];
+
+const practiceDir = sharedPracticeTree(checkpoint, "pi-course-rules-08-");
+
+test("第 08 章的常见错误：verify 指向它所在的 Lab，第一条失败写出被违反的规则，这段 Lab 的提示也讲到这条规则", {
+  timeout: 900_000,
+}, async () => {
+  for (const mistake of mistakes) {
+    for (const file of checkpoint.teachingFiles) {
+      let source = target.get(file) ?? "";
+      for (const mutation of mistake.mutations.filter((each) => each.file === file)) {
+        source = mutateSource(source, mutation);
+      }
+      await writeFile(path.join(practiceDir(), ...file.split("/")), source);
+    }
+    const verification = await verifyTree(practiceDir(), checkpoint);
+    assert.ok(verification.built, `${mistake.name}：可以构建`);
+    const next = nextLab(verification.labs);
+    assert.equal(next?.lab.id, mistake.lab, `${mistake.name}：verify 指向 Lab ${mistake.lab}`);
+    const failure = next?.firstFailure;
+    assert.ok(failure, `${mistake.name}：有第一条失败`);
+    assert.ok(
+      failure.error.includes(mistake.rule),
+      `${mistake.name}：第一条失败写出“${mistake.rule}”，实际是：${failure.error}`,
+    );
+    const printed = formatVerification(verification, { checkpoint, dir: practiceDir(), style: plainStyle });
+    const shown = printed.slice(printed.indexOf("第一条失败："));
+    assert.ok(shown.split("\n").slice(0, 2).join("\n").includes(mistake.rule), `${mistake.name}：verify 打印规则`);
+    assert.ok(next?.lab.hint.includes(mistake.rule), `${mistake.name}：Lab ${mistake.lab} 的提示讲到“${mistake.rule}”`);
+  }
+});
