@@ -15,6 +15,7 @@ import { buildTree, runFocused } from "../lib/run/focused-run.js";
 import { withTempDir } from "../lib/trees/temp-dir.js";
 import { withTempTree } from "../lib/trees/temp-tree.js";
 import { LearnerError, RunTimeoutError, UsageError } from "../lib/usage-error.js";
+import { HANG_GUARD_MS } from "./support/hang-guard.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 const report = (name: string) => parseTap(readFileSync(path.join(fixtures, name), "utf8"));
@@ -37,7 +38,7 @@ test("聚焦运行计数：Node ≥ 22 只报告选中的测试，selected 同�
 });
 
 test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止并给出一行说明（到了文件的超时或整个运行的上限），而不是一直挂起或被说成异步挂起", {
-  timeout: 60_000,
+  timeout: HANG_GUARD_MS,
 }, async () => {
   const checkpoint = findCheckpoint("07");
   const loopHead = "  for (let steps = 1; steps <= maxSteps; steps += 1) {\n";

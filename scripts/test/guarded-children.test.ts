@@ -13,8 +13,9 @@ import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
 import { mutatedFiles } from "../lib/mutation/mutants.js";
 import { buildTree } from "../lib/run/focused-run.js";
 import { writeCheckpointTree } from "../lib/trees/trees.js";
+import { HANG_GUARD_MS } from "./support/hang-guard.js";
 
-const linuxOnly = { skip: process.platform !== "linux", timeout: 90_000 };
+const linuxOnly = { skip: process.platform !== "linux", timeout: HANG_GUARD_MS };
 const checkpoint = findCheckpoint("07");
 let holder: string;
 let dir: string;

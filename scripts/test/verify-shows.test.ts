@@ -16,6 +16,7 @@ import { withTempTree } from "../lib/trees/temp-tree.js";
 import { RunTimeoutError } from "../lib/usage-error.js";
 import { type LabProgress, stoppedLabProgress } from "../lib/verify/verify-labs.js";
 import { formatVerification } from "../lib/verify/verify-report.js";
+import { HANG_GUARD_MS } from "./support/hang-guard.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 const six = findCheckpoint("06");
@@ -77,7 +78,9 @@ test("较早 Lab 的测试死在较晚 Lab 的桩上时，verify 说出走进了
   assert.doesNotMatch(reportWith("6.4", stub("6.4", "执行工具并配对结果")), /走进了/, "本 Lab 自己的桩：照常");
 });
 
-test("聚焦运行卡在同步循环里：verify 写出卡住的 Lab 与正在运行的测试，表格照常列完", { timeout: 120_000 }, async () => {
+test("聚焦运行卡在同步循环里：verify 写出卡住的 Lab 与正在运行的测试，表格照常列完", {
+  timeout: HANG_GUARD_MS,
+}, async () => {
   const seven = findCheckpoint("07");
   const batch = '      for (const call of calls) emit(options, { type: "tool_start", call });\n';
   const spinning = mutatedFiles([

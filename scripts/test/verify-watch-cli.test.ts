@@ -6,12 +6,15 @@ import { rm } from "node:fs/promises";
 import { test } from "node:test";
 import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
 import { writeCheckpointTree } from "../lib/trees/trees.js";
+import { HANG_GUARD_MS } from "./support/hang-guard.js";
 import { sharedPracticeTree } from "./support/shared-practice-tree.js";
 
 const checkpoint = findCheckpoint("07");
 const practiceDir = sharedPracticeTree(checkpoint, "pi-course-watch-cli-");
 
-test("verify --watch：练习目录被删除时打印一行并继续等待，目录回来后自动重新验证", { timeout: 90_000 }, async () => {
+test("verify --watch：练习目录被删除时打印一行并继续等待，目录回来后自动重新验证", {
+  timeout: HANG_GUARD_MS,
+}, async () => {
   const dir = practiceDir();
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/verify.ts", "07", dir, "--watch"], {
     cwd: repoRoot,

@@ -6,6 +6,7 @@ import { mock, test } from "node:test";
 import { findCheckpoint } from "../lib/course/manifest.js";
 import { writeCheckpointTree } from "../lib/trees/trees.js";
 import { debouncedRunner, isIgnoredPath, watchTree } from "../lib/verify/verify-watch.js";
+import { HANG_GUARD_MS } from "./support/hang-guard.js";
 
 /**
  * Writes `relative` under `root` until the watcher reports it: a watcher that has just attached to a
@@ -68,7 +69,7 @@ test("verify --watch 忽略构建输出、依赖与编辑器临时文件，只�
 });
 
 test("verify --watch 监视整个练习目录：根目录、已有目录和之后新建的目录里的改动都会报告，不进入 node_modules 与链接", {
-  timeout: 20_000,
+  timeout: HANG_GUARD_MS,
 }, async () => {
   const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-watch-"));
   const root = path.join(holder, "practice-07");
@@ -112,7 +113,7 @@ test("verify --watch 监视整个练习目录：根目录、已有目录和之�
 });
 
 test("verify --watch 在 src 目录被整个替换（编辑器、git checkout）之后仍然报告其中的改动", {
-  timeout: 20_000,
+  timeout: HANG_GUARD_MS,
 }, async () => {
   const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-watch-"));
   const root = path.join(holder, "practice-07");
@@ -143,7 +144,7 @@ test("verify --watch 在 src 目录被整个替换（编辑器、git checkout）
   }
 });
 
-test("verify --watch 练习目录被删除后报告一次，重新出现后继续监视其中的改动", { timeout: 20_000 }, async () => {
+test("verify --watch 练习目录被删除后报告一次，重新出现后继续监视其中的改动", { timeout: HANG_GUARD_MS }, async () => {
   const holder = await mkdtemp(path.join(os.tmpdir(), "pi-course-watch-"));
   const root = path.join(holder, "practice-07");
   await writeCheckpointTree(findCheckpoint("07"), "practice", root);

@@ -10,6 +10,7 @@ import { isTransientError } from "@pi/course";
 import { guardedBodyFetch } from "../src/openai-compatible/guarded-body.js";
 import { StreamProblem } from "../src/openai-compatible/stream-problem.js";
 import { fixtureBytes } from "./support/fixtures.js";
+import { HANG_GUARD_MS } from "./support/hang-guard.js";
 import { LoopbackServer, type Reply, sse } from "./support/loopback-server.js";
 import { runTurn } from "./support/turns.js";
 
@@ -83,14 +84,14 @@ test("data: null：error（malformed stream）说出数据行是 null，之前�
 });
 
 test("一个事件超过 16 MiB（之后服务器不再发送）：这一轮以 stream too large 结束，而不是一直读下去", {
-  timeout: 60_000,
+  timeout: HANG_GUARD_MS,
 }, async () => {
   const line = Buffer.from(`data: {"choices":[{"index":0,"delta":{"content":"${"a".repeat(17 * 2 ** 20)}`);
   assert.equal(await failureOf(stalled(line)), "stream too large: one event passed the 16 MiB this provider reads");
 });
 
 test("gzip 炸弹：压缩后几十 KB、解压后一行 64 MiB：解压到上限就结束，error 是 stream too large", {
-  timeout: 60_000,
+  timeout: HANG_GUARD_MS,
 }, async () => {
   const bomb = gzipSync(Buffer.from(`data: {"choices":[{"index":0,"delta":{"content":"${"a".repeat(64 * 2 ** 20)}`));
   assert.ok(bomb.length < 1 * 2 ** 20, `compressed to ${bomb.length} bytes`);

@@ -6,6 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import type { TextContent } from "@pi/core";
 import { shellEnvironment } from "../src/tools/process-group.js";
+import { HANG_GUARD_MS } from "./hang-guard.js";
 import {
   isRunning,
   packageEntry,
@@ -172,7 +173,7 @@ test("bash：workspace 不存在时是一行错误，说出 workspace", async ()
 
 test("bash：后台子进程不停输出时，shell 退出后有界地读完管道就返回；超时与取消一直有效，取消时整个进程组被结束", {
   ...posixOnly,
-  timeout: 30_000,
+  timeout: HANG_GUARD_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
     const pid = path.join(ws.root, "ticker.pid");

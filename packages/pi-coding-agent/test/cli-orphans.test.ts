@@ -9,6 +9,7 @@ import { startChatServer, toolCallReply } from "./cli-support/chat-server.js";
 import { killAllIn, processesIn, waitFor } from "./cli-support/processes.js";
 import { ptyUnavailable, startOnPty } from "./cli-support/pty.js";
 import { cliEnv, finished, startCli, withWorkspace } from "./cli-support/run-cli.js";
+import { HANG_GUARD_MS } from "./hang-guard.js";
 
 const linuxOnly = process.platform === "linux" ? undefined : "进程表从 Linux 的 /proc 读取";
 const COMMAND = `setsid sleep 300 & (trap "" TERM; exec sleep 301) & echo started; wait`;
@@ -44,7 +45,7 @@ for (const [signal, code, command, started, what] of [
 ] as const) {
   test(`tiny-pi 在 bash 命令运行中收到 ${signal}：它启动的进程（${what}）全部随之结束`, {
     skip: linuxOnly,
-    timeout: 60_000,
+    timeout: HANG_GUARD_MS,
   }, async () => {
     await withCommandRunning(command, async (workspace, baseURL) => {
       const child = startCli([...args(baseURL), "运行命令"], workspace);
@@ -62,7 +63,7 @@ for (const [signal, code, command, started, what] of [
 
 test("tiny-pi REPL 在 bash 命令运行中连按两次 Ctrl-C（在 SIGTERM 与 SIGKILL 之间）：退出码 130，没有进程留下", {
   skip: linuxOnly ?? ptyUnavailable(),
-  timeout: 60_000,
+  timeout: HANG_GUARD_MS,
 }, async (t) => {
   // The first Ctrl-C ends the shell, so a process without the token would have no parent left to
   // find it by: this command's processes all carry it.

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import { HANG_GUARD_MS } from "./hang-guard.js";
 import {
   abortedAfterLooks,
   numberedLines,
@@ -131,7 +132,7 @@ test("read：页满之后只数行，不再逐行处理；8 MB 的空行 limit 1
   });
 });
 
-test("read：正在被追加的文件也会返回，读到打开时的大小为止", { ...posixOnly, timeout: 60_000 }, async () => {
+test("read：正在被追加的文件也会返回，读到打开时的大小为止", { ...posixOnly, timeout: HANG_GUARD_MS }, async () => {
   await withWorkspace(async (ws) => {
     const file = await ws.put("growing.log", numberedLines(1000));
     const writer = spawnNodeScript(`
@@ -152,7 +153,7 @@ test("read：正在被追加的文件也会返回，读到打开时的大小为�
 
 test("read 与 edit：命名管道（FIFO）在打开之前就被拒绝，一行错误，不会挂起", {
   ...posixOnly,
-  timeout: 30_000,
+  timeout: HANG_GUARD_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
     execFileSync("mkfifo", [path.join(ws.root, "pipe")]);

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { newEntryId, newHeader } from "../src/session/entries.js";
 import { dropTornTail, JsonlSessionStore } from "../src/session/jsonl-store.js";
 import { copyJson, parseEntry } from "../src/session/parse-entry.js";
+import { HANG_GUARD_MS } from "./hang-guard.js";
 import { chapterSession, HEADER, ids, refusal, sessionText, user, withSessionDir } from "./session-fixture.js";
 
 const FIXTURES = new URL("../../test/fixtures/", import.meta.url);
@@ -42,7 +43,7 @@ function startWriter(file: string) {
 }
 
 test("被 SIGKILL 打断的写入者：重新打开时每个报告过已提交的条目都在，且按追加顺序成链；残行只让文件只读，修复后可以继续追加", {
-  timeout: 60_000,
+  timeout: HANG_GUARD_MS,
 }, async () => {
   await withSessionDir(async (dir) => {
     const file = path.join(dir, "killed.jsonl");
