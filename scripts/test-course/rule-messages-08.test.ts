@@ -1,29 +1,19 @@
-// Chapter 08's typical learner mistakes, planted one at a time into a finished practice copy: for
-// each, `verify` names the lab it belongs to, the first failure it prints carries the rule the
-// guide states, and the lab's hint speaks of the same rule. The mistakes the learner walk of
-// issue 21 found passing silently are here (8.1, 8.4, 8.5), with more of the same kind.
-import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { findCheckpoint } from "../lib/course/manifest.js";
 import { targetFiles } from "../lib/course/snapshots.js";
 import { type Mutation, mutateSource } from "../lib/mutation/mutants.js";
-import { plainStyle } from "../lib/terminal-style.js";
-import { nextLab, verifyTree } from "../lib/verify/verify-labs.js";
-import { formatVerification } from "../lib/verify/verify-report.js";
+import { verifyTree } from "../lib/verify/verify-labs.js";
 import { sharedPracticeTree } from "../test/support/shared-practice-tree.js";
+import { assertVerifyNamesRule, type RuleMistake } from "../test/support/verify-names-rule.js";
 
 const checkpoint = findCheckpoint("08");
 const target = targetFiles(checkpoint);
 const tools = "packages/pi-coding-agent/src/tools";
 
-interface Mistake {
-  name: string;
+interface Mistake extends RuleMistake {
   mutations: Mutation[];
-  lab: string;
-  /** The rule, in the focused test's words, that the first failure and the lab's hint must name. */
-  rule: string;
 }
 
 const edit = (file: string, find: string, replace: string): Mutation => ({ file: `${tools}/${file}`, find, replace });
@@ -138,19 +128,8 @@ test("第 08 章的常见错误：verify 指向它所在的 Lab，第一条失�
       }
       await writeFile(path.join(practiceDir(), ...file.split("/")), source);
     }
-    const verification = await verifyTree(practiceDir(), checkpoint);
-    assert.ok(verification.built, `${mistake.name}：可以构建`);
-    const next = nextLab(verification.labs);
-    assert.equal(next?.lab.id, mistake.lab, `${mistake.name}：verify 指向 Lab ${mistake.lab}`);
-    const failure = next?.firstFailure;
-    assert.ok(failure, `${mistake.name}：有第一条失败`);
-    assert.ok(
-      failure.error.includes(mistake.rule),
-      `${mistake.name}：第一条失败写出“${mistake.rule}”，实际是：${failure.error}`,
-    );
-    const printed = formatVerification(verification, { checkpoint, dir: practiceDir(), style: plainStyle });
-    const shown = printed.slice(printed.indexOf("第一条失败："));
-    assert.ok(shown.split("\n").slice(0, 2).join("\n").includes(mistake.rule), `${mistake.name}：verify 打印规则`);
-    assert.ok(next?.lab.hint.includes(mistake.rule), `${mistake.name}：Lab ${mistake.lab} 的提示讲到“${mistake.rule}”`);
+    assertVerifyNamesRule(await verifyTree(practiceDir(), checkpoint), mistake, checkpoint, practiceDir(), {
+      everyDiffLine: false,
+    });
   }
 });

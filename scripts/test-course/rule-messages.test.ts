@@ -1,9 +1,3 @@
-// Typical learner mistakes, planted one at a time into a finished chapter 07 loop in a practice
-// copy: for each, `verify` names the lab it belongs to, and the first failure it prints carries the
-// chapter rule that was broken, with the first lines of the actual/expected diff where there is
-// one; the lab's hint speaks of the same rule. This protects the learner-facing messages of the
-// focused tests and of the manifest from later edits.
-import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
@@ -11,25 +5,17 @@ import { findCheckpoint } from "../lib/course/manifest.js";
 import { targetFiles } from "../lib/course/snapshots.js";
 import { diagnosticMutation } from "../lib/mutation/diagnostic.js";
 import { loopMutants, type Mutation, mutateSource } from "../lib/mutation/mutants.js";
-import { plainStyle } from "../lib/terminal-style.js";
-import { nextLab, verifyTree } from "../lib/verify/verify-labs.js";
-import { formatVerification } from "../lib/verify/verify-report.js";
+import { verifyTree } from "../lib/verify/verify-labs.js";
 import { sharedPracticeTree } from "../test/support/shared-practice-tree.js";
+import { assertVerifyNamesRule, type RuleMistake } from "../test/support/verify-names-rule.js";
 
 const checkpoint = findCheckpoint("07");
 const loopFile = "packages/pi-course/src/agent-loop.ts";
 // Chapter 07's target: the live file as later checkpoints leave it, walked back to 07.
 const target = targetFiles(checkpoint).get(loopFile) ?? "";
 
-interface Mistake {
-  name: string;
+interface Mistake extends RuleMistake {
   mutations: Mutation[];
-  /** The lab verify must send the learner to. */
-  lab: string;
-  /** The rule, in the focused test's words, that the first failure must name (and the hint too). */
-  rule: string;
-  /** Whether the failure is an equality whose diff verify must show. */
-  diff?: RegExp;
 }
 
 const edit = (find: string, replace: string): Mutation => ({ file: loopFile, find, replace });
@@ -111,26 +97,6 @@ test("每个常见错误：verify 指向它所在的 Lab，第一条失败写出
     for (const mutation of mistake.mutations) source = mutateSource(source, mutation);
     await writeFile(path.join(practiceDir(), ...loopFile.split("/")), source);
 
-    const verification = await verifyTree(practiceDir(), checkpoint);
-    assert.ok(verification.built, `${mistake.name}：可以构建`);
-    const next = nextLab(verification.labs);
-    assert.equal(next?.lab.id, mistake.lab, `${mistake.name}：verify 指向 Lab ${mistake.lab}`);
-    const failure = next?.firstFailure;
-    assert.ok(failure, `${mistake.name}：有第一条失败`);
-    assert.ok(
-      failure.error.includes(mistake.rule),
-      `${mistake.name}：第一条失败写出“${mistake.rule}”，实际是：${failure.error}`,
-    );
-    if (mistake.diff !== undefined) {
-      assert.ok(
-        failure.diff.some((line) => mistake.diff?.test(line)),
-        `${mistake.name}：差异行 ${mistake.diff} 在 ${JSON.stringify(failure.diff)} 中`,
-      );
-    }
-    const printed = formatVerification(verification, { checkpoint, dir: practiceDir(), style: plainStyle });
-    const shown = printed.slice(printed.indexOf("第一条失败："));
-    assert.ok(shown.split("\n").slice(0, 2).join("\n").includes(mistake.rule), `${mistake.name}：verify 打印规则`);
-    for (const line of failure.diff) assert.ok(shown.includes(line), `${mistake.name}：verify 打印差异行 ${line}`);
-    assert.ok(next?.lab.hint.includes(mistake.rule), `${mistake.name}：Lab ${mistake.lab} 的提示讲到“${mistake.rule}”`);
+    assertVerifyNamesRule(await verifyTree(practiceDir(), checkpoint), mistake, checkpoint, practiceDir());
   }
 });
