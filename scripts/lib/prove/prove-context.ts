@@ -3,16 +3,22 @@
 // checkpoints (npm run test:course) shares them along the chain; `--prove NN` makes only what
 // checkpoint NN needs. Child work goes through one queue sized to the machine, so twenty
 // checkpoints do not start two hundred compilers at once.
-import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtempSync } from "node:fs";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { cleanupOnSignal } from "../cleanup-on-signal.js";
 import { checkpoint as checkpointCommand } from "../cli/checkpoint-command.js";
 import { practice } from "../cli/practice-command.js";
 import type { Checkpoint } from "../course/manifest.js";
 import { repoRoot } from "../course/manifest.js";
 import { targetFiles } from "../course/snapshots.js";
 import { type BuildResult, npmBuild } from "../run/focused-run.js";
+import { ownedPrefix, removeLeftovers, removeTreeAsync, removeTreeSync } from "../trees/owned-temp.js";
 import { practiceRoot } from "../user-paths.js";
+
+const OUTSIDE_PREFIX = "pi-course-prove-";
+const INSIDE_PREFIX = ".prove-";
 
 /** A comment a learner might leave in their own file: it proves which copy a tree holds. */
 export const LEARNER_MARK = "// written by the learner\n";
@@ -32,15 +38,34 @@ export class ProveContext {
     private readonly slots: number,
   ) {}
 
+  /**
+   * Makes both folders (named for this process, so a later run removes what a killed one left) and
+   * removes them on a signal.
+   */
   static async create(slots = os.availableParallelism() + 1): Promise<ProveContext> {
-    const outside = await mkdtemp(path.join(os.tmpdir(), "pi-course-prove-"));
-    const inside = await mkdtemp(path.join(practiceRoot, ".prove-"));
-    return new ProveContext(outside, inside, Math.max(2, slots));
+    const made: string[] = [];
+    for (const [parent, prefix] of [
+      [os.tmpdir(), OUTSIDE_PREFIX],
+      [practiceRoot, INSIDE_PREFIX],
+    ] as const) {
+      await removeLeftovers(parent, (name) => (name.startsWith(prefix) ? name.slice(prefix.length) : undefined));
+      made.push(mkdtempSync(path.join(parent, ownedPrefix(prefix))));
+    }
+    const [outside = "", inside = ""] = made;
+    const context = new ProveContext(outside, inside, Math.max(2, slots));
+    context.release = cleanupOnSignal(() => {
+      removeTreeSync(outside);
+      removeTreeSync(inside);
+    });
+    return context;
   }
 
+  private release: () => void = () => {};
+
   async dispose(): Promise<void> {
-    await rm(this.outside, { recursive: true, force: true });
-    await rm(this.inside, { recursive: true, force: true });
+    await removeTreeAsync(this.outside);
+    await removeTreeAsync(this.inside);
+    this.release();
   }
 
   /** Runs `work` when a slot is free: builds and focused runs of many trees take turns. */

@@ -2,8 +2,6 @@
 // previous target to compare the parent with, the previous practice directory to carry
 // forward), with one line per check; a failure names the rule and the files to look at.
 import { AssertionError } from "node:assert";
-import { rmSync } from "node:fs";
-import { cleanupOnSignal } from "../cleanup-on-signal.js";
 import { type Checkpoint, loadManifest } from "../course/manifest.js";
 import { LearnerError } from "../usage-error.js";
 import { integrityChecks } from "./integrity-checks.js";
@@ -12,10 +10,6 @@ import { ProveContext } from "./prove-context.js";
 export async function proveReport(checkpoint: Checkpoint): Promise<string> {
   const started = performance.now();
   const context = await ProveContext.create();
-  const release = cleanupOnSignal(() => {
-    rmSync(context.outside, { recursive: true, force: true });
-    rmSync(context.inside, { recursive: true, force: true });
-  });
   try {
     const checks = integrityChecks(checkpoint, context);
     const outcomes = await Promise.allSettled(checks.map((check) => check.run()));
@@ -30,7 +24,6 @@ export async function proveReport(checkpoint: Checkpoint): Promise<string> {
     if (failed > 0) throw new LearnerError([head, ...lines].join("\n"));
     return [head, ...lines].join("\n");
   } finally {
-    release();
     await context.dispose();
   }
 }
