@@ -12,6 +12,9 @@ import path from "node:path";
 import { repoRoot } from "./lib/course/manifest.js";
 import { npmContext, npmInvocation } from "./lib/run/child-process.js";
 
+/** The suites CI runs on every Node: the README's `npm test`, then the course's integrity suite. */
+const SUITES = [["test"], ["run", "test:course"]];
+
 const NODE_EXE = process.platform === "win32" ? "node.exe" : "node";
 const majors = process.argv.slice(2);
 if (majors.length === 0 || majors.some((major) => !/^\d+$/.test(major))) {
@@ -37,9 +40,6 @@ try {
   removeTemp();
 }
 process.exit(failed === 0 ? 0 : 1);
-
-/** The suites CI runs on every Node: the README's `npm test`, then the course's integrity suite. */
-const SUITES = [["test"], ["run", "test:course"]];
 
 /** Fetches Node `major`, runs each suite with it first on PATH; true when every suite passed. */
 async function runSuiteOn(major: string): Promise<boolean> {
