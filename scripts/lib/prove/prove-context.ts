@@ -44,6 +44,10 @@ export class ProveContext {
    */
   static async create(slots = os.availableParallelism() + 1): Promise<ProveContext> {
     const made: string[] = [];
+    // Installed before the first folder exists: a signal that lands between the two is handled too.
+    const release = cleanupOnSignal(() => {
+      for (const dir of made) removeTreeSync(dir);
+    });
     for (const [parent, prefix] of [
       [os.tmpdir(), OUTSIDE_PREFIX],
       [practiceRoot, INSIDE_PREFIX],
@@ -53,10 +57,7 @@ export class ProveContext {
     }
     const [outside = "", inside = ""] = made;
     const context = new ProveContext(outside, inside, Math.max(2, slots));
-    context.release = cleanupOnSignal(() => {
-      removeTreeSync(outside);
-      removeTreeSync(inside);
-    });
+    context.release = release;
     return context;
   }
 
