@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { readmeRequirements, readmeSays } from "../lib/course/check/readme-check.js";
+import { readmeRequirements } from "../lib/course/check/readme-check.js";
 import { loadManifest, repoRoot } from "../lib/course/manifest.js";
 import { runScenario } from "../lib/demo/demo-scenarios.js";
 import { formatRun } from "../lib/demo/demo-text.js";
@@ -19,8 +19,8 @@ function scriptsOf(relative: string): Record<string, string> {
 
 test("README：每个检查点的练习流程（practice → build → 第一次红灯 → 每段 Lab → 全部）用清单生成的命令", () => {
   for (const checkpoint of loadManifest().checkpoints) {
-    for (const [what, text] of readmeRequirements(checkpoint)) {
-      assert.ok(readmeSays(readme, text), `README 缺少检查点 ${checkpoint.id} 的${what}：${text}`);
+    for (const { what, text, found } of readmeRequirements(checkpoint)) {
+      assert.ok(found(readme), `README 缺少检查点 ${checkpoint.id} 的${what}：${text}`);
     }
   }
 });

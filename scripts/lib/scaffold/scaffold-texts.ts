@@ -2,9 +2,8 @@
 // must still write marked `（待填写）` (prose, manifest) or `TODO(scaffold)` (code): `--check` lists
 // each one left.
 import path from "node:path";
-import { focusedCommand } from "../commands.js";
+import { checkpointCommand, diagnosticCommand, focusedCommand, practiceCommand, verifyCommand } from "../commands.js";
 import { CODE_PLACEHOLDER, PROSE_PLACEHOLDER } from "../course/check/placeholder-check.js";
-import { readmeRequirements } from "../course/check/readme-check.js";
 import { type Checkpoint, focusedTestCount, labError } from "../course/manifest.js";
 
 const TODO = PROSE_PLACEHOLDER;
@@ -143,17 +142,16 @@ export function readmeRow(checkpoint: Checkpoint): string {
 
 /** The README's block for the checkpoint: every command `--check` asks for, in the order a learner runs them. */
 export function readmeBlock(checkpoint: Checkpoint): string {
-  const commands = Object.fromEntries(readmeRequirements(checkpoint));
   const lines = [
     `## 第 ${checkpoint.id} 章：${checkpoint.chapter}`,
     "",
     `这一章的指南：[${checkpoint.guide}](${checkpoint.guide})。${TODO}`,
     "",
     "```bash",
-    commands.新建练习目录,
+    practiceCommand(checkpoint),
     `cd practice/${checkpoint.id}`,
-    commands.构建,
-    commands.聚焦运行,
+    checkpoint.build,
+    focusedCommand(checkpoint),
     "```",
     "",
     `${focusedTestCount(checkpoint)} 项全部失败，第一条红灯是：`,
@@ -164,10 +162,10 @@ export function readmeBlock(checkpoint: Checkpoint): string {
     "",
     "```bash",
     ...checkpoint.labs.map((lab) => `${focusedCommand(checkpoint, lab.pattern)}   # ${lab.expected}/${lab.expected}`),
-    commands.verify,
-    commands.检查点卡片,
-    commands["starter → target 的 diff"],
-    commands.诊断,
+    verifyCommand(checkpoint),
+    checkpointCommand(checkpoint),
+    checkpointCommand(checkpoint, "--diff"),
+    diagnosticCommand(checkpoint),
     "```",
     "",
   ];

@@ -10,44 +10,54 @@ import {
 import { type Checkpoint, focusedTestCount } from "../manifest.js";
 import { readRepo } from "./read-repo.js";
 
-/** What the README must say for `checkpoint`, each as [what, the exact text]. */
-export function readmeRequirements(checkpoint: Checkpoint): [string, string][] {
+export interface ReadmeRequirement {
+  /** What it is, as the problem line names it. */
+  what: string;
+  /** The text the README must carry. */
+  text: string;
+  found: (readme: string) => boolean;
+}
+
+const literal = (what: string, text: string): ReadmeRequirement => ({
+  what,
+  text,
+  found: (readme) => readme.includes(text),
+});
+
+/** What the README must say for `checkpoint`. */
+export function readmeRequirements(checkpoint: Checkpoint): ReadmeRequirement[] {
+  const count = `${focusedTestCount(checkpoint)} 项`;
   return [
-    ["课程表里的一行（编号与聚焦测试数）", tableRow(checkpoint)],
-    ["新建练习目录", practiceCommand(checkpoint)],
-    ["构建", checkpoint.build],
-    ["聚焦运行", focusedCommand(checkpoint)],
-    ["第一次红灯", checkpoint.firstRed],
-    ["verify", verifyCommand(checkpoint)],
-    ["检查点卡片", checkpointCommand(checkpoint)],
-    ["starter → target 的 diff", checkpointCommand(checkpoint, "--diff")],
-    ["诊断", diagnosticCommand(checkpoint)],
-    ...checkpoint.labs.flatMap((lab): [string, string][] => [
-      [`Lab ${lab.id} 的聚焦运行`, focusedCommand(checkpoint, lab.pattern)],
-      [`Lab ${lab.id} 的预期`, `${lab.expected}/${lab.expected}`],
+    {
+      what: "课程表里的一行（编号与聚焦测试数）",
+      text: `| ${checkpoint.id} … | ${count} |`,
+      // The row is found by its id and must end with the count, however the table pads it.
+      found: (readme) => {
+        const row = readme.split("\n").find((line) => line.startsWith(`| ${checkpoint.id} `));
+        return row !== undefined && new RegExp(`\\|\\s*${count}\\s*\\|$`).test(row.trimEnd());
+      },
+    },
+    literal("新建练习目录", practiceCommand(checkpoint)),
+    literal("构建", checkpoint.build),
+    literal("聚焦运行", focusedCommand(checkpoint)),
+    literal("第一次红灯", checkpoint.firstRed),
+    literal("verify", verifyCommand(checkpoint)),
+    literal("检查点卡片", checkpointCommand(checkpoint)),
+    literal("starter → target 的 diff", checkpointCommand(checkpoint, "--diff")),
+    literal("诊断", diagnosticCommand(checkpoint)),
+    ...checkpoint.labs.flatMap((lab) => [
+      literal(`Lab ${lab.id} 的聚焦运行`, focusedCommand(checkpoint, lab.pattern)),
+      literal(`Lab ${lab.id} 的预期`, `${lab.expected}/${lab.expected}`),
     ]),
   ];
 }
 
-/** Stands for the course table's row: `| <id> … | <N> 项 |`, matched by `rowOf`. */
-function tableRow(checkpoint: Checkpoint): string {
-  return `| ${checkpoint.id} … | ${focusedTestCount(checkpoint)} 项 |`;
-}
-
-/** Whether the README says `text`: the table row is looked up by its id and must end with the count. */
-export function readmeSays(readme: string, text: string): boolean {
-  const row = /^\| (\d{2}) … \| (\d+ 项) \|$/.exec(text);
-  if (row === null) return readme.includes(text);
-  const line = readme.split("\n").find((candidate) => candidate.startsWith(`| ${row[1]} `));
-  return line !== undefined && new RegExp(`\\|\\s*${row[2]}\\s*\\|$`).test(line.trimEnd());
-}
-
 export function readmeProblems(checkpoint: Checkpoint, readme = readRepo("README.md") ?? ""): string[] {
-  const missing = readmeRequirements(checkpoint).filter(([, text]) => !readmeSays(readme, text));
+  const missing = readmeRequirements(checkpoint).filter((requirement) => !requirement.found(readme));
   if (missing.length === 0) return [];
   return [
     `README.md 缺少检查点 ${checkpoint.id} 的 ${missing.length} 项（npm run checkpoint -w @pi/course -- --new 生成的块里都有）：${missing
-      .map(([what, text]) => `${what} ${text}`)
+      .map(({ what, text }) => `${what} ${text}`)
       .join("；")}`,
   ];
 }
