@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
-import { parseCliArgs } from "../src/cli/args.js";
+import { type CliArgs, parseCliArgs } from "../src/cli/args.js";
 
 const from = path.resolve("/home/learner/pi-course");
 
@@ -64,6 +64,7 @@ test("tiny-pi 参数：默认工作区是运行 npm 的目录、只有 read、�
     },
   );
   assert.equal(parseCliArgs(["-h"], from), "help");
+  assert.equal((parseCliArgs(["--from", "practice/10"], from) as CliArgs).fromDir, path.join(from, "practice/10"));
 });
 
 test("tiny-pi 参数有误：每种错误一行，说明怎么改", () => {
@@ -77,6 +78,9 @@ test("tiny-pi 参数有误：每种错误一行，说明怎么改", () => {
   usageError(["--tools", "read,"], /^--tools 里有空名字/);
   usageError(["--workspace", " "], /^--workspace 的取值为空/);
   usageError(["--no-session", "--resume", "x.jsonl"], /^--no-session 和 --resume 不能同时使用/);
+  usageError(["--from", "p10", "--loop", "p07"], /^--from 和 --loop 不能同时使用：.*去掉 --loop。$/);
+  usageError(["--tools-from", "p08", "--from", "p10"], /^--from 和 --tools-from 不能同时使用/);
+  usageError(["--from", ""], /^--from 的取值为空：例如 --from practice\/10。$/);
 });
 
 test("tiny-pi 模型参数不完整：缺模型名、--model 或 --api-key 没有 --base-url、URL 写错", () => {

@@ -10,7 +10,8 @@ import { EXIT_INTERRUPTED } from "./errors.js";
 import { humanView } from "./human-view.js";
 import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
 import { jsonView } from "./json-view.js";
-import { loadLearnerLoop, loadLearnerTools, shownPath } from "./learner-tree.js";
+import { type LearnerRun, learnerSources, loadLearnerRun, runtimeParts } from "./learner-code.js";
+import { shownPath } from "./learner-tree.js";
 import { guardChildren, leave } from "./leave.js";
 import { type ModelChoice, selectModel } from "./model-selection.js";
 import { type Redact, redactingStore, redactingView } from "./redacting.js";
@@ -18,6 +19,7 @@ import { runRepl } from "./repl.js";
 import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
 import { runTurn, type TurnSetup } from "./run-turn.js";
 import { type RuntimeFacts, runtimeLine } from "./runtime-line.js";
+import type { SessionCode } from "./session-code.js";
 import { ignoredByGit } from "./session-gitignore.js";
 import { type SessionRecorder, sessionRecorder } from "./session-recorder.js";
 import {
@@ -36,8 +38,6 @@ import { selectTools, type ToolFactory } from "./tool-selection.js";
 export async function runTinyPi(args: CliArgs, from: string, interactive: boolean): Promise<number> {
   guardChildren();
   const choice = await selectModel(args.endpoint);
-  const { session, history } = await openSession(args, choice.redact);
-  const recorder = sessionRecorder(session, history.length);
   const interrupts = new Interrupts(interactive ? 0 : SIGNAL_SAME_PRESS_MS);
   // Setting up may run a learner's focused tests: Ctrl-C then simply exits (their run is stopped with us).
   const onSignal = () => {
@@ -45,8 +45,12 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     else process.stderr.write("\n（正在中止这一轮；再按一次 Ctrl-C 退出）\n");
   };
   process.on("SIGINT", onSignal);
+  // --from / --loop / --tools-from: checked before the session is opened, so a refusal touches no session file.
+  const learner = await loadLearnerRun(learnerSources(args), from);
+  const { session, history } = await openSession(args, choice.redact, learner.code.session);
+  const recorder = sessionRecorder(session, history.length);
 
-  const setup = await turnSetup(args, from, recorder, choice);
+  const setup = await turnSetup(args, recorder, choice, learner);
   const notes = process.stderr;
   const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
   if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
@@ -62,11 +66,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     await saved();
     if (session.file !== undefined) notes.write(`会话：${shownPath(session.file, from)}（用 --resume 继续）\n`);
   };
-  const facts: RuntimeFacts = {
-    ...(args.loopDir !== undefined ? { loopDir: shownPath(args.loopDir, from) } : {}),
-    ...(args.toolsFromDir !== undefined ? { toolsDir: shownPath(args.toolsFromDir, from) } : {}),
-    tools: args.tools,
-  };
+  const facts: RuntimeFacts = { parts: runtimeParts(learner, args.tools) };
 
   if (interactive) {
     process.removeListener("SIGINT", onSignal);
@@ -105,7 +105,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   }
 
   // A one-shot run names them only when a learner's code is in use, so a failure stays one line.
-  if (facts.loopDir !== undefined || facts.toolsDir !== undefined) notes.write(`${runtimeLine(facts)}\n`);
+  if (learner.dirs.size > 0) notes.write(`${runtimeLine(facts)}\n`);
   const controller = new AbortController();
   interrupts.beginTurn(() => controller.abort());
   const result = await runTurn(setup, history, args.prompt ?? readmeQuestion, controller.signal);
@@ -118,33 +118,33 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
 }
 
 /** The session, keeping the key out of every line and the folder out of git. */
-async function openSession(args: CliArgs, redact: Redact): Promise<OpenedSession> {
+async function openSession(args: CliArgs, redact: Redact, code?: SessionCode): Promise<OpenedSession> {
   const choice = args.session;
   if (choice.kind === "none") return { session: noSession, history: [] };
   const guarded = (store: SessionStore) => ignoredByGit(redactingStore(store, redact), args.workspace);
-  if (choice.kind === "new") return { session: guarded(newSession(args.workspace)), history: [] };
+  if (choice.kind === "new") return { session: guarded(newSession(args.workspace, undefined, code)), history: [] };
   const opened =
     choice.kind === "fork"
-      ? await forkSession(choice.file, args.workspace, choice.leaf)
-      : await resumeSession(choice.file, choice.leaf);
+      ? await forkSession(choice.file, args.workspace, choice.leaf, undefined, code)
+      : await resumeSession(choice.file, choice.leaf, code);
   return { session: guarded(opened.session), history: opened.history };
 }
 
 async function turnSetup(
   args: CliArgs,
-  from: string,
   recorder: SessionRecorder,
   choice: ModelChoice,
+  learner: LearnerRun,
 ): Promise<TurnSetup & { baseURL?: string; label: string }> {
-  const runLoop = args.loopDir === undefined ? runAgentLoop : await loadLearnerLoop(args.loopDir, from);
-  const createTools: ToolFactory =
-    args.toolsFromDir === undefined ? createWorkspaceTools : await loadLearnerTools(args.toolsFromDir, from);
-  const toolSource = args.toolsFromDir === undefined ? "课程" : shownPath(args.toolsFromDir, from);
-  const tools = selectTools(createTools, args.workspace, args.tools, toolSource);
+  const { code, dirs } = learner;
+  const runLoop = code.runAgentLoop ?? runAgentLoop;
+  const createTools: ToolFactory = code.createWorkspaceTools ?? createWorkspaceTools;
+  const tools = selectTools(createTools, args.workspace, args.tools, dirs.get("08") ?? "课程");
   const view = args.json ? jsonView(process.stdout) : humanView(process.stdout, styleFor(process.stdout, process.env));
   return {
     runLoop,
-    loopSource: args.loopDir === undefined ? "课程" : `${shownPath(args.loopDir, from)} 里`,
+    loopSource: dirs.has("07") ? `${dirs.get("07")} 里` : "课程",
+    ...(code.agent !== undefined ? { agent: code.agent } : {}),
     model: recorder.recording(choice.model),
     tools,
     systemPrompt: systemPrompt(args.workspace, args.tools),

@@ -8,7 +8,7 @@ import { parseToolNames, type ToolName } from "./tool-names.js";
 
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
-  "[--loop PRACTICE_DIR] [--tools-from PRACTICE_DIR] [--max-steps N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] [prompt]" +
+  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] [prompt]" +
   " | tiny-pi sessions | tiny-pi tree FILE";
 
 export type SessionChoice =
@@ -29,6 +29,8 @@ export interface CliArgs {
   loopDir?: string;
   /** Absolute path of a practice tree whose built createWorkspaceTools replaces the course's. */
   toolsFromDir?: string;
+  /** Absolute path of a practice tree whose every chapter's code tiny-pi runs on (learner-code.ts). */
+  fromDir?: string;
   maxSteps?: number;
   json: boolean;
   session: SessionChoice;
@@ -45,6 +47,7 @@ export const cliOptions = {
   tools: { type: "string" },
   loop: { type: "string" },
   "tools-from": { type: "string" },
+  from: { type: "string" },
   "max-steps": { type: "string" },
   json: { type: "boolean" },
   "no-session": { type: "boolean" },
@@ -77,6 +80,13 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
   const workspace = nonEmpty(values.workspace, "--workspace", "例如 --workspace .");
   const loop = nonEmpty(values.loop, "--loop", "例如 --loop practice/07");
   const toolsFrom = nonEmpty(values["tools-from"], "--tools-from", "例如 --tools-from practice/08");
+  const fromDir = nonEmpty(values.from, "--from", "例如 --from practice/10");
+  if (fromDir !== undefined && (loop !== undefined || toolsFrom !== undefined)) {
+    const flag = loop !== undefined ? "--loop" : "--tools-from";
+    throw new UsageError(
+      `--from 和 ${flag} 不能同时使用：--from 已经取练习目录里每一章的代码（loop、工具、Agent、会话），去掉 ${flag}。`,
+    );
+  }
   const command = sessionCommand(positionals, from);
   const prompt = command === undefined ? positionals.join(" ").trim() : "";
 
@@ -88,6 +98,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     tools: values.tools === undefined ? ["read"] : parseToolNames(values.tools),
     ...(loop !== undefined ? { loopDir: path.resolve(from, loop) } : {}),
     ...(toolsFrom !== undefined ? { toolsFromDir: path.resolve(from, toolsFrom) } : {}),
+    ...(fromDir !== undefined ? { fromDir: path.resolve(from, fromDir) } : {}),
     ...(values["max-steps"] !== undefined ? { maxSteps: parseMaxSteps(values["max-steps"]) } : {}),
     json: values.json === true,
     session,
@@ -212,8 +223,12 @@ export const helpText = `用法：${usage}
   --workspace DIR       工具的工作区（默认：运行 npm 的目录）；工具不能访问它之外的路径
   --tools LIST          逗号分隔，从 read,write,edit,bash 中选；默认只有只读的 read
   --max-steps N         最多请求模型 N 次（默认 32）
-  --loop DIR            使用练习目录 DIR 里你自己构建的 runAgentLoop（先检查已构建、第 07 章聚焦测试全部通过）
-  --tools-from DIR      使用练习目录 DIR 里你自己构建的 createWorkspaceTools（同样先检查）
+  --from DIR            在练习目录 DIR 里你自己写的每一章代码上运行：loop（07）、工具（08）、Agent（09）、
+                        会话存储与投影（10），DIR 里有哪一章就用哪一章，其余用课程的；先检查每个包都用当前源码
+                        构建过，这些章以及它们用到的前面各章的聚焦测试全部通过，否则一行说明怎么做
+  --loop DIR            只用 DIR 里你的 runAgentLoop（第 06、07 章的聚焦测试须通过）
+  --tools-from DIR      只用 DIR 里你的 createWorkspaceTools（第 08 章的聚焦测试须通过）
+                        开头一行说出 loop、工具、Agent、会话各是课程的还是练习目录里你的
 
 输出与会话
   --json                每个 LoopEvent 输出一行 JSON，代替给人看的视图
@@ -244,10 +259,12 @@ export const helpText = `用法：${usage}
   npm run tiny-pi
   npm run tiny-pi -- --base-url http://localhost:11434/v1 --model qwen2.5-coder:7b "请读取 README.md，并告诉我项目名。"
   OPENAI_API_KEY=sk-... npm run tiny-pi -- --base-url https://api.openai.com/v1 --model gpt-4o-mini --loop practice/07
+  npm run tiny-pi -- --from practice/10 "请读取 README.md，并告诉我项目名。"
   npm run tiny-pi -- tree .tiny-pi/sessions/<时间>.jsonl
   npm run tiny-pi -- --resume .tiny-pi/sessions/<时间>.jsonl --leaf a1b2c3d4 "换一种说法再问一次"
 
-English: runs the course's agent loop (or your own, --loop) with the workspace tools against any
+English: runs the course's agent loop (or your own: --from DIR takes every chapter's code a practice
+directory has, loop, tools, Agent and session store; --loop/--tools-from one chapter) with the workspace tools against any
 OpenAI-compatible endpoint; with no --base-url an embedded scripted model replays the chapter's README
 round trip offline. Sessions are Pi's session trees (format 3): --resume FILE [--leaf ID] continues or
 branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them. Exit 0 on stop, 1 on a failed run, 2 on a usage error.`;

@@ -1,7 +1,9 @@
 // What the REPL talks to. On chapter 09's Agent: a line typed while a turn runs is steered into
 // it, and lines still queued when a turn is aborted stay queued for the next prompt. The Agent
-// runs the course's loop on a fresh transcript, so a learner's loop (--loop) or a resumed session
-// (--resume) goes turn by turn through runAgentLoop instead, lines typed meanwhile waiting their turn.
+// runs its own package's loop on a fresh transcript, so a loop it does not drive (a learner's loop
+// with the course's Agent, --loop) or a resumed session (--resume) goes turn by turn through
+// runAgentLoop instead, lines typed meanwhile waiting their turn. --from practice/09 or later
+// brings the learner's Agent together with the loop it drives.
 
 import { type Message, userMessage } from "@pi/core";
 import { Agent, type AgentEvent, type AgentRunResult, type LoopEvent, runAgentLoop } from "@pi/course";
@@ -23,16 +25,16 @@ export interface AgentNotes {
   retry(event: Extract<AgentEvent, { type: "retry" }>): void;
 }
 
-/** Whether the REPL can run on the Agent: the course's own loop, and no earlier transcript to carry. */
+/** Whether the REPL can run on the Agent: the loop in use is the one the Agent drives, and no earlier transcript to carry. */
 export function canUseAgent(setup: TurnSetup, history: Message[]): boolean {
-  return setup.runLoop === runAgentLoop && history.length === 0;
+  return setup.runLoop === (setup.agent?.drives ?? runAgentLoop) && history.length === 0;
 }
 
 /** The Agent's own events; every other one is a LoopEvent of the loop it runs. */
 const AGENT_ONLY = new Set<AgentEvent["type"]>(["agent_start", "agent_end", "retry", "queued"]);
 
 export function agentConversation(setup: TurnSetup, notes: AgentNotes): Conversation {
-  const agent = new Agent({
+  const agent = new (setup.agent?.Agent ?? Agent)({
     model: setup.model,
     tools: setup.tools,
     systemPrompt: setup.systemPrompt,

@@ -4,7 +4,7 @@
 import { type Message, type Model, type ToolRegistry, userMessage } from "@pi/core";
 import type { AgentRunResult, LoopEvent } from "@pi/course";
 import { RunError } from "./errors.js";
-import type { RunAgentLoop } from "./learner-tree.js";
+import type { AgentClass, RunAgentLoop } from "./learner-code.js";
 import type { SessionRecorder } from "./session-recorder.js";
 
 export interface TurnSetup {
@@ -19,6 +19,8 @@ export interface TurnSetup {
   maxSteps?: number;
   view: (event: LoopEvent) => void;
   recorder: SessionRecorder;
+  /** A learner's chapter 09 Agent (--from) and the loop it drives; absent: the course's Agent on the course's loop. */
+  agent?: { Agent: AgentClass; drives: RunAgentLoop };
 }
 
 export async function runTurn(

@@ -3,9 +3,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@pi/core";
-import { type RecoveredSession, recoverSession } from "../session/jsonl-recovery.js";
+import type { RecoveredSession } from "../session/jsonl-recovery.js";
 import { messageProblem } from "../session/message-shape.js";
 import { UsageError } from "./errors.js";
+import { courseSessionCode, type SessionCode } from "./session-code.js";
 
 /** The folder of a workspace's sessions. */
 export function sessionsDir(workspace: string): string {
@@ -16,8 +17,11 @@ export interface SessionFile extends RecoveredSession {
   file: string;
 }
 
-/** The committed header and entries of `file`, validated line by line. */
-export function readSessionFile(file: string): SessionFile {
+/** The committed header and entries of `file`, validated line by line (by `recover`: the course's or a learner's). */
+export function readSessionFile(
+  file: string,
+  recover: SessionCode["recoverSession"] = courseSessionCode.recoverSession,
+): SessionFile {
   const content = readText(file);
   if (isLinear(content)) {
     throw new UsageError(
@@ -25,7 +29,7 @@ export function readSessionFile(file: string): SessionFile {
     );
   }
   try {
-    return { file, ...recoverSession(content, file) };
+    return { file, ...recover(content, file) };
   } catch (error) {
     throw new UsageError(
       `会话文件 ${(error as Error).message}：文件没有被改动；请修好或删掉这一行，或者换一个会话文件。`,

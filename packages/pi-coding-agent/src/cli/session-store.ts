@@ -9,10 +9,9 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { type AssistantMessage, type Message, type ToolResultMessage, toolCallsOf } from "@pi/core";
 import { messageEntry, newEntryId, newHeader, type SessionEntry, type SessionHeader } from "../session/entries.js";
-import { JsonlSessionStore } from "../session/jsonl-store.js";
-import { interruptedResult } from "../session/session-context.js";
-import { pathTo } from "../session/session-tree.js";
+import type { JsonlSessionStore } from "../session/jsonl-store.js";
 import { UsageError } from "./errors.js";
+import { courseSessionCode, type SessionCode } from "./session-code.js";
 import { isLinear, readLinearMessages, readSessionFile, readText, sessionsDir } from "./session-file.js";
 import { lockSession } from "./session-lock.js";
 import { formatTree } from "./session-view.js";
@@ -55,12 +54,13 @@ class TreeSession implements SessionStore {
   private readonly ids = new Set<string>();
 
   constructor(
-    private readonly opened: JsonlSessionStore | { file: string; create: () => Promise<JsonlSessionStore> },
+    private readonly opened: JsonlSessionStore | PendingFile,
     private leaf: string | null,
     /** Results for calls the leaf's branch left open: written before the next message. */
-    private repairs: Message[] = [],
+    private repairs: Message[],
+    private readonly code: SessionCode,
   ) {
-    if (opened instanceof JsonlSessionStore) {
+    if (!isPending(opened)) {
       this.store = opened;
       for (const entry of opened.entries()) this.ids.add(entry.id);
     } else {
@@ -79,7 +79,7 @@ class TreeSession implements SessionStore {
       if (!this.pending.some(isAnswer)) return;
       messages = this.pending;
       this.pending = undefined;
-      if (!(this.opened instanceof JsonlSessionStore)) this.creating = this.opened.create();
+      if (isPending(this.opened)) this.creating = this.opened.create();
     }
     for (const message of [...this.repairs.splice(0), ...messages]) {
       // The file holds what JSON.stringify writes: a field set to undefined is simply absent.
@@ -104,7 +104,7 @@ class TreeSession implements SessionStore {
     if (this.store === undefined || !this.store.has(id)) {
       throw new UsageError(`会话里没有 id 为 ${id} 的条目：用 /tree 查看条目的 id。`);
     }
-    const opened = branchAt(this.store, id);
+    const opened = branchAt(this.store, id, this.code);
     this.leaf = id;
     this.repairs = opened.repairs;
     return opened.history;
@@ -129,24 +129,47 @@ class TreeSession implements SessionStore {
   }
 }
 
+/** A new session's file, created with the model's first answer. */
+interface PendingFile {
+  file: string;
+  create: () => Promise<JsonlSessionStore>;
+}
+
+function isPending(opened: JsonlSessionStore | PendingFile): opened is PendingFile {
+  return !("entries" in opened);
+}
+
 function isAnswer(message: Message): boolean {
   return message.role === "assistant" && message.stopReason !== "error";
 }
 
-/** A new session in `workspace`; its file appears with the model's first answer. */
-export function newSession(workspace: string, now: () => Date = () => new Date()): SessionStore {
+/**
+ * A new session in `workspace`; its file appears with the model's first answer. `code`, here and
+ * below: chapter 10's code the session runs on, the course's or a learner's (--from).
+ */
+export function newSession(
+  workspace: string,
+  now: () => Date = () => new Date(),
+  code: SessionCode = courseSessionCode,
+): SessionStore {
   const dir = sessionsDir(workspace);
   const file = path.join(dir, `${now().toISOString().replace(/[:.]/g, "-")}.jsonl`);
-  return new TreeSession({ file, create: () => createSessionFile(dir, file, newHeader(workspace)) }, null);
+  const create = () => createSessionFile(dir, file, newHeader(workspace), code);
+  return new TreeSession({ file, create }, null, [], code);
 }
 
 /** `<time>.jsonl`, or `<time>-2.jsonl` if that name is taken; never overwrites. */
-async function createSessionFile(dir: string, file: string, header: SessionHeader): Promise<JsonlSessionStore> {
+async function createSessionFile(
+  dir: string,
+  file: string,
+  header: SessionHeader,
+  code: SessionCode,
+): Promise<JsonlSessionStore> {
   try {
     await mkdir(dir, { recursive: true });
     for (let n = 2; ; n += 1) {
       try {
-        const store = await JsonlSessionStore.create(file, header);
+        const store = await code.JsonlSessionStore.create(file, header);
         lockSession(file);
         return store;
       } catch (error) {
@@ -161,18 +184,22 @@ async function createSessionFile(dir: string, file: string, header: SessionHeade
 }
 
 /** Continues the session in `file` at its leaf, or at `leafId`: the next message makes a branch there. */
-export async function resumeSession(file: string, leafId?: string): Promise<OpenedSession> {
-  const recovered = readSessionFile(file);
+export async function resumeSession(
+  file: string,
+  leafId?: string,
+  code: SessionCode = courseSessionCode,
+): Promise<OpenedSession> {
+  const recovered = readSessionFile(file, code.recoverSession);
   if (recovered.tornTail !== undefined) {
     throw new UsageError(
       `会话文件 ${file} 第 ${recovered.tornTail.line} 行没有写完（上次运行被打断）：--resume 不在残行后追加；用 --fork ${file} 从已提交的 ${recovered.entries.length} 个条目开一个新会话，原文件不变。`,
     );
   }
   lockSession(file);
-  const store = await JsonlSessionStore.open(file);
+  const store = await code.JsonlSessionStore.open(file);
   const leaf = chosenLeaf(store, file, leafId);
-  const opened = leaf === null ? { history: [], repairs: [] } : branchAt(store, leaf, file);
-  return { session: new TreeSession(store, leaf, opened.repairs), history: opened.history };
+  const opened = leaf === null ? { history: [], repairs: [] } : branchAt(store, leaf, code, file);
+  return { session: new TreeSession(store, leaf, opened.repairs, code), history: opened.history };
 }
 
 /** A new session in `workspace` holding the branch of `source` up to its leaf (or `leafId`); the header names `source`. */
@@ -181,30 +208,33 @@ export async function forkSession(
   workspace: string,
   leafId?: string,
   now: () => Date = () => new Date(),
+  code: SessionCode = courseSessionCode,
 ): Promise<OpenedSession> {
   const content = readText(source);
-  const entries = isLinear(content) ? linearEntries(readLinearMessages(content, source)) : forkedBranch(source, leafId);
+  const entries = isLinear(content)
+    ? linearEntries(readLinearMessages(content, source))
+    : forkedBranch(source, leafId, code);
   const dir = sessionsDir(workspace);
   const file = path.join(dir, `${now().toISOString().replace(/[:.]/g, "-")}.jsonl`);
   let store: JsonlSessionStore;
   try {
-    store = await createSessionFile(dir, file, newHeader(workspace, source));
+    store = await createSessionFile(dir, file, newHeader(workspace, source), code);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   for (const entry of entries) await store.append(entry);
   const leaf = store.leafId();
-  const opened = leaf === null ? { history: [], repairs: [] } : branchAt(store, leaf, store.file);
-  return { session: new TreeSession(store, leaf, opened.repairs), history: opened.history };
+  const opened = leaf === null ? { history: [], repairs: [] } : branchAt(store, leaf, code);
+  return { session: new TreeSession(store, leaf, opened.repairs, code), history: opened.history };
 }
 
-function forkedBranch(source: string, leafId: string | undefined): SessionEntry[] {
-  const { entries } = readSessionFile(source);
+function forkedBranch(source: string, leafId: string | undefined, code: SessionCode): SessionEntry[] {
+  const { entries } = readSessionFile(source, code.recoverSession);
   const leaf = leafId ?? entries.at(-1)?.id;
   if (leaf === undefined) return [];
   if (!entries.some((entry) => entry.id === leaf)) throw leafMissing(leaf, source);
   try {
-    return pathTo(entries, leaf);
+    return code.pathTo(entries, leaf);
   } catch (error) {
     throw new UsageError(`会话文件 ${source}：${(error as Error).message}`);
   }
@@ -236,17 +266,18 @@ function leafMissing(leafId: string, file: string): UsageError {
 function branchAt(
   store: JsonlSessionStore,
   leaf: string,
+  code: SessionCode,
   file: string = store.file,
 ): { history: Message[]; repairs: ToolResultMessage[] } {
   try {
-    return { history: store.messagesOnPath(leaf), repairs: openCallRepairs(store.pathTo(leaf)) };
+    return { history: store.messagesOnPath(leaf), repairs: openCallRepairs(store.pathTo(leaf), code) };
   } catch (error) {
     throw new UsageError(`会话文件 ${file}：${(error as Error).message}`);
   }
 }
 
 /** Aborted results for the calls the branch ends with unanswered (a run stopped hard mid-batch). */
-function openCallRepairs(branch: SessionEntry[]): ToolResultMessage[] {
+function openCallRepairs(branch: SessionEntry[], code: SessionCode): ToolResultMessage[] {
   const messages = branch.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
   const answered = new Set<string>();
   let index = messages.length - 1;
@@ -257,5 +288,5 @@ function openCallRepairs(branch: SessionEntry[]): ToolResultMessage[] {
   if (assistant?.role !== "assistant") return [];
   return toolCallsOf(assistant as AssistantMessage)
     .filter((call) => !answered.has(call.id))
-    .map((call) => interruptedResult(call, assistant));
+    .map((call) => code.interruptedResult(call, assistant));
 }

@@ -1,0 +1,173 @@
+// What tiny-pi can run from a practice directory, one row per chapter, and the loading of it:
+// `--from DIR` takes every row whose chapter's teaching files are in DIR; `--loop DIR` and
+// `--tools-from DIR` are the rows of chapters 07 and 08 alone. The manifest says, for a row's
+// checkpoint, which teaching files it adds, which package holds them, how to build it and which
+// focused tests prove it; the row says only what tiny-pi takes from that package.
+//
+// Adding a chapter is one row: its checkpoint id, the label of the start line, the exports
+// tiny-pi takes, the chapters whose code those exports run (their focused tests must pass as
+// well), and `fill`, which puts the exports into LearnerCode. Chapter 11's compaction, say:
+//   { checkpoint: "11", label: "压缩", what: () => "buildContext", exports: ["buildContext",
+//     "createCompactionEntry"], uses: ["10"], fill: (code, m) => { code.compaction = … } },
+// plus the LearnerCode field that app.ts hands to the code that compacts.
+import type { Agent, runAgentLoop } from "@pi/course";
+import type { CliArgs } from "./args.js";
+import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
+import type { RuntimePart } from "./runtime-line.js";
+import type { SessionCode } from "./session-code.js";
+import type { ToolFactory } from "./tool-selection.js";
+
+export type RunAgentLoop = typeof runAgentLoop;
+export type AgentClass = typeof Agent;
+
+/** The learner's code tiny-pi runs; each field absent: the course's own. */
+export interface LearnerCode {
+  runAgentLoop?: RunAgentLoop;
+  createWorkspaceTools?: ToolFactory;
+  /** Chapter 09's Agent and the runAgentLoop it drives (its own package's). */
+  agent?: { Agent: AgentClass; drives: RunAgentLoop };
+  session?: SessionCode;
+}
+
+export interface CodeRow {
+  /** The checkpoint (manifest id) whose teaching files hold this code. */
+  checkpoint: string;
+  /** The part of tiny-pi it replaces, as the start line names it. */
+  label: string;
+  /** What the start line names after whose it is; `tools` are the tool names of the run. */
+  what(tools: readonly string[]): string;
+  /** Exports of the checkpoint's package that tiny-pi takes; each must be a function (a class is one). */
+  exports: readonly string[];
+  /** Earlier checkpoints whose code these exports run in the same tree: their focused tests must pass too. */
+  uses: readonly string[];
+  fill(code: LearnerCode, module: Record<string, unknown>): void;
+}
+
+export const CODE_ROWS: readonly CodeRow[] = [
+  {
+    checkpoint: "07",
+    label: "loop",
+    what: () => "runAgentLoop",
+    exports: ["runAgentLoop"],
+    // The loop executes every call with chapter 06's executeToolCall from the same tree.
+    uses: ["06"],
+    fill: (code, module) => {
+      code.runAgentLoop = module.runAgentLoop as RunAgentLoop;
+    },
+  },
+  {
+    checkpoint: "08",
+    label: "工具",
+    what: (tools) => tools.join(","),
+    exports: ["createWorkspaceTools"],
+    uses: [],
+    fill: (code, module) => {
+      code.createWorkspaceTools = module.createWorkspaceTools as ToolFactory;
+    },
+  },
+  {
+    checkpoint: "09",
+    label: "Agent",
+    what: () => "Agent",
+    exports: ["Agent", "runAgentLoop"],
+    uses: ["07", "06"],
+    fill: (code, module) => {
+      code.agent = { Agent: module.Agent as AgentClass, drives: module.runAgentLoop as RunAgentLoop };
+    },
+  },
+  {
+    checkpoint: "10",
+    label: "会话",
+    what: () => "JsonlSessionStore",
+    exports: ["JsonlSessionStore", "recoverSession", "pathTo", "interruptedResult"],
+    uses: [],
+    fill: (code, module) => {
+      code.session = {
+        JsonlSessionStore: module.JsonlSessionStore as SessionCode["JsonlSessionStore"],
+        recoverSession: module.recoverSession as SessionCode["recoverSession"],
+        pathTo: module.pathTo as SessionCode["pathTo"],
+        interruptedResult: module.interruptedResult as SessionCode["interruptedResult"],
+      };
+    },
+  },
+];
+
+/** How the practice directory was named: `--from` takes every row present, the two older flags one row each. */
+export type LearnerFlag = "--from" | "--loop" | "--tools-from";
+
+const ROWS_OF_FLAG: Record<Exclude<LearnerFlag, "--from">, string> = { "--loop": "07", "--tools-from": "08" };
+
+export interface LoadedCode {
+  code: LearnerCode;
+  /** The rows taken from the practice directory. */
+  rows: CodeRow[];
+}
+
+/**
+ * The learner's code of `dir` for `flag`, once every package it comes from is built from its
+ * current sources and the focused tests of every chapter it runs pass; a RunError naming the
+ * fix otherwise.
+ */
+export async function loadLearnerCode(dir: string, from: string, flag: LearnerFlag): Promise<LoadedCode> {
+  const chosen = flag === "--from" ? CODE_ROWS : CODE_ROWS.filter((row) => row.checkpoint === ROWS_OF_FLAG[flag]);
+  const loaded = await loadPracticePackages(dir, from, flag, {
+    wanted: chosen.map((row) => row.checkpoint),
+    // --from takes what the directory has; a named flag's one chapter must be there.
+    presentOnly: flag === "--from",
+    usesOf: (id) => CODE_ROWS.find((row) => row.checkpoint === id)?.uses ?? [],
+  });
+  const code: LearnerCode = {};
+  const rows: CodeRow[] = [];
+  for (const row of chosen) {
+    const pkg = loaded.get(row.checkpoint);
+    if (pkg === undefined) continue;
+    row.fill(code, exportsOf(pkg, row));
+    rows.push(row);
+  }
+  return { code, rows };
+}
+
+function exportsOf(pkg: LoadedPackage, row: CodeRow): Record<string, unknown> {
+  for (const name of row.exports) pkg.requireFunction(name);
+  return pkg.module;
+}
+
+/** A practice directory named on the command line, and the option that named it. */
+export interface LearnerSource {
+  dir: string;
+  flag: LearnerFlag;
+}
+
+export interface LearnerRun {
+  code: LearnerCode;
+  /** Checkpoint of each row taken → the practice directory it came from, as shown. */
+  dirs: Map<string, string>;
+}
+
+/** The learner's code of every source, each checked in turn; nothing when no source is given. */
+export async function loadLearnerRun(sources: readonly LearnerSource[], from: string): Promise<LearnerRun> {
+  const run: LearnerRun = { code: {}, dirs: new Map() };
+  for (const source of sources) {
+    const loaded = await loadLearnerCode(source.dir, from, source.flag);
+    Object.assign(run.code, loaded.code);
+    for (const row of loaded.rows) run.dirs.set(row.checkpoint, shownPath(source.dir, from));
+  }
+  return run;
+}
+
+/** The start line's parts: every row, the learner's where a practice directory gave it. */
+export function runtimeParts(run: LearnerRun, tools: readonly string[]): RuntimePart[] {
+  return CODE_ROWS.map((row) => {
+    const dir = run.dirs.get(row.checkpoint);
+    return { label: row.label, what: row.what(tools), ...(dir !== undefined ? { dir } : {}) };
+  });
+}
+
+/** The practice directories the command line names: --from, or --loop and --tools-from. */
+export function learnerSources(args: Pick<CliArgs, "fromDir" | "loopDir" | "toolsFromDir">): LearnerSource[] {
+  const sources: LearnerSource[] = [];
+  if (args.fromDir !== undefined) sources.push({ dir: args.fromDir, flag: "--from" });
+  if (args.loopDir !== undefined) sources.push({ dir: args.loopDir, flag: "--loop" });
+  if (args.toolsFromDir !== undefined) sources.push({ dir: args.toolsFromDir, flag: "--tools-from" });
+  return sources;
+}

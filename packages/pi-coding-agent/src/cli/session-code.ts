@@ -1,0 +1,16 @@
+// The chapter 10 code tiny-pi's sessions run on: the course's, or a learner's from a practice
+// directory (--from, learner-code.ts). session-store.ts and session-file.ts take it as a value,
+// so a learner's JsonlSessionStore writes, recovers and projects the session file.
+import { recoverSession } from "../session/jsonl-recovery.js";
+import { JsonlSessionStore } from "../session/jsonl-store.js";
+import { interruptedResult } from "../session/session-context.js";
+import { pathTo } from "../session/session-tree.js";
+
+export interface SessionCode {
+  JsonlSessionStore: Pick<typeof JsonlSessionStore, "create" | "open">;
+  recoverSession: typeof recoverSession;
+  pathTo: typeof pathTo;
+  interruptedResult: typeof interruptedResult;
+}
+
+export const courseSessionCode: SessionCode = { JsonlSessionStore, recoverSession, pathTo, interruptedResult };

@@ -1,0 +1,133 @@
+// tiny-pi --from practice/NN runs on every chapter's code the practice directory has (the rows of
+// learner-code.ts: loop 07, tools 08, Agent 09, session store 10), and only when every package is
+// built from its current sources and the focused tests of every chapter it runs pass. The tree is
+// checkpoint 10's target written by the course machinery, each learner function marked so the
+// run shows it was called.
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { focusedTestCount } from "@pi/course-kit";
+import { build, insertAfter, manifest, withTempDir, writeTarget } from "./cli-support/practice-tree.js";
+import { isOneLine, repoRoot, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+
+const checkpoint = (id: string) => {
+  const found = manifest.checkpoints.find((candidate) => candidate.id === id);
+  assert.ok(found !== undefined, `课程清单里有第 ${id} 章`);
+  return found;
+};
+
+/** Each learner function tiny-pi should call, the line it opens with, and what it writes to stderr. */
+const MARKS = [
+  {
+    file: "packages/pi-course/src/agent-loop.ts",
+    anchor: "export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentRunResult> {",
+    mark: "学习者的 runAgentLoop",
+  },
+  {
+    file: "packages/pi-coding-agent/src/tools/read.ts",
+    anchor: "    async execute(args, { signal }) {",
+    mark: "学习者的 read",
+  },
+  {
+    file: "packages/pi-coding-agent/src/session/jsonl-store.ts",
+    anchor: "  static async create(file: string, header: SessionHeader): Promise<JsonlSessionStore> {",
+    mark: "学习者的 JsonlSessionStore.create",
+  },
+  {
+    file: "packages/pi-coding-agent/src/session/jsonl-store.ts",
+    anchor: "  static async open(file: string): Promise<JsonlSessionStore> {",
+    mark: "学习者的 JsonlSessionStore.open",
+  },
+];
+
+const START_LINE =
+  /^loop：.*practice-10 里你的 runAgentLoop · 工具：.*practice-10 里你的 read · Agent：.*practice-10 里你的 Agent · 会话：.*practice-10 里你的 JsonlSessionStore$/m;
+
+test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变", async () => {
+  const session = checkpoint("10");
+  await withTempDir(async (dir) => {
+    const tree = path.join(dir, "practice-10");
+    writeTarget(session.id, tree);
+    for (const { file, anchor, mark } of MARKS) {
+      await insertAfter(tree, file, anchor, `process.stderr.write(${JSON.stringify(`${mark}\n`)});`);
+    }
+
+    await withWorkspace(async (workspace) => {
+      const unbuilt = await runCli(["--from", tree], workspace);
+      assert.equal(unbuilt.code, 1);
+      assert.ok(isOneLine(unbuilt.stderr), unbuilt.stderr);
+      assert.match(unbuilt.stderr, /practice-10 还没有构建：请在其中运行 npm run build -w @pi\/core。$/m);
+      assert.equal(unbuilt.stdout, "");
+      assert.equal(existsSync(path.join(workspace, ".tiny-pi")), false, "拒绝时什么也不写");
+
+      build(tree, "packages/pi-coding-agent");
+      const passing = await runCli(["--from", tree], workspace);
+      assert.equal(passing.code, 0, passing.stderr);
+      assert.ok(passing.stdout.includes("项目名是 tiny-pi。"), passing.stdout);
+      assert.match(passing.stderr, START_LINE, "开头一行说出每一部分来自练习目录");
+      for (const mark of ["学习者的 runAgentLoop", "学习者的 read", "学习者的 JsonlSessionStore.create"]) {
+        assert.ok(passing.stderr.includes(mark), `运行调用了练习目录里的代码：${mark}\n${passing.stderr}`);
+      }
+      const [file] = await sessionFiles(workspace);
+      assert.ok(file !== undefined, "你的存储写下了会话文件");
+
+      const resumed = await runCli(["--from", tree, "--resume", file, "再问一次"], workspace);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.ok(resumed.stderr.includes("学习者的 JsonlSessionStore.open"), resumed.stderr);
+      const saved = await readFile(file);
+
+      /** The run after `teaching` is changed by `change` and rebuilt; the file is put back afterwards. */
+      const refusedWith = async (teaching: string, change: (source: string) => string) => {
+        const kept = await readFile(path.join(tree, teaching), "utf8");
+        await writeFile(path.join(tree, teaching), change(kept));
+        build(tree, "packages/pi-coding-agent");
+        const refused = await runCli(["--from", tree, "--resume", file, "第三次"], workspace);
+        assert.equal(refused.code, 1);
+        assert.ok(isOneLine(refused.stderr), refused.stderr);
+        assert.equal(refused.stdout, "", "拒绝时不运行任何一轮");
+        assert.deepEqual(await readFile(file), saved, "会话文件一个字节也没变");
+        await writeFile(path.join(tree, teaching), kept);
+        return refused.stderr;
+      };
+      const starter = session.starters["packages/pi-coding-agent/src/session/session-tree.ts"];
+      assert.ok(starter !== undefined);
+      const starterSource = await readFile(path.join(repoRoot, starter), "utf8");
+      const sessionRed = await refusedWith("packages/pi-coding-agent/src/session/session-tree.ts", () => starterSource);
+      assert.match(
+        sessionRed,
+        new RegExp(
+          `第 10 章的聚焦测试没有全部通过（通过 \\d+/${focusedTestCount(session)}）：先完成 Lab，进度与提示见 npm run verify -w @pi/course -- 10 `,
+        ),
+      );
+      // Chapter 07's own diagnostic (a cut-off call sent to the executor) in the loop that 09's Agent drives.
+      const loop = checkpoint("07");
+      const loopRed = await refusedWith(loop.diagnostic.file, (source) => {
+        assert.ok(source.includes(loop.diagnostic.find), "第 07 章的诊断在这棵树里能用");
+        return source.replace(loop.diagnostic.find, loop.diagnostic.replace);
+      });
+      const passed = focusedTestCount(loop) - loop.diagnostic.failing;
+      assert.match(
+        loopRed,
+        new RegExp(
+          `第 07 章的聚焦测试没有全部通过（通过 ${passed}/${focusedTestCount(loop)}）：.*verify -w @pi/course -- 07 `,
+        ),
+      );
+    });
+  });
+});
+
+test("tiny-pi --from 指向不是练习目录的地方：一行说明怎样创建练习目录，退出码 1", async () => {
+  await withWorkspace(async (workspace) => {
+    const empty = await runCli(["--from", ".", "--no-session"], workspace);
+    assert.equal(empty.code, 1);
+    assert.ok(isOneLine(empty.stderr), empty.stderr);
+    assert.match(
+      empty.stderr,
+      /^\. 里没有 tiny-pi 能运行的练习代码：请给出第 07 章或之后的练习目录（npm run practice -w @pi\/course -- \d+ 创建）。$/m,
+    );
+    const missing = await runCli(["--from", "nowhere"], workspace);
+    assert.match(missing.stderr, /^--from nowhere 不是目录：请给出练习目录，例如 --from practice\/\d+。$/m);
+  });
+});
