@@ -37,5 +37,22 @@ export function pathTo(entries: readonly SessionEntry[], leafId: string): Sessio
     chain.push(entry);
     id = entry.parentId;
   }
-  return structuredClone(chain.reverse());
+  return copyEntries(chain.reverse());
+}
+
+/**
+ * Deep copies of entries that are already in a store, so already JSON (parseEntry checked every
+ * one at the door). Copying only JSON's shapes is several times faster than the general
+ * `structuredClone`, which matters on a branch of tens of thousands of entries.
+ */
+export function copyEntries(entries: readonly SessionEntry[]): SessionEntry[] {
+  return entries.map((entry) => copyJsonValue(entry) as SessionEntry);
+}
+
+function copyJsonValue(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJsonValue);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = copyJsonValue((value as Record<string, unknown>)[key]);
+  return copy;
 }

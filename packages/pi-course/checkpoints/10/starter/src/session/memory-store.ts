@@ -9,7 +9,7 @@ import type { Message } from "@pi/core";
 import type { SessionEntry, SessionHeader } from "./entries.js";
 import { parseEntry } from "./parse-entry.js";
 import { messagesOnPath } from "./session-context.js";
-import { pathTo } from "./session-tree.js";
+import { copyEntries, pathTo } from "./session-tree.js";
 
 export interface SessionStore {
   readonly header: SessionHeader;
@@ -34,7 +34,7 @@ export class InMemorySessionStore implements SessionStore {
   }
 
   entries(): SessionEntry[] {
-    return structuredClone(this.committed);
+    return copyEntries(this.committed);
   }
 
   leafId(): string | null {
