@@ -58,7 +58,7 @@ test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；
       const unbuilt = await runCli(["--from", tree], workspace);
       assert.equal(unbuilt.code, 1);
       assert.ok(isOneLine(unbuilt.stderr), unbuilt.stderr);
-      assert.match(unbuilt.stderr, /practice-10 还没有构建：请在其中运行 npm run build -w @pi\/core。$/m);
+      assert.match(unbuilt.stderr, /practice-10 还没有构建：请在其中运行 npm run build -w @pi\/coding-agent。$/m);
       assert.equal(unbuilt.stdout, "");
       assert.equal(existsSync(path.join(workspace, ".tiny-pi")), false, "拒绝时什么也不写");
 

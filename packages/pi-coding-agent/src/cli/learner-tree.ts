@@ -61,7 +61,11 @@ export async function loadPracticePackages(
     }
   }
   const proven = provenCheckpoints(taken, wish, byId);
-  for (const checkpoint of uniqueByPackage(proven)) await requireFreshBuild(dir, shown, checkpoint);
+  // Later chapters' packages first: their build (tsc -b) builds the earlier packages they reference,
+  // so the one command named is the one that helps most.
+  for (const checkpoint of uniqueByPackage([...[...taken].reverse(), ...proven])) {
+    await requireFreshBuild(dir, shown, checkpoint);
+  }
   for (const checkpoint of proven) await requireFocusedTestsPass(dir, shown, checkpoint);
 
   const loaded = new Map<string, LoadedPackage>();
