@@ -1,16 +1,19 @@
 // tiny-pi --from practice/NN runs on every chapter's code the practice directory has (the rows of
-// learner-code.ts: loop 07, tools 08, Agent 09, session store 10), and only when every package is
-// built from its current sources and the focused tests of every chapter it runs pass. The tree is
-// checkpoint 10's target written by the course machinery, each learner function marked so the
-// run shows it was called.
+// learner-code.ts: loop 07, tools 08, the REPL's Agent 09 on a pseudo-terminal where there is one,
+// session store 10), and only when every package is built from its current sources and the
+// focused tests of every chapter it runs pass. The tree is checkpoint 10's target written by the
+// course machinery, each learner function marked so the run shows it was called.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { focusedTestCount } from "@pi/course-kit";
+import { startChatServer, textReply } from "./cli-support/chat-server.js";
 import { build, insertAfter, manifest, withTempDir, writeTarget } from "./cli-support/practice-tree.js";
-import { isOneLine, repoRoot, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
+import { cliEnv, isOneLine, repoRoot, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { HANG_GUARD_MS } from "./hang-guard.js";
 
 const checkpoint = (id: string) => {
   const found = manifest.checkpoints.find((candidate) => candidate.id === id);
@@ -31,6 +34,11 @@ const MARKS = [
     mark: "学习者的 read",
   },
   {
+    file: "packages/pi-course/src/agent.ts",
+    anchor: "  async prompt(input: string | UserMessage): Promise<AgentRunResult> {",
+    mark: "学习者的 Agent.prompt",
+  },
+  {
     file: "packages/pi-coding-agent/src/session/jsonl-store.ts",
     anchor: "  static async create(file: string, header: SessionHeader): Promise<JsonlSessionStore> {",
     mark: "学习者的 JsonlSessionStore.create",
@@ -45,7 +53,9 @@ const MARKS = [
 const START_LINE =
   /^loop：.*practice-10 里你的 runAgentLoop · 工具：.*practice-10 里你的 read · Agent：.*practice-10 里你的 Agent · 会话：.*practice-10 里你的 JsonlSessionStore$/m;
 
-test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变", async () => {
+test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），REPL 用你的 Agent，--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变", {
+  timeout: HANG_GUARD_MS,
+}, async () => {
   const session = checkpoint("10");
   await withTempDir(async (dir) => {
     const tree = path.join(dir, "practice-10");
@@ -72,6 +82,31 @@ test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；
       }
       const [file] = await sessionFiles(workspace);
       assert.ok(file !== undefined, "你的存储写下了会话文件");
+
+      // The REPL on a new conversation runs on the learner's Agent, which drives the learner's loop.
+      if (ptyUnavailable() === undefined) {
+        const server = await startChatServer([textReply(["REPL 里的回答"])]);
+        const pty = startOnPty(
+          ["--from", tree, "--base-url", server.baseURL, "--model", "m", "--no-session"],
+          workspace,
+          cliEnv(),
+        );
+        try {
+          const mine = (what: string) => `${tree} 里你的 ${what}`;
+          await pty.waitFor(
+            `loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
+          );
+          await pty.waitFor(PROMPT);
+          pty.type("项目叫什么？\r");
+          await pty.waitFor("学习者的 Agent.prompt");
+          await pty.waitFor("REPL 里的回答");
+          await pty.waitFor(PROMPT);
+          assert.equal(await pty.leave(), 0, pty.screen());
+        } finally {
+          await pty.stop();
+          await server.close();
+        }
+      }
 
       const resumed = await runCli(["--from", tree, "--resume", file, "再问一次"], workspace);
       assert.equal(resumed.code, 0, resumed.stderr);
