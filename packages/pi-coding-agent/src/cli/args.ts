@@ -3,12 +3,13 @@
 // folder the command was run from (npm's INIT_CWD), not the folder npm switched to.
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { windowOptions } from "./context-window-args.js";
 import { UsageError } from "./errors.js";
 import { parseToolNames, type ToolName } from "./tool-names.js";
 
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
-  "[--loop PRACTICE_DIR] [--tools-from PRACTICE_DIR] [--max-steps N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] [prompt]" +
+  "[--loop PRACTICE_DIR] [--tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] [prompt]" +
   " | tiny-pi sessions | tiny-pi tree FILE";
 
 export type SessionChoice =
@@ -30,6 +31,9 @@ export interface CliArgs {
   /** Absolute path of a practice tree whose built createWorkspaceTools replaces the course's. */
   toolsFromDir?: string;
   maxSteps?: number;
+  /** --context-window N and --reserve N (tokens): see context-window.ts. */
+  contextWindow?: number;
+  reserve?: number;
   json: boolean;
   session: SessionChoice;
   command?: SessionCommand;
@@ -46,6 +50,8 @@ export const cliOptions = {
   loop: { type: "string" },
   "tools-from": { type: "string" },
   "max-steps": { type: "string" },
+  "context-window": { type: "string" },
+  reserve: { type: "string" },
   json: { type: "boolean" },
   "no-session": { type: "boolean" },
   resume: { type: "string" },
@@ -89,6 +95,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     ...(loop !== undefined ? { loopDir: path.resolve(from, loop) } : {}),
     ...(toolsFrom !== undefined ? { toolsFromDir: path.resolve(from, toolsFrom) } : {}),
     ...(values["max-steps"] !== undefined ? { maxSteps: parseMaxSteps(values["max-steps"]) } : {}),
+    ...windowOptions(values["context-window"], values.reserve),
     json: values.json === true,
     session,
     ...(command !== undefined ? { command } : {}),
