@@ -4,8 +4,7 @@
 // request replaces them: the `compaction` entry is appended to the session, the context rebuilt,
 // and one line tells the tokens before and after. `/compact [instructions]` does it on demand,
 // keeping only the newest interaction. A failed or aborted summarisation appends nothing.
-import type { Message, ModelRequest, Model } from "@pi/core";
-import { userMessage } from "@pi/core";
+import { type Message, type Model, type ModelRequest, userMessage } from "@pi/core";
 import {
   type BuiltContext,
   buildContext,
@@ -14,6 +13,7 @@ import {
   createCompactionEntry,
   estimateTokens,
   type SessionEntry,
+  summaryMessage,
 } from "../index.js";
 import { CONTEXT_TOO_BIG, CompactionError } from "./compaction-error.js";
 import type { WindowInForce } from "./context-window.js";
@@ -25,6 +25,8 @@ export interface CompactionSession {
   path(): SessionEntry[];
   /** Appends `entry` under the leaf; it becomes the leaf. */
   appendEntry(entry: SessionEntry): void;
+  /** An entry id the session does not hold yet. */
+  newId(): string;
 }
 
 export interface CompactorOptions {
@@ -45,17 +47,16 @@ export class Compactor {
   /** The messages to send for `request`: compacting first when the older part no longer fits. */
   async fit(request: ModelRequest, signal?: AbortSignal): Promise<Message[]> {
     const budget = this.budgetFor(request);
-    const path = this.options.session.path();
-    let context = buildContext(path, budget);
-    if (context.dropped.length > 0) context = await this.compact(path, context, budget, undefined, signal);
-    if (context.overBudget) {
-      const window = this.options.window;
-      throw new CompactionError(
-        `${CONTEXT_TOO_BIG}：最新的一轮约 ${context.tokens} token，超过可用的 ${context.budget} token` +
-          `（窗口 ${window?.tokens} − 回答预留 ${window?.reserve} − 系统提示与工具 ${budget.systemPromptTokens} − 余量）：` +
-          "压缩也没用，因为它不能再拆；请把问题或工具结果拆小，或用 --context-window 换更大的窗口。",
-      );
+    let context = buildContext(this.options.session.path(), budget);
+    // The newest interaction alone over budget: no summary can help, so none is asked for.
+    const newest = context.tokens - summaryTokens(context);
+    if (context.overBudget && newest > context.budget) throw tooBig(newest, context, budget, this.options.window);
+    // Each compaction moves the cut forward, so this ends. A second round comes when the summary
+    // took the room an older kept interaction had: it is summarised too, never silently left out.
+    while (context.dropped.length > 0) {
+      context = await this.compact(this.options.session.path(), context, budget, undefined, signal);
     }
+    if (context.overBudget) throw tooBig(context.tokens, context, budget, this.options.window, true);
     return context.messages;
   }
 
@@ -89,7 +90,7 @@ export class Compactor {
       firstKeptEntryId,
       tokensBefore: tokensBefore(context),
       files: compactionFiles(context.compaction, context.dropped),
-    });
+    }, this.options.session.newId());
     this.options.session.appendEntry(entry);
     const after = buildContext(this.options.session.path(), budget);
     if (announce) this.options.notes.write(`${compactedLine(context, after)}\n`);
@@ -106,6 +107,24 @@ export class Compactor {
       systemPromptTokens: estimateTokens(userMessage(fixed, 0)),
     };
   }
+}
+
+function summaryTokens(context: BuiltContext): number {
+  return context.compaction === undefined ? 0 : estimateTokens(summaryMessage(context.compaction));
+}
+
+function tooBig(
+  tokens: number,
+  context: BuiltContext,
+  budget: ContextBudget,
+  window: WindowInForce | undefined,
+  withSummary = false,
+): CompactionError {
+  return new CompactionError(
+    `${CONTEXT_TOO_BIG}：最新的一轮${withSummary ? "加上摘要" : ""}约 ${tokens} token，超过可用的 ${context.budget} token` +
+      `（窗口 ${window?.tokens} − 回答预留 ${window?.reserve} − 系统提示与工具 ${budget.systemPromptTokens} − 估算余量）：` +
+      "最新的一轮不能再拆，压缩帮不上；请把问题或工具结果拆小，或用 --context-window 换更大的窗口。",
+  );
 }
 
 /** Tokens of the whole context before the compaction: what was kept plus what it replaces. */

@@ -73,7 +73,7 @@ function summaryTurn(request: ModelRequest): AssistantMessage {
   const asked = request.messages.map((message) => (typeof message.content === "string" ? message.content : "")).join("\n");
   const lines = asked.split("\n");
   const said = (tag: string) => lines.filter((line) => line.startsWith(`[${tag}] `)).map((line) => line.slice(tag.length + 3));
-  const earlierGoal = /^目标：(.+)$/m.exec(/<更早的摘要>([\s\S]*?)<\/更早的摘要>/.exec(asked)?.[1] ?? "")?.[1];
+  const earlierGoal = /^## Goal\n(.+)$/m.exec(/<更早的摘要>([\s\S]*?)<\/更早的摘要>/.exec(asked)?.[1] ?? "")?.[1];
   const calls = lines.filter((line) => line.startsWith("[调用 ")).map((line) => line.slice(1).replace("] ", " "));
   const summary = {
     goal: earlierGoal ?? said("用户")[0] ?? "（对话里没有问题）",
