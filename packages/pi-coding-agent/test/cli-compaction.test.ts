@@ -10,7 +10,17 @@ import path from "node:path";
 import { test } from "node:test";
 import { SUMMARY_PREFIX } from "../src/index.js";
 import { errorReply, heldReply, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { finished, isOneLine, runCli, startCli, withWorkspace, writeSession } from "./cli-support/run-cli.js";
+import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
+import {
+  cliEnv,
+  finished,
+  isOneLine,
+  runCli,
+  sessionFiles,
+  startCli,
+  withWorkspace,
+  writeSession,
+} from "./cli-support/run-cli.js";
 
 const summary = {
   goal: "Learn what the project is",
@@ -331,4 +341,51 @@ test("tiny-pi --context-window / --reserve 取值有误：一行说明怎么改�
       assert.match(result.stderr.trim(), pattern);
     }
   });
+});
+
+test("tiny-pi REPL 的 /compact [要求]：按需压缩，摘要请求带上要求；下一条输入从摘要开始；只有一轮时说明没有可压缩的", {
+  skip: ptyUnavailable(),
+}, async (t) => {
+  const server = await startChatServer([
+    textReply(["first answer"]),
+    textReply(["second answer"]),
+    summaryReply(),
+    textReply(["third answer"]),
+  ]);
+  try {
+    await withWorkspace(async (workspace) => {
+      const pty = startOnPty(["--base-url", server.baseURL, "--model", "m"], workspace, cliEnv());
+      t.after(() => pty.stop());
+      await pty.waitFor("上下文窗口未知");
+      await pty.waitFor(PROMPT);
+      pty.type("/compact\r");
+      await pty.waitFor("（没有可以压缩的较早对话：最新的一轮总是原样保留）");
+      assert.equal(server.requests.length, 0, "没有对话时不发请求");
+      await pty.ask("first question", "first answer");
+      await pty.ask("second question", "second answer");
+      pty.type("/compact keep the names\r");
+      await pty.waitFor("（上下文已压缩：约 ");
+      await pty.ask("third question", "third answer");
+      assert.equal(await pty.leave(), 0, pty.screen());
+
+      const [, , summarising, after] = server.requests;
+      assert.match(summarising.messages[1].content, /\[用户\] first question\n\[助手\] first answer/);
+      assert.equal(summarising.messages[1].content.includes("second question"), false, "最新的一轮不进摘要");
+      assert.match(summarising.messages[1].content, /<额外要求>\nkeep the names\n<\/额外要求>/);
+      assert.deepEqual(
+        after.messages.map((message: { role: string; content: string }) => [message.role, message.content.slice(0, 20)]).slice(1),
+        [
+          ["user", SUMMARY_PREFIX.slice(0, 20)],
+          ["user", "second question"],
+          ["assistant", "second answer"],
+          ["user", "third question"],
+        ],
+      );
+      const [file] = await sessionFiles(workspace);
+      const compactions = (await entries(file as string)).filter((entry) => entry.type === "compaction");
+      assert.equal(compactions.length, 1);
+    });
+  } finally {
+    await server.close();
+  }
 });
