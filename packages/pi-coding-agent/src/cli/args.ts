@@ -222,6 +222,19 @@ export const helpText = `用法：${usage}
   --loop DIR            使用练习目录 DIR 里你自己构建的 runAgentLoop（先检查已构建、第 07 章聚焦测试全部通过）
   --tools-from DIR      使用练习目录 DIR 里你自己构建的 createWorkspaceTools（同样先检查）
 
+上下文压缩
+  --context-window N    模型的上下文窗口（token）；不给时用服务器 /v1/models 报告的（vLLM 的 max_model_len，
+                        或 context_length / context_window / max_context_length），都没有就不自动压缩
+  --reserve N           窗口里留给回答的 token（默认窗口的四分之一，最多 16384）
+                        每次请求前，tiny-pi 用第 11 章的 buildContext 从会话的当前分支构造上下文：最新一次压缩的摘要，
+                        加上它保留的后缀。较早的对话放不下时（窗口 − 预留 − 系统提示与工具 − 5% 估算余量），先向同一个
+                        模型发一次摘要请求（提示在 packages/pi-coding-agent/prompts/compaction-summary.md），把
+                        compaction 条目追加进会话，打印压缩前后的 token 数，再继续这一轮；一轮的两步之间也会这样做
+                        （runAgentLoop 不变：它的每次请求都经过这一层）。只切在整段交互之间，调用和结果不会分开。
+                        摘要请求失败、被中止或不是要求的 JSON 时，会话不追加任何条目，这一轮以一行说明结束；
+                        最新的一轮本身就放不下时不发请求，一行说明大小。--resume 同样使用 Pi 写的 compaction 条目。
+  REPL 里 /compact [要求] 随时压缩：除最新的一轮外都换成摘要，要求（例如“保留文件名”）交给摘要请求
+
 输出与会话
   --json                每个 LoopEvent 输出一行 JSON，代替给人看的视图
   --no-session          不记录会话
@@ -257,4 +270,8 @@ export const helpText = `用法：${usage}
 English: runs the course's agent loop (or your own, --loop) with the workspace tools against any
 OpenAI-compatible endpoint; with no --base-url an embedded scripted model replays the chapter's README
 round trip offline. Sessions are Pi's session trees (format 3): --resume FILE [--leaf ID] continues or
-branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them. Exit 0 on stop, 1 on a failed run, 2 on a usage error.`;
+branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them.
+Past the model's window (--context-window N, else the server's /v1/models entry; --reserve N for the
+answer) tiny-pi compacts: one summarisation request to the same model, a \`compaction\` entry in the
+session, then the summary plus the kept suffix in every request, even between two steps of one turn;
+/compact [instructions] in the REPL does it on demand. Exit 0 on stop, 1 on a failed run, 2 on a usage error.`;

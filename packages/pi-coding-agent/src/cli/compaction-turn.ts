@@ -11,10 +11,11 @@ import {
   type ContextBudget,
   compactionFiles,
   createCompactionEntry,
+  defaultSafetyMargin,
   estimateTokens,
-  type SessionEntry,
   summaryMessage,
-} from "../index.js";
+} from "../compaction/index.js";
+import type { SessionEntry } from "../session/entries.js";
 import { CONTEXT_TOO_BIG, CompactionError } from "./compaction-error.js";
 import type { WindowInForce } from "./context-window.js";
 import { summarise } from "./summarise.js";
@@ -51,10 +52,14 @@ export class Compactor {
     // The newest interaction alone over budget: no summary can help, so none is asked for.
     const newest = context.tokens - summaryTokens(context);
     if (context.overBudget && newest > context.budget) throw tooBig(newest, context, budget, this.options.window);
-    // Each compaction moves the cut forward, so this ends. A second round comes when the summary
-    // took the room an older kept interaction had: it is summarised too, never silently left out.
+    // The cut leaves a quarter of the budget for the summary. Each compaction moves it forward, so
+    // this ends; a second round comes only when the summary took more than that room from a kept
+    // interaction: that one is summarised too, never silently left out.
     while (context.dropped.length > 0) {
-      context = await this.compact(this.options.session.path(), context, budget, undefined, signal);
+      const path = this.options.session.path();
+      const roomy = buildContext(path, { ...budget, safetyMarginTokens: margin(budget) + Math.floor(context.budget / 4) });
+      const cut = roomy.dropped.length > context.dropped.length ? roomy : context;
+      context = await this.compact(path, cut, budget, undefined, signal);
     }
     if (context.overBudget) throw tooBig(context.tokens, context, budget, this.options.window, true);
     return context.messages;
@@ -107,6 +112,10 @@ export class Compactor {
       systemPromptTokens: estimateTokens(userMessage(fixed, 0)),
     };
   }
+}
+
+function margin(budget: ContextBudget): number {
+  return budget.safetyMarginTokens ?? defaultSafetyMargin(budget.contextWindow);
 }
 
 function summaryTokens(context: BuiltContext): number {

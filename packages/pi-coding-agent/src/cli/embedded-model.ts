@@ -66,8 +66,8 @@ function firstLine(content: string): string {
 
 /**
  * The summary of a summarisation request (summarise.ts writes the older messages one per line):
- * the goal is the first question, each tool call is something done, the last answer is what to
- * keep in mind; an earlier summary's goal, if there was one, stays the goal.
+ * the goal is the first question, each tool call is something done, the start of the last answer
+ * is what to keep in mind; an earlier summary's goal, if there was one, stays the goal.
  */
 function summaryTurn(request: ModelRequest): AssistantMessage {
   const asked = request.messages.map((message) => (typeof message.content === "string" ? message.content : "")).join("\n");
@@ -83,7 +83,9 @@ function summaryTurn(request: ModelRequest): AssistantMessage {
     blocked: [],
     decisions: [],
     nextSteps: ["回答用户的下一个问题"],
-    criticalContext: said("助手").slice(-1),
+    criticalContext: said("助手")
+      .slice(-1)
+      .map((answer) => (answer.length > 40 ? `${answer.slice(0, 40)}…` : answer)),
   };
   return assistantMessage([text(JSON.stringify(summary))], "stop");
 }

@@ -4,13 +4,21 @@
 // parsed strictly (parseCompactionSummary), and anything else is a CompactionError: nothing is
 // appended, so the next attempt starts from the same state.
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Message, type Model, type ModelRequest, userMessage } from "@pi/core";
-import { type CompactionEntry, type CompactionSummary, parseCompactionSummary } from "../index.js";
+import { type CompactionSummary, parseCompactionSummary } from "../compaction/index.js";
+import type { CompactionEntry } from "../session/entries.js";
 import { COMPACTION_FAILED, CompactionError } from "./compaction-error.js";
 
-/** This file is dist/src/cli/summarise.js; the prompt stays in the package's prompts/ folder. */
-export const SUMMARY_PROMPT_FILE = fileURLToPath(new URL("../../../prompts/compaction-summary.md", import.meta.url));
+/** The prompt stays in the package's prompts/ folder, found from dist/src/cli/ (built) or src/cli/ (the demo, under tsx). */
+export const SUMMARY_PROMPT_FILE = path.join(packageRoot(), "prompts", "compaction-summary.md");
+
+function packageRoot(): string {
+  const src = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+  const above = path.dirname(src);
+  return path.basename(above) === "dist" ? path.dirname(above) : above;
+}
 
 let prompt: string | undefined;
 export function summaryPrompt(): string {
