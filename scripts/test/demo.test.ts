@@ -4,10 +4,10 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import type { Message, ModelRequest, ToolResultMessage } from "@pi/core";
 import { SUMMARY_PREFIX } from "@pi/coding-agent";
-import { SUMMARY_PROMPT_FILE } from "../../packages/pi-coding-agent/src/cli/summarise.js";
+import type { Message, ModelRequest, ToolResultMessage } from "@pi/core";
 import type { LoopEvent } from "@pi/course";
+import { SUMMARY_PROMPT_FILE } from "../../packages/pi-coding-agent/src/cli/summarise.js";
 import { repoRoot } from "../lib/course/manifest.js";
 import { jsonLines } from "../lib/demo/demo-json.js";
 import { runScenario, type ScenarioName, scenarioNames } from "../lib/demo/demo-scenarios.js";
@@ -237,7 +237,10 @@ test("demo compaction：离线走完压缩——请求 1 带完整历史，请�
   assert.equal(run.compactions?.[0]?.request, 2);
   assert.equal(run.compactions?.[0]?.firstKept, "user", "firstKeptEntryId 是一段交互的开头");
   const text = formatRun(run, plainStyle);
-  assert.match(text, /请求 2 · 摘要请求（不带工具）收到 \[user\]\n +（上下文已压缩：约 \d+ → \d+ token，4 条较早的消息换成了摘要）/);
+  assert.match(
+    text,
+    /请求 2 · 摘要请求（不带工具）收到 \[user\]\n +（上下文已压缩：约 \d+ → \d+ token，4 条较早的消息换成了摘要）/,
+  );
   assert.match(text, /请求 3 · model\.stream\(\) 收到 \[user, user, assistant, toolResult\]/);
   const again = await runScenario("compaction");
   assert.deepEqual(

@@ -186,7 +186,10 @@ test("tiny-pi 摘要请求失败（400）：一行说明，会话里没有 compa
 
 test("tiny-pi 模型的摘要不是要求的 JSON：一行说明，会话里没有 compaction 条目，不再发送请求", async () => {
   for (const answer of ["Sure! Here is a summary: the user asked things.", JSON.stringify({ ...summary, goal: 3 })]) {
-    const server = await startChatServer([toolCallReply("call_readme", "read", { path: "README.md" }), textReply([answer])]);
+    const server = await startChatServer([
+      toolCallReply("call_readme", "read", { path: "README.md" }),
+      textReply([answer]),
+    ]);
     try {
       await withWorkspace(async (workspace) => {
         await writeFile(path.join(workspace, "README.md"), bigReadme);
@@ -246,7 +249,10 @@ test("tiny-pi 最新的一轮本身就放不下：一行说明大小，不发任
       assert.equal(server.requests.length, 0, "没有请求发出");
       const line = result.stderr.split("\n").find((text) => text.startsWith("上下文放不下"));
       assert.ok(line, result.stderr);
-      assert.match(line, /^上下文放不下：最新的一轮约 \d+ token，超过可用的 \d+ token（窗口 600 − 回答预留 100 − 系统提示与工具 \d+ − 估算余量）/);
+      assert.match(
+        line,
+        /^上下文放不下：最新的一轮约 \d+ token，超过可用的 \d+ token（窗口 600 − 回答预留 100 − 系统提示与工具 \d+ − 估算余量）/,
+      );
     });
   } finally {
     await server.close();
@@ -269,9 +275,17 @@ test("tiny-pi --resume Pi 写的 compaction 条目（自由文本 summary，deta
       const lines = [
         { type: "session", version: 3, id: "5d1a0c2e-7b3f-4c1d-9e8a-0f1b2c3d4e5f", timestamp: at, cwd: workspace },
         message("a0000001", null, { role: "user", content: "old question" }),
-        message("a0000002", "a0000001", { role: "assistant", content: [{ type: "text", text: "old answer" }], stopReason: "stop" }),
+        message("a0000002", "a0000001", {
+          role: "assistant",
+          content: [{ type: "text", text: "old answer" }],
+          stopReason: "stop",
+        }),
         message("a0000003", "a0000002", { role: "user", content: "kept question" }),
-        message("a0000004", "a0000003", { role: "assistant", content: [{ type: "text", text: "kept answer" }], stopReason: "stop" }),
+        message("a0000004", "a0000003", {
+          role: "assistant",
+          content: [{ type: "text", text: "kept answer" }],
+          stopReason: "stop",
+        }),
         {
           type: "compaction",
           id: "a0000005",
@@ -283,12 +297,22 @@ test("tiny-pi --resume Pi 写的 compaction 条目（自由文本 summary，deta
           details: { readFiles: ["README.md"], modifiedFiles: [] },
         },
         message("a0000006", "a0000005", { role: "user", content: "after compaction" }),
-        message("a0000007", "a0000006", { role: "assistant", content: [{ type: "text", text: "noted" }], stopReason: "stop" }),
+        message("a0000007", "a0000006", {
+          role: "assistant",
+          content: [{ type: "text", text: "noted" }],
+          stopReason: "stop",
+        }),
       ];
       await writeFile(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
-      const result = await runCli(["--base-url", server.baseURL, "--model", "m", "--resume", file, "new question"], workspace);
+      const result = await runCli(
+        ["--base-url", server.baseURL, "--model", "m", "--resume", file, "new question"],
+        workspace,
+      );
       assert.equal(result.code, 0, result.stderr);
-      const sent = server.requests[0].messages.map((entry: { role: string; content: string }) => [entry.role, entry.content]);
+      const sent = server.requests[0].messages.map((entry: { role: string; content: string }) => [
+        entry.role,
+        entry.content,
+      ]);
       assert.deepEqual(sent.slice(1), [
         ["user", `${SUMMARY_PREFIX}Pi's own summary: the user asked about the old thing.\n</summary>`],
         ["user", "kept question"],
@@ -314,11 +338,24 @@ test("tiny-pi 服务器在 /v1/models 报告窗口（vLLM 的 max_model_len）�
       await writeFile(path.join(workspace, "README.md"), bigReadme);
       const file = await twoInteractions(workspace);
       const result = await runCli(
-        ["--base-url", server.baseURL, "--model", "m", "--reserve", "100", "--resume", file, "What is the project called?"],
+        [
+          "--base-url",
+          server.baseURL,
+          "--model",
+          "m",
+          "--reserve",
+          "100",
+          "--resume",
+          file,
+          "What is the project called?",
+        ],
         workspace,
       );
       assert.equal(result.code, 0, result.stderr);
-      assert.match(result.stderr, /^上下文窗口 800 token（服务器 \/v1\/models 报告的 max_model_len），其中 100 留给回答/m);
+      assert.match(
+        result.stderr,
+        /^上下文窗口 800 token（服务器 \/v1\/models 报告的 max_model_len），其中 100 留给回答/m,
+      );
       assert.equal(server.requests.length, 3, "按服务器的窗口压缩了一次");
       assert.equal(server.requests[1].tools, undefined);
     });
@@ -330,10 +367,16 @@ test("tiny-pi 服务器在 /v1/models 报告窗口（vLLM 的 max_model_len）�
 test("tiny-pi --context-window / --reserve 取值有误：一行说明怎么改，退出码 2，不运行", async () => {
   await withWorkspace(async (workspace) => {
     for (const [args, pattern] of [
-      [["--context-window", "0"], /^--context-window 要一个 ≥ 1 的整数（token 数，收到 "0"），例如 --context-window 32768。$/],
+      [
+        ["--context-window", "0"],
+        /^--context-window 要一个 ≥ 1 的整数（token 数，收到 "0"），例如 --context-window 32768。$/,
+      ],
       [["--context-window", "8k"], /^--context-window 要一个 ≥ 1 的整数/],
       [["--reserve", "1.5"], /^--reserve 要一个 ≥ 0 的整数（token 数，收到 "1.5"）/],
-      [["--context-window", "4096", "--reserve", "4096"], /^--reserve 4096 不小于 --context-window 4096：.*例如 --reserve 1024。$/],
+      [
+        ["--context-window", "4096", "--reserve", "4096"],
+        /^--reserve 4096 不小于 --context-window 4096：.*例如 --reserve 1024。$/,
+      ],
     ] as const) {
       const result = await runCli([...args, "hi"], workspace);
       assert.equal(result.code, 2, result.stderr);
@@ -373,7 +416,9 @@ test("tiny-pi REPL 的 /compact [要求]：按需压缩，摘要请求带上要�
       assert.equal(summarising.messages[1].content.includes("second question"), false, "最新的一轮不进摘要");
       assert.match(summarising.messages[1].content, /<额外要求>\nkeep the names\n<\/额外要求>/);
       assert.deepEqual(
-        after.messages.map((message: { role: string; content: string }) => [message.role, message.content.slice(0, 20)]).slice(1),
+        after.messages
+          .map((message: { role: string; content: string }) => [message.role, message.content.slice(0, 20)])
+          .slice(1),
         [
           ["user", SUMMARY_PREFIX.slice(0, 20)],
           ["user", "second question"],

@@ -5,7 +5,15 @@
 // all in the window, so between the read and the answer one summarisation request is sent, the
 // `compaction` entry is appended, and the last request starts from the summary.
 import { createWorkspaceTools } from "@pi/coding-agent";
-import { assistantMessage, type Message, type Model, type ModelRequest, text, ToolRegistry, userMessage } from "@pi/core";
+import {
+  assistantMessage,
+  type Message,
+  type Model,
+  type ModelRequest,
+  ToolRegistry,
+  text,
+  userMessage,
+} from "@pi/core";
 import { type AgentEvent, runAgentLoop } from "@pi/course";
 import { compactingModel } from "../../../packages/pi-coding-agent/src/cli/compacting-model.js";
 import { Compactor } from "../../../packages/pi-coding-agent/src/cli/compaction-turn.js";
@@ -81,7 +89,12 @@ export function compactionRun(): Promise<DemoRun> {
       onEvent: (event) => {
         recorder.onEvent(event);
         const callId = callIdOf(event);
-        events.push({ seq: events.length + 1, request: requests.length, ...(callId !== undefined && { callId }), event });
+        events.push({
+          seq: events.length + 1,
+          request: requests.length,
+          ...(callId !== undefined && { callId }),
+          event,
+        });
       },
     });
     recorder.finish(result.messages);
@@ -98,7 +111,9 @@ export function compactionRun(): Promise<DemoRun> {
       result,
       toolExecutions: executions,
       completionOrder: [],
-      transcriptOrder: result.messages.flatMap((message) => (message.role === "toolResult" ? [message.toolCallId] : [])),
+      transcriptOrder: result.messages.flatMap((message) =>
+        message.role === "toolResult" ? [message.toolCallId] : [],
+      ),
       workspace,
       compactions: compactions.map((each) => ({
         ...each,

@@ -19,7 +19,9 @@ export function compactingModel(model: Model, compactor: Compactor): Model {
         } catch (error) {
           // A path buildContext refuses (a result without its call, say) is a failed request too, never a broken loop.
           const known = error instanceof CompactionError;
-          const line = known ? error.message : `${COMPACTION_FAILED}：${String((error as Error)?.message ?? error).split("\n")[0]}`;
+          const line = known
+            ? error.message
+            : `${COMPACTION_FAILED}：${String((error as Error)?.message ?? error).split("\n")[0]}`;
           const reason = known && error.aborted ? "aborted" : "error";
           out.push({ type: "error", reason, message: line });
           out.end({ ...assistantMessage([], reason), errorMessage: line });

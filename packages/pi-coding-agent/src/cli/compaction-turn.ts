@@ -57,7 +57,10 @@ export class Compactor {
     // interaction: that one is summarised too, never silently left out.
     while (context.dropped.length > 0) {
       const path = this.options.session.path();
-      const roomy = buildContext(path, { ...budget, safetyMarginTokens: margin(budget) + Math.floor(context.budget / 4) });
+      const roomy = buildContext(path, {
+        ...budget,
+        safetyMarginTokens: margin(budget) + Math.floor(context.budget / 4),
+      });
       const cut = roomy.dropped.length > context.dropped.length ? roomy : context;
       context = await this.compact(path, cut, budget, undefined, signal);
     }
@@ -90,12 +93,16 @@ export class Compactor {
       { previous: context.compaction, dropped: context.dropped, ...(instructions ? { instructions } : {}) },
       signal,
     );
-    const entry = createCompactionEntry(path, {
-      summary,
-      firstKeptEntryId,
-      tokensBefore: tokensBefore(context),
-      files: compactionFiles(context.compaction, context.dropped),
-    }, this.options.session.newId());
+    const entry = createCompactionEntry(
+      path,
+      {
+        summary,
+        firstKeptEntryId,
+        tokensBefore: tokensBefore(context),
+        files: compactionFiles(context.compaction, context.dropped),
+      },
+      this.options.session.newId(),
+    );
     this.options.session.appendEntry(entry);
     const after = buildContext(this.options.session.path(), budget);
     if (announce) this.options.notes.write(`${compactedLine(context, after)}\n`);

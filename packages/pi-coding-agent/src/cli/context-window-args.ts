@@ -6,7 +6,8 @@ export function windowOptions(
   window: string | undefined,
   reserve: string | undefined,
 ): { contextWindow?: number; reserve?: number } {
-  const contextWindow = window === undefined ? undefined : tokens(window, "--context-window", 1, "--context-window 32768");
+  const contextWindow =
+    window === undefined ? undefined : tokens(window, "--context-window", 1, "--context-window 32768");
   const reserveTokens = reserve === undefined ? undefined : tokens(reserve, "--reserve", 0, "--reserve 4096");
   if (contextWindow !== undefined && reserveTokens !== undefined && reserveTokens >= contextWindow) {
     throw new UsageError(

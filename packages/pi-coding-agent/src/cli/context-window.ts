@@ -44,9 +44,9 @@ export function windowLine(window: WindowInForce | undefined): string {
 }
 
 /** The window the server reports for `model`, or undefined when it reports none (or does not answer). */
-export async function serverWindow(endpoint: NonNullable<CliArgs["endpoint"]>): Promise<
-  { tokens: number; field: string } | undefined
-> {
+export async function serverWindow(
+  endpoint: NonNullable<CliArgs["endpoint"]>,
+): Promise<{ tokens: number; field: string } | undefined> {
   const apiKey = endpoint.apiKey ?? process.env.OPENAI_API_KEY;
   try {
     const response = await fetch(`${endpoint.baseURL.replace(/\/+$/, "")}/models`, {

@@ -70,9 +70,12 @@ function firstLine(content: string): string {
  * is what to keep in mind; an earlier summary's goal, if there was one, stays the goal.
  */
 function summaryTurn(request: ModelRequest): AssistantMessage {
-  const asked = request.messages.map((message) => (typeof message.content === "string" ? message.content : "")).join("\n");
+  const asked = request.messages
+    .map((message) => (typeof message.content === "string" ? message.content : ""))
+    .join("\n");
   const lines = asked.split("\n");
-  const said = (tag: string) => lines.filter((line) => line.startsWith(`[${tag}] `)).map((line) => line.slice(tag.length + 3));
+  const said = (tag: string) =>
+    lines.filter((line) => line.startsWith(`[${tag}] `)).map((line) => line.slice(tag.length + 3));
   const earlierGoal = /^## Goal\n(.+)$/m.exec(/<更早的摘要>([\s\S]*?)<\/更早的摘要>/.exec(asked)?.[1] ?? "")?.[1];
   const calls = lines.filter((line) => line.startsWith("[调用 ")).map((line) => line.slice(1).replace("] ", " "));
   const summary = {

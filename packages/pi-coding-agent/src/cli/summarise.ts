@@ -65,7 +65,10 @@ export function transcriptText(messages: readonly Message[]): string {
       }
     } else {
       const content = joined(message.content);
-      const cut = content.length > RESULT_CHARS ? `${content.slice(0, RESULT_CHARS)}…（截断，共 ${content.length} 字符）` : content;
+      const cut =
+        content.length > RESULT_CHARS
+          ? `${content.slice(0, RESULT_CHARS)}…（截断，共 ${content.length} 字符）`
+          : content;
       lines.push(`[${message.isError ? "错误结果" : "结果"} ${message.toolName}] ${cut}`);
     }
   }
@@ -85,7 +88,10 @@ export async function summarise(model: Model, input: SummaryInput, signal?: Abor
     throw new CompactionError(`${COMPACTION_FAILED}：摘要请求出错（${firstLine(error)}）：会话没有改动，再试一次。`);
   }
   if (answer.stopReason === "aborted" || signal?.aborted) {
-    throw new CompactionError(`${COMPACTION_FAILED}：摘要请求被中止（Ctrl-C）：会话没有改动，下一次从同样的状态重新压缩。`, true);
+    throw new CompactionError(
+      `${COMPACTION_FAILED}：摘要请求被中止（Ctrl-C）：会话没有改动，下一次从同样的状态重新压缩。`,
+      true,
+    );
   }
   if (answer.stopReason === "error") {
     throw new CompactionError(
@@ -93,7 +99,9 @@ export async function summarise(model: Model, input: SummaryInput, signal?: Abor
     );
   }
   if (answer.stopReason === "length") {
-    throw new CompactionError(`${COMPACTION_FAILED}：摘要被截断（length）：会话没有改动；用 --reserve 给回答留更多 token。`);
+    throw new CompactionError(
+      `${COMPACTION_FAILED}：摘要被截断（length）：会话没有改动；用 --reserve 给回答留更多 token。`,
+    );
   }
   const text = answer.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
   return parseSummaryAnswer(text);
@@ -113,7 +121,9 @@ export function parseSummaryAnswer(text: string): CompactionSummary {
   try {
     return parseCompactionSummary(value);
   } catch (error) {
-    throw new CompactionError(`${COMPACTION_FAILED}：模型的摘要格式不对（${firstLine(error)}）：会话没有改动；再试一次，或换一个更能遵循格式的模型。`);
+    throw new CompactionError(
+      `${COMPACTION_FAILED}：模型的摘要格式不对（${firstLine(error)}）：会话没有改动；再试一次，或换一个更能遵循格式的模型。`,
+    );
   }
 }
 
