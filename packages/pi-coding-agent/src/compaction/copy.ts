@@ -1,18 +1,16 @@
-// Copies of messages that share nothing with the path they came from, several times faster than
-// one structuredClone of the whole context: the fields of a message and of its content blocks are
-// copied one level at a time (in their order), and only nested objects (tool arguments, a
-// provider's usage) are cloned whole.
+// Copies of messages that share nothing with the path they came from. Entries on a path are JSON
+// (parseEntry checked them), so a plain recursive copy is enough, and it is several times faster
+// than structuredClone, whose per-call cost dominates on thousands of small messages.
 import type { Message } from "@pi/core";
 
-function copyFields<T extends object>(value: T, blocks: boolean): T {
+function copyValue(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyValue);
   const copy: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
-    if (blocks && key === "content" && Array.isArray(field)) copy[key] = field.map((block) => copyFields(block, false));
-    else copy[key] = typeof field === "object" && field !== null ? structuredClone(field) : field;
-  }
-  return copy as T;
+  for (const key in value) copy[key] = copyValue((value as Record<string, unknown>)[key]);
+  return copy;
 }
 
 export function copyMessage(message: Message): Message {
-  return copyFields(message, true);
+  return copyValue(message) as Message;
 }
