@@ -131,7 +131,7 @@ test("压缩条目：内存存储与 JSONL 存储都能追加 compaction 条目�
 // Lab 11.2 · 把活动路径分成交互
 // ---------------------------------------------------------------------------
 
-test("交互分组：groupInteractions 在每条用户消息处切开，每段交互从它的用户消息开始，首尾相接覆盖全部消息", {
+test("交互分组：groupInteractions 在每条用户消息处切开，调用与结果从不分到两段：每段交互从它的用户消息开始，首尾相接", {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   const messages = messagesOf(interactions(1, 3));
@@ -156,7 +156,7 @@ test("交互分组：groupInteractions 在每条用户消息处切开，每段�
   assert.deepEqual(groupInteractions([]), [], "没有消息就没有交互");
 });
 
-test("交互分组：一批调用的结果可以任意顺序到达，仍按调用 id 配对，和它们的调用留在同一段交互里", {
+test("交互分组：一批调用的结果可以任意顺序到达，仍按调用 id 配对；调用与结果留在同一段交互里", {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   const messages = messagesOf(interaction(1, null));
@@ -209,7 +209,7 @@ test("交互分组：孤立的结果、重复的结果与没有结果的调用�
 // Lab 11.3 · 预算：从最新往回保留整段交互
 // ---------------------------------------------------------------------------
 
-test("上下文预算：窗口先减去系统提示、输出预留与安全余量，再从最新往回保留放得下的交互", {
+test("上下文预算：窗口先减去系统提示、输出预留与安全余量，再从最新往回保留放得下的整段交互，不拆开调用与结果", {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   const path = interactions(1, 10);
@@ -243,7 +243,7 @@ test("上下文预算：窗口先减去系统提示、输出预留与安全余�
   assert.ok(three.tokens <= three.budget && !three.overBudget, "保留的部分在预算之内");
 });
 
-test("上下文预算 · 整段：预算落在交互中间时也只在整段之间剪切；最新一段单独超出预算时仍整段保留", {
+test("上下文预算 · 整段：预算落在交互中间时也只在整段之间剪切，不拆开调用与结果；最新一段单独超出预算时仍整段保留", {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   const path = interactions(1, 4);
@@ -325,7 +325,7 @@ test("生成压缩：父条目是路径的最后一条，summary 由结构化字
   });
 });
 
-test("生成压缩：firstKeptEntryId 只接受一段完整交互的第一条消息：调用、结果、回答与不在分支上的 id 都被拒绝", {
+test("生成压缩：firstKeptEntryId 只接受一段完整交互的第一条消息：落在调用与结果之间、回答或不在分支上的 id 都被拒绝", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   const branch = interactions(1, 3);
@@ -395,7 +395,7 @@ test("压缩之后：只有路径上最新的压缩算数：上下文是它的�
   );
 });
 
-test("压缩之后 · 整段：压缩过的路径可以再压缩：预算仍只在整段交互处剪切，dropped 是下一次要总结的部分", {
+test("压缩之后 · 整段：压缩过的路径可以再压缩：预算仍只在整段交互处剪切，不拆开调用与结果；dropped 是下一次要总结的部分", {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   const path = compactedTwice();

@@ -7,6 +7,7 @@ import { type AssistantMessage, toolCallsOf } from "@pi/core";
 import type { CompactionEntry, SessionEntry } from "../session/entries.js";
 import { interruptedResult } from "../session/session-context.js";
 import { type ContextBudget, historyBudget, keepNewest } from "./budget.js";
+import { copyMessage } from "./copy.js";
 import { groupInteractions } from "./interactions.js";
 import { summaryMessage } from "./render.js";
 import { estimateTokens } from "./tokens.js";
@@ -104,13 +105,13 @@ export function buildContext(path: readonly SessionEntry[], budget: ContextBudge
   const cut = groups[kept.first]?.start ?? messages.length;
   const tokens = summaryTokens + kept.tokens;
   const suffix = messages.slice(cut);
-  return structuredClone({
-    messages: summary === undefined ? suffix : [summary, ...suffix],
+  return {
+    messages: summary === undefined ? suffix.map(copyMessage) : [summary, ...suffix.map(copyMessage)],
     tokens,
     budget: available,
     overBudget: tokens > available,
-    dropped: messages.slice(0, cut),
+    dropped: messages.slice(0, cut).map(copyMessage),
     firstKeptEntryId: entryIds[cut],
-    compaction,
-  });
+    compaction: structuredClone(compaction),
+  };
 }

@@ -22,6 +22,10 @@ export function groupInteractions(messages: readonly Message[]): Interaction[] {
   let open = new Set<string>();
   let answered = new Set<string>();
   messages.forEach((message, index) => {
+    if (message.role === "user" && index > 0) {
+      groups.push({ start, end: index });
+      start = index;
+    }
     if (message.role === "toolResult") {
       const id = message.toolCallId;
       if (answered.has(id))
@@ -35,10 +39,6 @@ export function groupInteractions(messages: readonly Message[]): Interaction[] {
     const [unanswered] = open;
     if (unanswered !== undefined) {
       throw new Error(`调用 ${unanswered} 没有结果：第 ${index + 1} 条消息之前应先有它的 toolResult`);
-    }
-    if (message.role === "user" && index > 0) {
-      groups.push({ start, end: index });
-      start = index;
     }
     if (message.role === "assistant") {
       open = new Set(toolCallsOf(message).map((call) => call.id));
