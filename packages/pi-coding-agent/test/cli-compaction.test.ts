@@ -253,6 +253,17 @@ test("tiny-pi 最新的一轮本身就放不下：一行说明大小，不发任
         line,
         /^上下文放不下：最新的一轮约 \d+ token，超过可用的 \d+ token（窗口 600 − 回答预留 100 − 系统提示与工具 \d+ − 估算余量）/,
       );
+
+      const tiny = await runCli(
+        ["--base-url", server.baseURL, "--model", "m", "--context-window", "200", "hi"],
+        workspace,
+      );
+      assert.equal(tiny.code, 1);
+      assert.match(
+        tiny.stderr,
+        /^上下文放不下：窗口 200 token 减去回答预留 50、系统提示与工具 \d+ 和估算余量，已经不剩留给对话的 token/m,
+      );
+      assert.equal(server.requests.length, 0, "窗口连系统提示都放不下时也不发请求");
     });
   } finally {
     await server.close();

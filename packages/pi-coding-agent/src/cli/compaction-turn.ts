@@ -136,6 +136,12 @@ function tooBig(
   window: WindowInForce | undefined,
   withSummary = false,
 ): CompactionError {
+  if (context.budget <= 0) {
+    return new CompactionError(
+      `${CONTEXT_TOO_BIG}：窗口 ${window?.tokens} token 减去回答预留 ${window?.reserve}、系统提示与工具 ${budget.systemPromptTokens} 和估算余量，` +
+        "已经不剩留给对话的 token：请用更大的 --context-window 或更小的 --reserve。",
+    );
+  }
   return new CompactionError(
     `${CONTEXT_TOO_BIG}：最新的一轮${withSummary ? "加上摘要" : ""}约 ${tokens} token，超过可用的 ${context.budget} token` +
       `（窗口 ${window?.tokens} − 回答预留 ${window?.reserve} − 系统提示与工具 ${budget.systemPromptTokens} − 估算余量）：` +
