@@ -445,3 +445,54 @@ test("tiny-pi REPL 的 /compact [要求]：按需压缩，摘要请求带上要�
     await server.close();
   }
 });
+
+test("tiny-pi 摘要占掉了保留的交互的位置：那一段再压缩一次（摘要请求带上更早的摘要），不会悄悄地不发送", async () => {
+  const bulky = { ...summary, criticalContext: ["the runtime keeps every call with its result. ".repeat(30)] };
+  const server = await startChatServer([textReply([JSON.stringify(bulky)]), summaryReply(), textReply(["好的。"])]);
+  try {
+    await withWorkspace(async (workspace) => {
+      const file = path.join(workspace, "three.jsonl");
+      const at = 1764583200000;
+      const ids = await writeSession(
+        file,
+        ["first", "second", "third"].flatMap((topic) => [
+          { role: "user", content: `${topic} question`, timestamp: at },
+          {
+            role: "assistant",
+            content: [{ type: "text", text: longAnswer(topic) }],
+            stopReason: "stop",
+            timestamp: at,
+          },
+        ]),
+      );
+      const result = await runCli(
+        ["--base-url", server.baseURL, "--model", "m", ...window, "--resume", file, "short one"],
+        workspace,
+      );
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(server.requests.length, 3, "两次摘要请求，然后是真正的请求");
+      const [first, second, last] = server.requests;
+      assert.match(first.messages[1].content, /\[用户\] first question[\s\S]*\[用户\] second question/);
+      assert.equal(first.messages[1].content.includes("third question"), false, "第一次只摘要放不下的部分");
+      assert.match(second.messages[1].content, /<更早的摘要>[\s\S]*<\/更早的摘要>/, "第二次合并第一次的摘要");
+      assert.match(second.messages[1].content, /\[用户\] third question/, "以及被挤出去的那一段");
+      assert.deepEqual(
+        last.messages
+          .slice(1)
+          .map((message: { role: string; content: string }) => [message.role, message.content.slice(0, 9)]),
+        [
+          ["user", SUMMARY_PREFIX.slice(0, 9)],
+          ["user", "short one"],
+        ],
+      );
+      assert.match(last.messages[1].content, /The project is tiny-pi/, "用的是第二次的摘要");
+      const compactions = (await entries(file)).filter((entry) => entry.type === "compaction");
+      assert.equal(compactions.length, 2);
+      assert.equal(compactions[0].firstKeptEntryId, ids[4], "第一次从 third question 起保留");
+      assert.notEqual(compactions[1].firstKeptEntryId, ids[4]);
+      assert.equal(compactions[1].parentId, compactions[0].id);
+    });
+  } finally {
+    await server.close();
+  }
+});
