@@ -15,7 +15,8 @@ const usage = `用法：${usageLine}
 在内置的 ScriptedModel 与内存 read 工具上运行第 07 章的 agent loop，按时间线打印
 每次模型请求、每个事件、最终 transcript 与运行结果。workspace 场景换成第 08 章
 真正读磁盘的工具，在一个临时 workspace 里运行，结束后（包括 Ctrl-C）删除它；
-agent 场景运行第 09 章的 Agent。
+agent 场景运行第 09 章的 Agent；compaction 场景走 tiny-pi 的上下文压缩（第 11 章），
+摘要由内置脚本模型离线给出。
 
   --scenario <名称>  要运行的情形，默认 readme：
                      ${scenarioNames.join("、")}

@@ -3,6 +3,7 @@
 // each (or one JSON document with --json). A program, not a test.
 import { parseArgs } from "node:util";
 import { runCli, UsageError } from "../lib/usage-error.js";
+import { type CompactionReport, compactionGoals, compactionTable, measureCompaction } from "./compaction.js";
 import { type CourseSuiteReport, measureCourseSuite } from "./course-suite.js";
 import { courseGoals, type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
 import { type InnerLoopReport, measureInnerLoop } from "./inner-loop.js";
@@ -22,10 +23,10 @@ import {
 } from "./tables.js";
 import { measureWorkspaceTools, type ToolsReport } from "./workspace-tools.js";
 
-const PARTS = ["loop", "inner", "setup", "tools", "provider", "session", "course"] as const;
+const PARTS = ["loop", "inner", "setup", "tools", "provider", "session", "compaction", "course"] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,course]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,course]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -35,6 +36,8 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
             stream and upstream Pi's provider (installed under the temp folder), µs per chunk
   session   one 100,000-entry session (≈ 50 MB, 20 branches): open + project a branch, 1,000 appends,
             and upstream Pi's SessionManager opening the same file (installed under the temp folder)
+  compaction  one 100,000-entry branch with 10 compactions on its path: buildContext, the token estimate's
+            MB/s, and upstream Pi's buildSessionContext on the same file (the session part's install)
   course    the static checks of every checkpoint (npm test's share), and each checkpoint's integrity
             checks alone (checkpoint <id> --prove, npm run test:course's share): the cost of one more chapter
 
@@ -120,6 +123,7 @@ async function main(): Promise<void> {
   let tools: ToolsReport | undefined;
   let provider: ProviderReport | undefined;
   let session: SessionReport | undefined;
+  let compaction: CompactionReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
     loopOverhead = await measureLoopOverhead(plan.loop);
@@ -148,6 +152,10 @@ async function main(): Promise<void> {
     progress("session tree…");
     session = await measureSessionTree(progress);
   }
+  if (parts.includes("compaction")) {
+    progress("compaction…");
+    compaction = await measureCompaction(progress);
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const goals: Goal[] = [
@@ -158,11 +166,24 @@ async function main(): Promise<void> {
     ...(tools ? toolsGoals(tools) : []),
     ...(provider ? providerGoals(provider) : []),
     ...(session ? sessionGoals(session) : []),
+    ...(compaction ? compactionGoals(compaction) : []),
   ];
   if (options.json) {
     console.log(
       JSON.stringify(
-        { machine, seconds, loopOverhead, innerLoop, practiceSetup, courseSuite, tools, provider, session, goals },
+        {
+          machine,
+          seconds,
+          loopOverhead,
+          innerLoop,
+          practiceSetup,
+          courseSuite,
+          tools,
+          provider,
+          session,
+          compaction,
+          goals,
+        },
         null,
         2,
       ),
@@ -177,6 +198,7 @@ async function main(): Promise<void> {
     tools && toolsTable(tools),
     provider && providerTable(provider),
     session && sessionTable(session),
+    compaction && compactionTable(compaction),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));
   for (const table of tables) console.log(`\n${renderTable(table)}`);

@@ -22,8 +22,8 @@ export const HEAP_OVER_FILE_LIMIT = 2;
 export const APPEND_MEDIAN_LIMIT_MS = 1;
 export const OURS_OVER_PI_LIMIT = 1;
 
-const PI_PACKAGE = "@mariozechner/pi-coding-agent";
-const PI_VERSION = "0.73.1";
+export const PI_PACKAGE = "@mariozechner/pi-coding-agent";
+export const PI_VERSION = "0.73.1";
 
 interface OpenFigures {
   ms: number;

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import type { Message, ToolResultMessage } from "@pi/core";
+import { SUMMARY_PREFIX } from "@pi/coding-agent";
+import type { Message, ModelRequest, ToolResultMessage } from "@pi/core";
 import type { LoopEvent } from "@pi/course";
+import { SUMMARY_PROMPT_FILE } from "../../packages/pi-coding-agent/src/cli/summarise.js";
 import { repoRoot } from "../lib/course/manifest.js";
 import { jsonLines } from "../lib/demo/demo-json.js";
 import { runScenario, type ScenarioName, scenarioNames } from "../lib/demo/demo-scenarios.js";
@@ -211,6 +213,41 @@ test("demo agent：read 执行期间的 steer 在 toolResult 之后进入请求 
   const text = formatRun(run, plainStyle);
   assert.match(text, /AgentEvent（按发出顺序）/);
   assert.match(text, /queued\(steer\) +只回答项目名，不要解释。/);
+});
+
+test("demo compaction：离线走完压缩——请求 1 带完整历史，请求 2 是不带工具的摘要请求，请求 3 从内置模型的摘要开始、调用与结果配对", async () => {
+  const run = await runScenario("compaction");
+  assert.equal(run.result.reason, "stop");
+  assert.equal(run.requests.length, 3);
+  const [first, summarising, after] = run.requests as [ModelRequest, ModelRequest, ModelRequest];
+  assert.deepEqual(
+    first.messages.map((message) => message.role),
+    ["user", "assistant", "user", "assistant", "user"],
+  );
+  assert.deepEqual(summarising.tools, [], "摘要请求不带工具");
+  assert.equal(summarising.systemPrompt, readFileSync(SUMMARY_PROMPT_FILE, "utf8"), "系统提示是仓库里的摘要提示");
+  assert.deepEqual(
+    after.messages.map((message) => message.role),
+    ["user", "user", "assistant", "toolResult"],
+  );
+  const opening = JSON.stringify(after.messages[0]);
+  assert.ok(opening.includes(JSON.stringify(SUMMARY_PREFIX).slice(1, -1)), "请求 3 从摘要开始");
+  assert.ok(opening.includes("## Goal\\n第一章讲什么？"), "内置模型的摘要取自它收到的对话");
+  assert.equal(run.compactions?.length, 1);
+  assert.equal(run.compactions?.[0]?.request, 2);
+  assert.equal(run.compactions?.[0]?.firstKept, "user", "firstKeptEntryId 是一段交互的开头");
+  const text = formatRun(run, plainStyle);
+  assert.match(
+    text,
+    /请求 2 · 摘要请求（不带工具）收到 \[user\]\n +（上下文已压缩：约 \d+ → \d+ token，4 条较早的消息换成了摘要）/,
+  );
+  assert.match(text, /请求 3 · model\.stream\(\) 收到 \[user, user, assistant, toolResult\]/);
+  const again = await runScenario("compaction");
+  assert.deepEqual(
+    again.requests.map((request) => request.messages.map((message) => message.content)),
+    run.requests.map((request) => request.messages.map((message) => message.content)),
+    "离线、确定：两次运行的每个请求（包括摘要）内容相同",
+  );
 });
 
 test("demo 文本输出：每个场景都打印事件、transcript 与结果；README 往返显示两次请求的 roles", async () => {

@@ -102,15 +102,15 @@ test("条目解析：parseEntry 把 unknown 收窄为条目联合，返回的条
   assert.deepEqual(parseHeader(HEADER), HEADER, "第 3 版的会话头");
 });
 
-test("条目解析：未知的类型与形状被拒绝，只有一行；后面章节的 compaction 被点名，而不是猜", {
+test("条目解析：未知的类型与形状被拒绝，只有一行；后面章节的 branch_summary 被点名，而不是猜", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   const base = { id: "a0000020", parentId: "a0000004", timestamp: AT };
-  const compaction = { ...base, type: "compaction", summary: "…", firstKeptEntryId: "a0000004", tokensBefore: 9 };
+  const later = { ...base, type: "branch_summary", fromId: "a0000003", summary: "另一条分支做过的事" };
   assert.match(
-    await refusal(() => parseEntry(compaction), "compaction"),
-    /compaction/,
-    "读到 compaction 时点名这个类型",
+    await refusal(() => parseEntry(later), "branch_summary"),
+    /branch_summary/,
+    "读到 branch_summary 时点名这个类型",
   );
   assert.match(await refusal(() => parseEntry({ ...base, type: "mystery" }), "未知类型"), /mystery/, "未知类型被点名");
 

@@ -88,24 +88,23 @@ test("被 SIGKILL 打断的写入者：重新打开时每个报告过已提交�
   });
 });
 
-test("文件里有后面章节的条目类型（compaction）：打开时一行报错，写出文件、行号和类型，文件不变", async () => {
+test("文件里有后面章节的条目类型（branch_summary）：打开时一行报错，写出文件、行号和类型，文件不变", async () => {
   await withSessionDir(async (dir) => {
     const file = path.join(dir, "later.jsonl");
-    const compaction = {
-      type: "compaction",
+    const later = {
+      type: "branch_summary",
       id: "a0000005",
       parentId: "a0000004",
       timestamp: HEADER.timestamp,
-      summary: "之前的对话",
-      firstKeptEntryId: "a0000003",
-      tokensBefore: 5000,
+      fromId: "a0000003",
+      summary: "另一条分支做过的事",
     };
-    const content = `${sessionText(chapterSession().slice(0, 4))}${JSON.stringify(compaction)}\n`;
+    const content = `${sessionText(chapterSession().slice(0, 4))}${JSON.stringify(later)}\n`;
     await writeFile(file, content);
-    const message = await refusal(() => JsonlSessionStore.open(file), "compaction");
+    const message = await refusal(() => JsonlSessionStore.open(file), "branch_summary");
     assert.ok(message.includes(file), "报错写出文件");
     assert.match(message, /第 6 行/, "报错写出行号");
-    assert.match(message, /compaction/, "报错写出条目类型");
+    assert.match(message, /branch_summary/, "报错写出条目类型");
     assert.equal(await readFile(file, "utf8"), content, "文件逐字节不变");
   });
 });

@@ -37,5 +37,11 @@ export function jsonLines(run: DemoRun): string[] {
 
 function requestLine(run: DemoRun, request: number) {
   const messages = run.requests[request - 1]?.messages ?? [];
-  return { kind: "request", request, roles: messages.map((message) => message.role) };
+  const compaction = run.compactions?.find((each) => each.request === request);
+  return {
+    kind: "request",
+    request,
+    roles: messages.map((message) => message.role),
+    ...(compaction !== undefined && { compaction }),
+  };
 }

@@ -24,6 +24,7 @@ import {
   runAgentLoop,
   type ToolExecutor,
 } from "@pi/course";
+import { compactionRun } from "./demo-compaction.js";
 import { withDemoWorkspace } from "./demo-workspace.js";
 
 export const scenarioNames = [
@@ -37,6 +38,7 @@ export const scenarioNames = [
   "max-steps",
   "workspace",
   "agent",
+  "compaction",
 ] as const;
 
 export type ScenarioName = (typeof scenarioNames)[number];
@@ -77,6 +79,19 @@ export interface DemoRun {
   transcriptOrder: string[];
   /** The temp workspace the tools worked in (already removed when the run is returned). */
   workspace?: string;
+  /** The compaction scenario's compactions, each after the summarisation request it sent. */
+  compactions?: DemoCompaction[];
+}
+
+export interface DemoCompaction {
+  /** The summarisation request's number among `requests`. */
+  request: number;
+  /** The line tiny-pi prints for it. */
+  line: string;
+  firstKeptEntryId: string;
+  /** The role of the first kept message (always "user": an interaction starts there). */
+  firstKept?: string;
+  tokensBefore: number;
 }
 
 interface ScenarioSetup {
@@ -157,7 +172,7 @@ function gate() {
 
 const emptySchema = { type: "object", properties: {}, additionalProperties: false };
 
-const scenarios: Record<ScenarioName, (counter: ExecutionCounter) => ScenarioSetup> = {
+const scenarios: Record<Exclude<ScenarioName, "compaction">, (counter: ExecutionCounter) => ScenarioSetup> = {
   readme: (counter) => ({
     title: "README 往返：一次请求怎样调用模型两次",
     chapterNote: "toolUse + 调用：执行 call-1，结果写回 messages，再请求第二轮模型，以 stop 结束",
@@ -307,6 +322,7 @@ const scenarios: Record<ScenarioName, (counter: ExecutionCounter) => ScenarioSet
 
 /** Plays one scenario through runAgentLoop and records everything the printers show. */
 export async function runScenario(name: ScenarioName): Promise<DemoRun> {
+  if (name === "compaction") return compactionRun();
   const counter: ExecutionCounter = { count: 0 };
   const setup = scenarios[name](counter);
   const { tools } = setup;

@@ -3,7 +3,7 @@
 import type { Message, ToolCall, ToolResultMessage } from "@pi/core";
 import type { AgentEvent } from "@pi/course";
 import type { Style } from "../terminal-style.js";
-import type { DemoEvent, DemoRun } from "./demo-scenarios.js";
+import type { DemoCompaction, DemoEvent, DemoRun } from "./demo-scenarios.js";
 
 const TYPE_WIDTH = 19;
 const NESTED = "  ";
@@ -34,8 +34,13 @@ function timelineLines(run: DemoRun, style: Style): string[] {
   const calls = callsById(run.events);
   const lines: string[] = [];
   let group: string | undefined;
+  const compactions = [...(run.compactions ?? [])];
   for (const item of run.events) {
     const nextGroup = groupOf(item);
+    // A summarisation request has no LoopEvents: it is shown where it happened, before the request after it.
+    while (compactions[0] !== undefined && compactions[0].request < item.request) {
+      lines.push(...compactionLines(compactions.shift() as DemoCompaction, run, style));
+    }
     if (nextGroup !== undefined && nextGroup !== group) lines.push(`      ${groupHeader(item, run, calls, style)}`);
     group = nextGroup;
     const indent = nextGroup === undefined ? "" : NESTED;
@@ -44,6 +49,15 @@ function timelineLines(run: DemoRun, style: Style): string[] {
     lines.push(`${number}  ${indent}${style.name(type.padEnd(TYPE_WIDTH - indent.length))}${detail}`.trimEnd());
   }
   return lines;
+}
+
+function compactionLines(compaction: DemoCompaction, run: DemoRun, style: Style): string[] {
+  const roles = run.requests[compaction.request - 1]?.messages.map((message) => message.role).join(", ") ?? "";
+  return [
+    `      ${style.heading(`请求 ${compaction.request} · 摘要请求（不带工具）收到 [${roles}]`)}`,
+    `            ${compaction.line}`,
+    `            ${style.dim(`compaction 条目：firstKeptEntryId ${compaction.firstKeptEntryId}（${compaction.firstKept ?? "?"}，一段交互的开头），tokensBefore ${compaction.tokensBefore}`)}`,
+  ];
 }
 
 /** Model events belong to their request, tool events to their call; the rest stand alone. */

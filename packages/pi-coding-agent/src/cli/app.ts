@@ -4,6 +4,9 @@
 import { runAgentLoop } from "@pi/course";
 import { createWorkspaceTools } from "../index.js";
 import type { CliArgs } from "./args.js";
+import { compactingModel } from "./compacting-model.js";
+import { Compactor } from "./compaction-turn.js";
+import { windowInForce, windowLine } from "./context-window.js";
 import { agentConversation, canUseAgent, loopConversation } from "./conversation.js";
 import { embeddedModelNotice, readmeQuestion } from "./embedded-model.js";
 import { EXIT_INTERRUPTED } from "./errors.js";
@@ -50,8 +53,11 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const { session, history } = await openSession(args, choice.redact, learner.code.session);
   const recorder = sessionRecorder(session, history.length);
 
-  const setup = await turnSetup(args, recorder, choice, learner);
   const notes = process.stderr;
+  // Compaction: every request goes through the Compactor (compaction-turn.ts); the summariser is the same model, unrecorded.
+  const window = await windowInForce(args);
+  const compactor = new Compactor({ model: choice.model, session, window, notes });
+  const setup = await turnSetup(args, recorder, { ...choice, model: compactingModel(choice.model, compactor) }, learner);
   const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
   if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
 
@@ -72,6 +78,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     process.removeListener("SIGINT", onSignal);
     const onAgent = canUseAgent(setup, history);
     notes.write(`${runtimeLine({ ...facts, typedLines: onAgent ? "steer" : "queue" })}\n`);
+    notes.write(`${windowLine(window)}\n`);
     const code = await runRepl({
       input: process.stdin,
       output: process.stdout,
@@ -90,6 +97,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
         if (line !== undefined) notes.write(`${line}\n`);
       },
       interrupts,
+      compact: (instructions, signal) => compactor.compactNow(instructions, signal),
       session: {
         tree: () => session.tree(),
         saved,
@@ -106,6 +114,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
 
   // A one-shot run names them only when a learner's code is in use, so a failure stays one line.
   if (learner.dirs.size > 0) notes.write(`${runtimeLine(facts)}\n`);
+  if (window !== undefined) notes.write(`${windowLine(window)}\n`);
   const controller = new AbortController();
   interrupts.beginTurn(() => controller.abort());
   const result = await runTurn(setup, history, args.prompt ?? readmeQuestion, controller.signal);
@@ -120,7 +129,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
 /** The session, keeping the key out of every line and the folder out of git. */
 async function openSession(args: CliArgs, redact: Redact, code?: SessionCode): Promise<OpenedSession> {
   const choice = args.session;
-  if (choice.kind === "none") return { session: noSession, history: [] };
+  if (choice.kind === "none") return { session: noSession(), history: [] };
   const guarded = (store: SessionStore) => ignoredByGit(redactingStore(store, redact), args.workspace);
   if (choice.kind === "new") return { session: guarded(newSession(args.workspace, undefined, code)), history: [] };
   const opened =

@@ -3,12 +3,13 @@
 // folder the command was run from (npm's INIT_CWD), not the folder npm switched to.
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { windowOptions } from "./context-window-args.js";
 import { UsageError } from "./errors.js";
 import { parseToolNames, type ToolName } from "./tool-names.js";
 
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
-  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] [prompt]" +
+  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] [prompt]" +
   " | tiny-pi sessions | tiny-pi tree FILE";
 
 export type SessionChoice =
@@ -32,6 +33,9 @@ export interface CliArgs {
   /** Absolute path of a practice tree whose every chapter's code tiny-pi runs on (learner-code.ts). */
   fromDir?: string;
   maxSteps?: number;
+  /** --context-window N and --reserve N (tokens): see context-window.ts. */
+  contextWindow?: number;
+  reserve?: number;
   json: boolean;
   session: SessionChoice;
   command?: SessionCommand;
@@ -49,6 +53,8 @@ export const cliOptions = {
   "tools-from": { type: "string" },
   from: { type: "string" },
   "max-steps": { type: "string" },
+  "context-window": { type: "string" },
+  reserve: { type: "string" },
   json: { type: "boolean" },
   "no-session": { type: "boolean" },
   resume: { type: "string" },
@@ -100,6 +106,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     ...(toolsFrom !== undefined ? { toolsFromDir: path.resolve(from, toolsFrom) } : {}),
     ...(fromDir !== undefined ? { fromDir: path.resolve(from, fromDir) } : {}),
     ...(values["max-steps"] !== undefined ? { maxSteps: parseMaxSteps(values["max-steps"]) } : {}),
+    ...windowOptions(values["context-window"], values.reserve),
     json: values.json === true,
     session,
     ...(command !== undefined ? { command } : {}),
@@ -230,6 +237,19 @@ export const helpText = `用法：${usage}
   --tools-from DIR      只用 DIR 里你的 createWorkspaceTools（第 08 章的聚焦测试须通过）
                         开头一行说出 loop、工具、Agent、会话各是课程的还是练习目录里你的
 
+上下文压缩
+  --context-window N    模型的上下文窗口（token）；不给时用服务器 /v1/models 报告的（vLLM 的 max_model_len，
+                        或 context_length / context_window / max_context_length），都没有就不自动压缩
+  --reserve N           窗口里留给回答的 token（默认窗口的四分之一，最多 16384）
+                        每次请求前，tiny-pi 用第 11 章的 buildContext 从会话的当前分支构造上下文：最新一次压缩的摘要，
+                        加上它保留的后缀。较早的对话放不下时（窗口 − 预留 − 系统提示与工具 − 5% 估算余量），先向同一个
+                        模型发一次摘要请求（提示在 packages/pi-coding-agent/prompts/compaction-summary.md），把
+                        compaction 条目追加进会话，打印压缩前后的 token 数，再继续这一轮；一轮的两步之间也会这样做
+                        （runAgentLoop 不变：它的每次请求都经过这一层）。只切在整段交互之间，调用和结果不会分开。
+                        摘要请求失败、被中止或不是要求的 JSON 时，会话不追加任何条目，这一轮以一行说明结束；
+                        最新的一轮本身就放不下时不发请求，一行说明大小。--resume 同样使用 Pi 写的 compaction 条目。
+  REPL 里 /compact [要求] 随时压缩：除最新的一轮外都换成摘要，要求（例如“保留文件名”）交给摘要请求
+
 输出与会话
   --json                每个 LoopEvent 输出一行 JSON，代替给人看的视图
   --no-session          不记录会话
@@ -267,4 +287,8 @@ English: runs the course's agent loop (or your own: --from DIR takes every chapt
 directory has, loop, tools, Agent and session store; --loop/--tools-from one chapter) with the workspace tools against any
 OpenAI-compatible endpoint; with no --base-url an embedded scripted model replays the chapter's README
 round trip offline. Sessions are Pi's session trees (format 3): --resume FILE [--leaf ID] continues or
-branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them. Exit 0 on stop, 1 on a failed run, 2 on a usage error.`;
+branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them.
+Past the model's window (--context-window N, else the server's /v1/models entry; --reserve N for the
+answer) tiny-pi compacts: one summarisation request to the same model, a \`compaction\` entry in the
+session, then the summary plus the kept suffix in every request, even between two steps of one turn;
+/compact [instructions] in the REPL does it on demand. Exit 0 on stop, 1 on a failed run, 2 on a usage error.`;

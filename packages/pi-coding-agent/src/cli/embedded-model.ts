@@ -1,6 +1,8 @@
 // The model tiny-pi uses with no --base-url: chapter 07's README round trip, played by a
 // ScriptedModel one turn at a time. Only the turns are scripted; the facts are real: the
 // answer is taken from what the real `read` tool returned for the workspace's README.md.
+// Asked for a compaction summary, it answers one taken from the transcript it was sent, the same
+// every time, so compaction runs offline end to end.
 import {
   type AssistantMessage,
   assistantMessage,
@@ -13,6 +15,7 @@ import {
   type ToolResultMessage,
   text,
 } from "@pi/core";
+import { isSummaryRequest } from "./summarise.js";
 
 /** The chapter's question, asked when the embedded model runs without a prompt. */
 export const readmeQuestion = "请读取 README.md，并告诉我项目名。";
@@ -26,7 +29,8 @@ export const embeddedModelNotice =
 export function readmeRoundTripModel(): Model {
   return {
     stream(request: ModelRequest, options?: ModelStreamOptions): ModelStream {
-      return new ScriptedModel([nextTurn(request.messages)]).stream(request, options);
+      const turn = isSummaryRequest(request) ? summaryTurn(request) : nextTurn(request.messages);
+      return new ScriptedModel([turn]).stream(request, options);
     },
   };
 }
@@ -58,4 +62,33 @@ function answerFrom(result: ToolResultMessage): string {
 
 function firstLine(content: string): string {
   return content.split(/\r?\n/).find((line) => line.trim() !== "") ?? "（空）";
+}
+
+/**
+ * The summary of a summarisation request (summarise.ts writes the older messages one per line):
+ * the goal is the first question, each tool call is something done, the start of the last answer
+ * is what to keep in mind; an earlier summary's goal, if there was one, stays the goal.
+ */
+function summaryTurn(request: ModelRequest): AssistantMessage {
+  const asked = request.messages
+    .map((message) => (typeof message.content === "string" ? message.content : ""))
+    .join("\n");
+  const lines = asked.split("\n");
+  const said = (tag: string) =>
+    lines.filter((line) => line.startsWith(`[${tag}] `)).map((line) => line.slice(tag.length + 3));
+  const earlierGoal = /^## Goal\n(.+)$/m.exec(/<更早的摘要>([\s\S]*?)<\/更早的摘要>/.exec(asked)?.[1] ?? "")?.[1];
+  const calls = lines.filter((line) => line.startsWith("[调用 ")).map((line) => line.slice(1).replace("] ", " "));
+  const summary = {
+    goal: earlierGoal ?? said("用户")[0] ?? "（对话里没有问题）",
+    constraints: [],
+    done: [...said("用户").map((question) => `回答了：${question}`), ...calls.map((call) => `已${call}`)],
+    inProgress: [],
+    blocked: [],
+    decisions: [],
+    nextSteps: ["回答用户的下一个问题"],
+    criticalContext: said("助手")
+      .slice(-1)
+      .map((answer) => (answer.length > 40 ? `${answer.slice(0, 40)}…` : answer)),
+  };
+  return assistantMessage([text(JSON.stringify(summary))], "stop");
 }

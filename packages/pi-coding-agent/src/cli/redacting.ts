@@ -32,5 +32,8 @@ export function redactingStore(store: SessionStore, redact: Redact): SessionStor
     flushed: () => store.flushed(),
     tree: () => store.tree(),
     branch: (id) => store.branch(id),
+    path: () => store.path(),
+    appendEntry: (entry) => store.appendEntry(redactDeep(entry, redact)),
+    newId: () => store.newId(),
   };
 }

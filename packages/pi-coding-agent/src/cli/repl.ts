@@ -18,6 +18,8 @@ export interface ReplOptions {
   /** Called after each turn: e.g. prints the failure line of a turn that did not stop. */
   afterTurn(result: AgentRunResult): void;
   interrupts: Interrupts;
+  /** /compact [instructions]: compacts the session now; resolves with the line to show (compaction-turn.ts). */
+  compact?: (instructions: string | undefined, signal: AbortSignal) => Promise<string>;
   /** /tree and /branch ID: the session's tree, and a conversation continuing from another entry. */
   session?: { tree(): Promise<string>; branch(id: string): Promise<Conversation>; saved(): Promise<void> };
 }
@@ -29,6 +31,8 @@ export function runRepl(options: ReplOptions): Promise<number> {
   const rl = readline.createInterface({ input: options.input, output: options.output, terminal: true, prompt: "› " });
   const queue: string[] = [];
   let running = false;
+  /** A /compact is running: lines typed meanwhile wait for it (there is no turn to steer them into). */
+  let compacting = false;
   let closed = false;
 
   return new Promise((resolve, reject) => {
@@ -86,7 +90,11 @@ export function runRepl(options: ReplOptions): Promise<number> {
         sessionCommand(text);
         return;
       }
-      if (running && conversation.steer !== undefined) {
+      if (text === "/compact" || text.startsWith("/compact ")) {
+        compactCommand(text.slice("/compact".length).trim());
+        return;
+      }
+      if (running && !compacting && conversation.steer !== undefined) {
         conversation.steer(text);
         notes.write(`（已转入正在运行的这一轮：${text}）\n`);
         return;
@@ -120,6 +128,35 @@ export function runRepl(options: ReplOptions): Promise<number> {
         },
         (error: Error) => done(error.message),
       );
+    };
+    /** /compact runs between turns like one: Ctrl-C aborts its summarisation request, and then nothing is appended. */
+    const compactCommand = (instructions: string) => {
+      if (running || queue.length > 0) {
+        notes.write("（/compact 要等这一轮结束后再输入）\n");
+        return;
+      }
+      const compact = options.compact;
+      if (compact === undefined) {
+        notes.write("（这次运行不能压缩上下文）\n");
+        rl.prompt();
+        return;
+      }
+      const controller = new AbortController();
+      running = true;
+      compacting = true;
+      interrupts.beginTurn(() => controller.abort());
+      compact(instructions === "" ? undefined : instructions, controller.signal)
+        .then(
+          (line) => notes.write(`${line}\n`),
+          (error: Error) => notes.write(`${error.message.split("\n")[0]}\n`),
+        )
+        .then(() => options.session?.saved())
+        .finally(() => {
+          interrupts.endTurn();
+          running = false;
+          compacting = false;
+          start();
+        });
     };
     rl.on("SIGINT", () => {
       const outcome = interrupts.press(false);

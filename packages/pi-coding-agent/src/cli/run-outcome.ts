@@ -1,6 +1,7 @@
 // What a finished turn means for the person at the terminal: exit 0 only on `stop`, and for any
 // other ending one line that says what happened and what to change.
 import type { AgentRunResult } from "@pi/course";
+import { COMPACTION_FAILED, CONTEXT_TOO_BIG } from "./compaction-error.js";
 import { EXIT_FAILED_RUN, EXIT_OK } from "./errors.js";
 import { visible } from "./visible-text.js";
 
@@ -18,8 +19,11 @@ export function failureLine(result: AgentRunResult, context: OutcomeContext): st
   switch (result.reason) {
     case "stop":
       return undefined;
-    case "aborted":
+    case "aborted": {
+      const compaction = lastErrorMessage(result);
+      if (compaction?.startsWith(COMPACTION_FAILED)) return compaction;
       return "这一轮已中止（Ctrl-C）：已形成的消息都保留在会话里。";
+    }
     case "maxSteps":
       return `达到上限：已请求模型 ${result.steps} 次仍未结束；需要更多步时用 --max-steps 调大上限。`;
     case "length":
@@ -40,6 +44,8 @@ function lastErrorMessage(result: AgentRunResult): string | undefined {
 /** A provider's one-line error (see @pi/ai's error-message.ts for its stable starts), with the fix its kind calls for. */
 export function modelErrorLine(message: string | undefined, context: OutcomeContext): string {
   const detail = visible(message?.trim() || "模型没有说明原因");
+  // Compaction's own lines (compaction-error.ts) already say what happened and what to do.
+  if (detail.startsWith(COMPACTION_FAILED) || detail.startsWith(CONTEXT_TOO_BIG)) return detail;
   const server = context.baseURL ?? "模型服务";
   if (/^(401|403) /.test(detail)) {
     return `模型服务拒绝了密钥（${detail}）：请用 --api-key 或环境变量 OPENAI_API_KEY 给出有效的密钥。`;

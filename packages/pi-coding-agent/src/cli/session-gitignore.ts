@@ -30,5 +30,8 @@ export function ignoredByGit(store: SessionStore, workspace: string): SessionSto
     flushed: () => store.flushed(),
     tree: () => store.tree(),
     branch: (id) => store.branch(id),
+    path: () => store.path(),
+    appendEntry: (entry) => store.appendEntry(entry),
+    newId: () => store.newId(),
   };
 }

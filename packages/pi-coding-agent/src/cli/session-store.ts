@@ -27,6 +27,12 @@ export interface SessionStore {
   tree(): Promise<string>;
   /** Moves the leaf to `id` (a later append makes a branch there); resolves with that branch's messages. */
   branch(id: string): Promise<Message[]>;
+  /** The active path, root → leaf, including entries not written yet (what compaction reads). */
+  path(): SessionEntry[];
+  /** Appends a non-message entry (a compaction) under the leaf; it becomes the leaf. */
+  appendEntry(entry: SessionEntry): void;
+  /** An entry id the session does not hold yet. */
+  newId(): string;
 }
 
 export interface OpenedSession {
@@ -35,35 +41,37 @@ export interface OpenedSession {
   history: Message[];
 }
 
-/** A store that keeps nothing (--no-session). */
-export const noSession: SessionStore = {
-  file: undefined,
-  append() {},
-  flushed: () => Promise.resolve(undefined),
-  tree: () => Promise.resolve("（--no-session：这次运行不记录会话，没有会话树）"),
-  branch: () => Promise.reject(new UsageError("--no-session：这次运行不记录会话，不能切换分支。")),
-};
+/** A store that keeps nothing on disk (--no-session): the active path lives in memory only, for compaction. */
+export function noSession(): SessionStore {
+  return new TreeSession(undefined, null, [], courseSessionCode);
+}
 
 class TreeSession implements SessionStore {
   private store: JsonlSessionStore | undefined;
   private creating: Promise<JsonlSessionStore> | undefined;
   private writes: Promise<void> = Promise.resolve();
   private failure: string | undefined;
-  /** New sessions: messages kept until the model's first answer. */
-  private pending: Message[] | undefined;
+  /** New sessions: entries kept until the model's first answer. */
+  private pending: SessionEntry[] | undefined;
   private readonly ids = new Set<string>();
+  /** Every entry, written or not: the active path is read from it. */
+  private readonly all: SessionEntry[] = [];
 
   constructor(
-    private readonly opened: JsonlSessionStore | PendingFile,
+    /** Undefined: --no-session, nothing is written. */
+    private readonly opened: JsonlSessionStore | PendingFile | undefined,
     private leaf: string | null,
     /** Results for calls the leaf's branch left open: written before the next message. */
     private repairs: Message[],
     private readonly code: SessionCode,
   ) {
-    if (!isPending(opened)) {
+    if (opened !== undefined && !isPending(opened)) {
       this.store = opened;
-      for (const entry of opened.entries()) this.ids.add(entry.id);
-    } else {
+      for (const entry of opened.entries()) {
+        this.ids.add(entry.id);
+        this.all.push(entry);
+      }
+    } else if (opened !== undefined) {
       this.pending = [];
     }
   }
@@ -74,19 +82,19 @@ class TreeSession implements SessionStore {
   }
 
   append(messages: Message[]): void {
-    if (this.pending !== undefined) {
-      this.pending.push(...messages);
-      if (!this.pending.some(isAnswer)) return;
-      messages = this.pending;
-      this.pending = undefined;
-      if (isPending(this.opened)) this.creating = this.opened.create();
-    }
     for (const message of [...this.repairs.splice(0), ...messages]) {
       // The file holds what JSON.stringify writes: a field set to undefined is simply absent.
-      const entry = messageEntry(JSON.parse(JSON.stringify(message)), this.leaf, this.freshId());
-      this.leaf = entry.id;
-      this.write(entry);
+      this.add(messageEntry(JSON.parse(JSON.stringify(message)), this.leaf, this.newId()));
     }
+  }
+
+  appendEntry(entry: SessionEntry): void {
+    this.append([]);
+    this.add(JSON.parse(JSON.stringify(entry)));
+  }
+
+  path(): SessionEntry[] {
+    return this.leaf === null ? [] : this.code.pathTo(this.all, this.leaf);
   }
 
   flushed(): Promise<string | undefined> {
@@ -95,12 +103,14 @@ class TreeSession implements SessionStore {
 
   async tree(): Promise<string> {
     await this.writes;
+    if (this.opened === undefined) return "（--no-session：这次运行不记录会话，没有会话树）";
     if (this.store === undefined) return "（会话还没有条目：模型第一次回答时才创建会话文件）";
     return formatTree(this.store.entries(), this.leaf, this.store.file);
   }
 
   async branch(id: string): Promise<Message[]> {
     await this.writes;
+    if (this.opened === undefined) throw new UsageError("--no-session：这次运行不记录会话，不能切换分支。");
     if (this.store === undefined || !this.store.has(id)) {
       throw new UsageError(`会话里没有 id 为 ${id} 的条目：用 /tree 查看条目的 id。`);
     }
@@ -110,13 +120,30 @@ class TreeSession implements SessionStore {
     return opened.history;
   }
 
-  private freshId(): string {
+  newId(): string {
     const id = newEntryId((candidate) => this.ids.has(candidate));
     this.ids.add(id);
     return id;
   }
 
+  private add(entry: SessionEntry): void {
+    this.ids.add(entry.id);
+    this.leaf = entry.id;
+    this.all.push(entry);
+    if (this.pending === undefined) {
+      this.write(entry);
+      return;
+    }
+    this.pending.push(entry);
+    if (!this.pending.some(isAnswer)) return;
+    const entries = this.pending;
+    this.pending = undefined;
+    if (this.opened !== undefined && isPending(this.opened)) this.creating = this.opened.create();
+    for (const held of entries) this.write(held);
+  }
+
   private write(entry: SessionEntry): void {
+    if (this.opened === undefined) return;
     this.writes = this.writes.then(async () => {
       if (this.failure !== undefined) return;
       try {
@@ -139,8 +166,8 @@ function isPending(opened: JsonlSessionStore | PendingFile): opened is PendingFi
   return !("entries" in opened);
 }
 
-function isAnswer(message: Message): boolean {
-  return message.role === "assistant" && message.stopReason !== "error";
+function isAnswer(entry: SessionEntry): boolean {
+  return entry.type === "message" && entry.message.role === "assistant" && entry.message.stopReason !== "error";
 }
 
 /**

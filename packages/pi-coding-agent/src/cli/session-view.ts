@@ -61,6 +61,8 @@ function summary(entry: SessionEntry): string {
       return `模型      ${entry.provider}/${entry.modelId}`;
     case "thinking_level_change":
       return `思考级别  ${entry.thinkingLevel}`;
+    case "compaction":
+      return `压缩      从 ${entry.firstKeptEntryId} 起保留，之前 ${entry.tokensBefore} tokens`;
   }
 }
 

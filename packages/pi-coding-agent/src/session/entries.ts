@@ -1,10 +1,11 @@
 // The session file's vocabulary, in upstream Pi's format version 3: one header line, then one
 // entry per line. Every entry has an 8-hex-digit `id`, a `parentId` (null for a root) and an ISO
 // `timestamp`; `parentId` links the entries into a tree, and the leaf is where the conversation
-// stands. The types here are the ones this chapter reads and writes; `compaction`,
-// `branch_summary`, `custom` and `custom_message` belong to later chapters.
+// stands. The types here are the ones the course reads and writes so far (`compaction` joined in
+// chapter 11); `branch_summary`, `custom` and `custom_message` belong to later chapters.
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Message } from "@pi/core";
+import type { CompactionFiles, CompactionSummary } from "../compaction/summary.js";
 
 export const SESSION_VERSION = 3;
 
@@ -19,7 +20,7 @@ export interface SessionHeader {
   parentSession?: string;
 }
 
-interface EntryBase {
+export interface EntryBase {
   id: string;
   parentId: string | null;
   timestamp: string;
@@ -54,15 +55,32 @@ export interface ThinkingLevelChangeEntry extends EntryBase {
   thinkingLevel: string;
 }
 
-export type SessionEntry = MessageEntry | LabelEntry | SessionInfoEntry | ModelChangeEntry | ThinkingLevelChangeEntry;
+/**
+ * Pi's `compaction` entry: from here on the context is `summary` (the text the model sees) plus the
+ * branch from `firstKeptEntryId`. Ours render `summary` from `details.structured`; Pi writes
+ * `details: { readFiles, modifiedFiles }` and a free `summary`.
+ */
+export interface CompactionEntry extends EntryBase {
+  type: "compaction";
+  summary: string;
+  firstKeptEntryId: string;
+  /** Tokens of the context before this compaction: a non-negative integer. */
+  tokensBefore: number;
+  details?: CompactionFiles & { structured?: CompactionSummary };
+  /** Pi marks a compaction an extension produced. */
+  fromHook?: boolean;
+}
+
+export type SessionEntry =
+  | MessageEntry
+  | LabelEntry
+  | SessionInfoEntry
+  | ModelChangeEntry
+  | ThinkingLevelChangeEntry
+  | CompactionEntry;
 
 /** Entry types of Pi's format that a later chapter teaches: named, never guessed at. */
-export const LATER_ENTRY_TYPES: ReadonlySet<string> = new Set([
-  "compaction",
-  "branch_summary",
-  "custom",
-  "custom_message",
-]);
+export const LATER_ENTRY_TYPES: ReadonlySet<string> = new Set(["branch_summary", "custom", "custom_message"]);
 
 export const ENTRY_ID = /^[0-9a-f]{8}$/;
 

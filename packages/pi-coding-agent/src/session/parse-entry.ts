@@ -1,6 +1,7 @@
 // Parsing is fail-closed: a value from a file (or a caller) becomes a SessionEntry only when it
 // is exactly one, and the entry returned is a fresh copy that shares nothing with the input.
 // Anything else is one line naming what is wrong, never a guess.
+import { parseCompactionEntry } from "../compaction/summary.js";
 import { ENTRY_ID, LATER_ENTRY_TYPES, SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries.js";
 import { messageProblem } from "./message-shape.js";
 
@@ -87,6 +88,8 @@ export function parseEntry(value: unknown): SessionEntry {
     case "thinking_level_change":
       requireString(entry, "thinkingLevel");
       break;
+    case "compaction":
+      return parseCompactionEntry(entry);
     default:
       throw new Error(`未知的条目类型 ${type}：会话格式第 ${SESSION_VERSION} 版里没有它`);
   }

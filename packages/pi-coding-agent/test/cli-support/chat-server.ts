@@ -17,7 +17,12 @@ export interface ChatServer {
   close(): Promise<void>;
 }
 
-export async function startChatServer(replies: Reply[]): Promise<ChatServer> {
+export interface ChatServerOptions {
+  /** The body GET /v1/models answers with (an OpenAI model list); without it, 404 like other routes. */
+  models?: object;
+}
+
+export async function startChatServer(replies: Reply[], options: ChatServerOptions = {}): Promise<ChatServer> {
   // biome-ignore lint/suspicious/noExplicitAny: see ChatServer.requests
   const requests: any[] = [];
   const authorizations: (string | undefined)[] = [];
@@ -27,6 +32,10 @@ export async function startChatServer(replies: Reply[]): Promise<ChatServer> {
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
     let body = "";
     for await (const chunk of request) body += chunk;
+    if (request.method === "GET" && request.url === "/v1/models" && options.models !== undefined) {
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(options.models));
+      return;
+    }
     if (request.method !== "POST" || request.url !== "/v1/chat/completions") {
       response.writeHead(404, { "content-type": "application/json" }).end(`{"error":{"message":"no route"}}`);
       return;

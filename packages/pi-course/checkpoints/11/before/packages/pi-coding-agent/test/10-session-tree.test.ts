@@ -1,0 +1,448 @@
+import assert from "node:assert/strict";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import type { MessageEntry, SessionEntry } from "../src/session/entries.js";
+import { recoverSession } from "../src/session/jsonl-recovery.js";
+import { dropTornTail, JsonlSessionStore } from "../src/session/jsonl-store.js";
+import { InMemorySessionStore } from "../src/session/memory-store.js";
+import { parseEntry, parseHeader } from "../src/session/parse-entry.js";
+import { messagesOnPath } from "../src/session/session-context.js";
+import { pathTo } from "../src/session/session-tree.js";
+import {
+  AT,
+  answer,
+  calls,
+  chapterSession,
+  HEADER,
+  ids,
+  label,
+  refusal,
+  result,
+  sessionText,
+  user,
+  withSessionDir,
+} from "./session-fixture.js";
+
+/** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
+const TEST_TIMEOUT_MS = 10_000;
+
+// Chapter 10: the session tree, in upstream Pi's file format (version 3), on real files in a
+// real temp folder. The chapter's session: a question, an edit that went wrong, and a second
+// try branched from entry a0000004 in the same file.
+
+// ---------------------------------------------------------------------------
+// Lab 10.1 · 沿 parentId 走出分支
+// ---------------------------------------------------------------------------
+
+test("分支路径：pathTo 沿 parentId 返回所选分支从根到叶的链（不是文件顺序），返回深拷贝", {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  const entries = chapterSession();
+  assert.deepEqual(
+    ids(pathTo(entries, "a000000c")),
+    ["a0000001", "a0000002", "a0000003", "a0000004", "a0000009", "a000000a", "a000000b", "a000000c"],
+    "重试分支从根走到叶，跳过错误分支的 5–8",
+  );
+  assert.deepEqual(ids(pathTo(entries, "a0000008")), ids(entries.slice(0, 8)), "错误分支仍然完整可走");
+  assert.deepEqual(ids(pathTo(entries, "a0000001")), ["a0000001"], "根自己就是一条链");
+
+  const chain = pathTo(entries, "a000000c");
+  const first = chain[0];
+  assert.ok(first?.type === "message" && first.message.role === "user", "链的第一条是用户消息");
+  first.message.content = "被调用者改掉";
+  first.parentId = "ffffffff";
+  assert.deepEqual(pathTo(entries, "a000000c")[0], entries[0], "返回的是深拷贝：改动它不影响条目");
+});
+
+test("分支路径：只诊断所选分支的祖先链：断掉的兄弟分支不影响它；链上缺父条目、成环或叶不存在时一行报错，点名条目", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const entries = [...chapterSession(), user("b0000001", "ffffffff", "父条目被手工删掉的兄弟分支")];
+  assert.equal(pathTo(entries, "a000000c").length, 8, "断掉的兄弟分支不影响所选分支");
+
+  const broken = await refusal(() => pathTo(entries, "b0000001"), "缺父条目");
+  assert.match(broken, /b0000001/, "缺父条目的报错点名断在哪个条目");
+  assert.match(broken, /ffffffff/, "缺父条目的报错点名缺的父 id");
+
+  const loop = [user("c0000001", "c0000002", "甲"), user("c0000002", "c0000001", "乙")];
+  assert.match(await refusal(() => pathTo(loop, "c0000001"), "成环"), /c0000001|c0000002/, "成环的报错点名条目");
+  assert.match(await refusal(() => pathTo(entries, "dddddddd"), "叶不存在"), /dddddddd/, "不存在的叶被点名");
+});
+
+test("分支路径：任何位置的重复 id 都被拒绝，即使重复的条目不在所选分支上", { timeout: TEST_TIMEOUT_MS }, async () => {
+  const entries = [...chapterSession(), answer("a0000008", "a0000005", "另一条也叫 a0000008 的条目")];
+  assert.equal(pathTo(chapterSession(), "a0000004").length, 4, "没有重复时可以走");
+  const message = await refusal(() => pathTo(entries, "a0000004"), "重复 id");
+  assert.match(message, /a0000008/, "重复 id 的报错点名这个 id");
+});
+
+// ---------------------------------------------------------------------------
+// Lab 10.2 · 解析是 fail-closed 的
+// ---------------------------------------------------------------------------
+
+test("条目解析：parseEntry 把 unknown 收窄为条目联合，返回的条目连同嵌套载荷都是副本", {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  const input = calls("a0000002", "a0000001", "call-1");
+  const parsed = parseEntry(JSON.parse(JSON.stringify(input)));
+  assert.deepEqual(parsed, input, "合法的 message 条目原样解析");
+
+  const raw = structuredClone(input) as unknown as { message: { content: { arguments: { path: string } }[] } };
+  const copy = parseEntry(raw);
+  const block = raw.message.content[1];
+  assert.ok(block, "第二个内容块是工具调用");
+  block.arguments.path = "被改掉.ts";
+  assert.deepEqual(copy, input, "嵌套载荷是副本：之后改动输入不影响解析结果");
+
+  const named = { type: "session_info", id: "a0000010", parentId: "a000000c", timestamp: AT, name: "问候改中文" };
+  assert.deepEqual(parseEntry(named), named, "session_info 条目带名字");
+  const marked = label("a0000011", "a0000010", "a0000004", "改之前");
+  assert.deepEqual(parseEntry(marked), marked, "label 条目带 targetId 与 label");
+  assert.deepEqual(parseHeader(HEADER), HEADER, "第 3 版的会话头");
+});
+
+test("条目解析：未知的类型与形状被拒绝，只有一行；后面章节的 compaction 被点名，而不是猜", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const base = { id: "a0000020", parentId: "a0000004", timestamp: AT };
+  const compaction = { ...base, type: "compaction", summary: "…", firstKeptEntryId: "a0000004", tokensBefore: 9 };
+  assert.match(
+    await refusal(() => parseEntry(compaction), "compaction"),
+    /compaction/,
+    "读到 compaction 时点名这个类型",
+  );
+  assert.match(await refusal(() => parseEntry({ ...base, type: "mystery" }), "未知类型"), /mystery/, "未知类型被点名");
+
+  const good = user("a0000021", null, "你好");
+  const shapes: [string, unknown][] = [
+    ["不是对象", "a0000021"],
+    ["id 不是 8 位十六进制", { ...good, id: "msg-1" }],
+    ["缺 parentId", { ...good, parentId: undefined }],
+    ["timestamp 不是 ISO 时间", { ...good, timestamp: "昨天" }],
+    ["消息角色不认识", { ...good, message: { role: "bashExecution", command: "ls", timestamp: 1 } }],
+    [
+      "assistant 的 stopReason 不认识",
+      {
+        ...answer("a0000022", null, "好"),
+        message: { role: "assistant", content: [], stopReason: "done", timestamp: 1 },
+      },
+    ],
+    [
+      "toolResult 缺 toolCallId",
+      { ...result("a0000023", null, "x"), message: { role: "toolResult", content: [], isError: false, timestamp: 1 } },
+    ],
+  ];
+  for (const [what, value] of shapes) await refusal(() => parseEntry(value), `${what}的条目被拒绝`);
+  assert.match(
+    await refusal(() => parseHeader({ ...HEADER, version: 1 }), "旧版本"),
+    /1/,
+    "不是第 3 版的会话头被拒绝并写出版本",
+  );
+});
+
+test("条目解析：不是 JSON 安全的值被拒绝：undefined、函数、NaN、Infinity、Date 与循环引用", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const good = calls("a0000030", null, "call-9");
+  assert.equal(parseEntry(good).id, "a0000030", "JSON 安全的条目可以解析");
+  const withArgument = (value: unknown) => {
+    const copy = structuredClone(good) as unknown as { message: { content: { arguments: Record<string, unknown> }[] } };
+    const block = copy.message.content[1];
+    assert.ok(block, "第二个内容块是工具调用");
+    block.arguments.value = value;
+    return copy;
+  };
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  const sparse = [1, 2, 3];
+  delete sparse[1];
+  const unsafe: [string, unknown][] = [
+    ["稀疏数组的空位（也是 undefined）", sparse],
+    ["undefined", undefined],
+    ["函数", () => 1],
+    ["NaN", Number.NaN],
+    ["Infinity", Number.POSITIVE_INFINITY],
+    ["Date", new Date(0)],
+    ["循环引用", cyclic],
+  ];
+  for (const [what, value] of unsafe) {
+    const message = await refusal(() => parseEntry(withArgument(value)), `${what}被拒绝`);
+    assert.match(message, /arguments\.value/, `${what}：报错写出不安全值所在的路径`);
+  }
+  const shared = { path: "README.md" };
+  const twice = parseEntry(withArgument({ first: shared, second: shared }));
+  assert.ok(twice.type === "message", "解析出消息条目");
+  assert.deepEqual(
+    JSON.parse(JSON.stringify(twice)),
+    JSON.parse(JSON.stringify(withArgument({ first: shared, second: shared }))),
+    "共享但不成环的引用不是循环：可以复制，两处都保留",
+  );
+});
+
+// ---------------------------------------------------------------------------
+// Lab 10.3 · 内存里的会话存储
+// ---------------------------------------------------------------------------
+
+test("内存存储：append 在调用时做快照，按调用顺序（FIFO）提交，子条目可以紧跟父条目追加、不必等待", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const store = new InMemorySessionStore(HEADER);
+  const entries = chapterSession();
+  const first = structuredClone(entries[0]) as SessionEntry;
+  const pending = [store.append(first), ...entries.slice(1).map((item) => store.append(item))];
+  assert.ok(first.type === "message", "第一条是消息条目");
+  first.message.content = "调用之后才改的内容";
+  await Promise.all(pending);
+
+  assert.deepEqual(ids(store.entries()), ids(entries), "条目按 append 的调用顺序提交");
+  assert.deepEqual(store.entries()[0], entries[0], "append 保存调用那一刻的条目：之后的改动不进入存储");
+  assert.equal(store.leafId(), "a000000c", "叶是最后追加的条目");
+  assert.deepEqual(ids(store.pathTo("a0000008")), ids(entries.slice(0, 8)), "存储的 pathTo 走同一棵树");
+});
+
+test("内存存储：缺父条目或重复 id 的追加被拒绝，失败的追加什么也不留下", { timeout: TEST_TIMEOUT_MS }, async () => {
+  const store = new InMemorySessionStore(HEADER);
+  for (const item of chapterSession().slice(0, 4)) await store.append(item);
+  const before = store.entries();
+
+  let appended: unknown;
+  try {
+    appended = store.append(user("b0000001", "ffffffff", "父条目不存在"));
+  } catch {
+    appended = "同步抛出";
+  }
+  assert.ok(appended instanceof Promise, "append 以被拒绝的 Promise 报告错误，而不是同步抛出");
+  await (appended as Promise<unknown>).catch(() => undefined);
+  const orphan = await refusal(() => store.append(user("b0000001", "ffffffff", "父条目不存在")), "缺父条目的追加");
+  assert.match(orphan, /ffffffff/, "缺父条目的拒绝点名缺的父 id");
+  const twice = await refusal(() => store.append(user("a0000003", "a0000004", "重复的 id")), "重复 id 的追加");
+  assert.match(twice, /a0000003/, "重复 id 的拒绝点名这个 id");
+  await refusal(
+    () => store.append({ ...user("b0000002", "a0000004", "x"), type: "compaction" } as never),
+    "坏条目的追加",
+  );
+
+  assert.deepEqual(store.entries(), before, "失败的追加什么也没有留下");
+  assert.equal(store.has("b0000001"), false, "被拒的条目不在存储里");
+  assert.equal(store.leafId(), "a0000004", "叶没有移动");
+  await store.append(user("a0000005", "a0000004", "之后的追加照常"));
+  assert.equal(store.leafId(), "a0000005", "被拒之后存储照常工作");
+});
+
+// ---------------------------------------------------------------------------
+// Lab 10.4 · 恢复一个 JSONL 文件
+// ---------------------------------------------------------------------------
+
+test("JSONL 恢复 · 残行：只有以换行结尾的行才算提交；空行被忽略；最后没有换行的残行被报告、不算数", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withSessionDir(async (dir) => {
+    const entries = chapterSession().slice(0, 4);
+    const committed = `${sessionText(entries.slice(0, 2))}\n   \n${sessionText(entries.slice(2)).replace(/^[^\n]*\n/, "")}`;
+    const torn = JSON.stringify(answer("a0000005", "a0000004", "写到一半")).slice(0, 40);
+    const file = path.join(dir, "crashed.jsonl");
+    await writeFile(file, committed + torn);
+
+    const recovered = recoverSession(await readFile(file, "utf8"), file);
+    assert.deepEqual(recovered.header, HEADER, "第一行是会话头");
+    assert.deepEqual(ids(recovered.entries), ids(entries), "以换行结尾的行都提交了，空行被忽略");
+    assert.deepEqual(
+      recovered.tornTail,
+      { line: 8, bytes: Buffer.byteLength(torn) },
+      "残行被报告：它的物理行号与字节数",
+    );
+    assert.equal(
+      recovered.committedBytes,
+      Buffer.byteLength(committed),
+      "已提交的部分到最后一个换行为止（committedBytes 按 UTF-8 字节计，不是字符数）",
+    );
+
+    const whole = recoverSession(committed, file);
+    assert.equal(whole.tornTail, undefined, "以换行结尾的文件没有残行");
+    const complete = `${JSON.stringify(answer("a0000005", "a0000004", "完整，只差换行"))}`;
+    assert.equal(recoverSession(committed + complete, file).entries.length, 4, "差一个换行的完整 JSON 也不算提交");
+  });
+});
+
+test("JSONL 恢复：已提交的坏行（不是 JSON，或不合 schema）是一行错误，写出文件与物理行号；恢复从不改写文件", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withSessionDir(async (dir) => {
+    const entries = chapterSession().slice(0, 3);
+    const file = path.join(dir, "damaged.jsonl");
+    const cases: [string, string][] = [
+      ["不是 JSON", '{"type":"message","id":'],
+      ["不合 schema", JSON.stringify({ ...user("a0000004", "a0000003", "x"), type: "compaction" })],
+    ];
+    for (const [what, line] of cases) {
+      const content = `${sessionText(entries)}\n${line}\n${sessionText([answer("a0000005", "a0000003", "之后")]).split("\n")[1]}\n`;
+      await writeFile(file, content);
+      const message = await refusal(async () => recoverSession(await readFile(file, "utf8"), file), `${what}的行`);
+      assert.match(message, /第 6 行/, `${what}：报错写出物理行号（空行也计数）`);
+      assert.ok(message.includes(file), `${what}：报错写出文件`);
+      assert.equal(await readFile(file, "utf8"), content, `${what}：文件逐字节不变`);
+    }
+    await writeFile(file, sessionText(entries).split("\n").slice(1).join("\n"));
+    await refusal(async () => recoverSession(await readFile(file, "utf8"), file), "没有会话头的文件");
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Lab 10.5 · JSONL 会话存储
+// ---------------------------------------------------------------------------
+
+/** A new session file holding the chapter's first four entries, and its bytes. */
+async function fourEntryFile(dir: string) {
+  const file = path.join(dir, "session.jsonl");
+  const entries = chapterSession();
+  const store = await JsonlSessionStore.create(file, HEADER);
+  for (const item of entries.slice(0, 4)) await store.append(item);
+  return { file, entries, store, before: await readFile(file, "utf8") };
+}
+
+test("JSONL 存储：append 让旧字节保持为精确前缀；条目在调用时序列化，由唯一的 FIFO 写入者按调用顺序写入；新实例能重新打开", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withSessionDir(async (dir) => {
+    const { file, entries, store, before } = await fourEntryFile(dir);
+    assert.equal(before, sessionText(entries.slice(0, 4)), "文件是会话头加每个条目一行");
+
+    const later = entries.slice(4).map((item) => structuredClone(item));
+    const pending = later.map((item) => store.append(item));
+    for (const item of later) item.timestamp = "2030-01-01T00:00:00.000Z";
+    await Promise.all(pending);
+    const after = await readFile(file, "utf8");
+    assert.ok(after.startsWith(before), "旧字节是新文件的精确前缀");
+    assert.equal(after, sessionText(entries), "不等待地连续追加：按调用顺序写入，内容是调用那一刻的条目");
+
+    const reopened = await JsonlSessionStore.open(file);
+    assert.deepEqual(reopened.entries(), entries, "新实例读出全部条目");
+    assert.equal(reopened.leafId(), "a000000c", "叶是文件里最后一个条目");
+    await reopened.append(user("a000000d", "a0000004", "第三次尝试"));
+    assert.ok((await readFile(file, "utf8")).startsWith(after), "重新打开后追加，旧字节仍是前缀");
+    const third = await JsonlSessionStore.open(file);
+    assert.deepEqual(ids(third.pathTo("a000000d")).slice(-2), ["a0000004", "a000000d"], "新分支在同一个文件里");
+  });
+});
+
+test("JSONL 存储：I/O 失败后写入者永久关闭（fail-closed）：之后的追加全部被拒绝，一行说明点出文件，文件保持原样", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withSessionDir(async (dir) => {
+    const { file, entries, store, before } = await fourEntryFile(dir);
+
+    // The file is moved away and a directory takes its place: the next write fails for real.
+    await rename(file, `${file}.moved`);
+    await mkdir(file);
+    const failed = store.append(entries[4] as SessionEntry);
+    const queued = store.append(entries[5] as SessionEntry);
+    assert.ok((await refusal(() => failed, "写入失败")).includes(file), "写入失败的说明点出会话文件");
+    await refusal(() => queued, "排在失败之后的追加");
+    await rm(file, { recursive: true });
+    await rename(`${file}.moved`, file);
+
+    await refusal(() => store.append(entries[6] as SessionEntry), "文件恢复之后的追加");
+    assert.equal(store.writable, false, "失败之后存储不再可写");
+    assert.equal(await readFile(file, "utf8"), before, "失败之后没有写入任何字节");
+    assert.deepEqual(
+      ids((await JsonlSessionStore.open(file)).entries()),
+      ids(entries.slice(0, 4)),
+      "重新打开读出已提交的条目",
+    );
+  });
+});
+
+test("JSONL 存储 · 残行：最后一行没写完的文件以只读方式打开：已提交的条目都在，追加被拒绝，新条目绝不接在残行上", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withSessionDir(async (dir) => {
+    const file = path.join(dir, "crashed.jsonl");
+    const entries = chapterSession().slice(0, 4);
+    const torn = JSON.stringify(user("a0000005", "a0000004", "写到一半")).slice(0, 30);
+    await writeFile(file, sessionText(entries) + torn);
+
+    const store = await JsonlSessionStore.open(file);
+    assert.deepEqual(store.entries(), entries, "已提交的条目都在");
+    const refused = await refusal(() => store.append(user("a0000006", "a0000004", "新条目")), "残行之后的追加");
+    assert.match(refused, /第 6 行/, "拒绝写出残行的行号");
+    assert.equal(await readFile(file, "utf8"), sessionText(entries) + torn, "文件逐字节不变：新条目没有接在残行上");
+
+    assert.equal(await dropTornTail(file), true, "显式修复截掉未提交的残行");
+    const repaired = await JsonlSessionStore.open(file);
+    await repaired.append(user("a0000006", "a0000004", "新条目"));
+    assert.equal(
+      await readFile(file, "utf8"),
+      sessionText([...entries, user("a0000006", "a0000004", "新条目")]),
+      "修复之后，新条目自成一行",
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Lab 10.6 · 把活动分支投影成消息
+// ---------------------------------------------------------------------------
+
+test("消息投影：messagesOnPath 把所选分支投影为 Agent 要的 Message[]：只有这条分支的消息，label 与 session_info 不进入，和存储不共享引用", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const store = new InMemorySessionStore(HEADER);
+  for (const item of chapterSession()) await store.append(item);
+  await store.append(label("a000000d", "a000000c", "a0000004", "改之前"));
+
+  const messages = store.messagesOnPath("a000000d");
+  const expected = store.pathTo("a000000c").flatMap((item) => (item.type === "message" ? [item.message] : []));
+  assert.deepEqual(messages, expected, "重试分支的 8 条消息，按根到叶的顺序，label 不进入");
+  assert.equal(messages.length, 8, "错误分支的消息不在其中");
+  const first = messages[0];
+  assert.ok(first?.role === "user", "投影的第一条是用户消息");
+  first.content = "被 Agent 改掉";
+  assert.deepEqual(store.messagesOnPath("a000000c")[0], expected[0], "消息是副本：改动它不影响存储");
+  assert.deepEqual(
+    messagesOnPath(chapterSession(), "a0000008").at(-1),
+    (chapterSession()[7] as MessageEntry).message,
+    "也能投影错误分支",
+  );
+});
+
+test("消息投影：每个工具调用都配对：分支停在调用与结果之间时，缺的结果补成 aborted；不属于前一批调用的结果一行报错", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const entries = [
+    ...chapterSession().slice(0, 4),
+    user("a0000005", "a0000004", "同时改两个文件。"),
+    calls("a0000006", "a0000005", "call-2", "call-3"),
+    result("a0000007", "a0000006", "call-2"),
+    user("a0000008", "a0000007", "继续。"),
+  ];
+  const messages = messagesOnPath(entries, "a0000008");
+  const shape = messages.map((message) =>
+    message.role === "toolResult"
+      ? `toolResult(${message.toolCallId}${message.isError ? ", aborted" : ""})`
+      : message.role,
+  );
+  assert.deepEqual(
+    shape,
+    [
+      "user",
+      "assistant",
+      "toolResult(call-1)",
+      "assistant",
+      "user",
+      "assistant",
+      "toolResult(call-2)",
+      "toolResult(call-3, aborted)",
+      "user",
+    ],
+    "缺的结果补在这一批的结果之后、下一条消息之前",
+  );
+  const atCall = messagesOnPath(entries, "a0000006").map((message) => message.role);
+  assert.deepEqual(atCall.slice(-3), ["assistant", "toolResult", "toolResult"], "叶停在调用本身时，两个调用都补上结果");
+
+  const stray = [...chapterSession().slice(0, 4), result("a0000005", "a0000004", "call-9")];
+  assert.match(
+    await refusal(() => messagesOnPath(stray, "a0000005"), "没有调用的结果"),
+    /a0000005/,
+    "没有对应调用的结果点名它的条目",
+  );
+});
