@@ -57,7 +57,8 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   // Compaction: every request goes through the Compactor (compaction-turn.ts); the summariser is the same model, unrecorded.
   const window = await windowInForce(args);
   const compactor = new Compactor({ model: choice.model, session, window, notes });
-  const setup = await turnSetup(args, recorder, { ...choice, model: compactingModel(choice.model, compactor) }, learner);
+  const model = compactingModel(choice.model, compactor);
+  const setup = await turnSetup(args, recorder, { ...choice, model }, learner);
   const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
   if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
 

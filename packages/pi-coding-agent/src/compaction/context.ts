@@ -5,9 +5,9 @@
 import type { Message, ToolCall } from "@pi/core";
 import { type AssistantMessage, toolCallsOf } from "@pi/core";
 import type { CompactionEntry, SessionEntry } from "../session/entries.js";
+import { copyJsonShapes } from "../session/json-copy.js";
 import { interruptedResult } from "../session/session-context.js";
 import { type ContextBudget, historyBudget, keepNewest } from "./budget.js";
-import { copyMessage } from "./copy.js";
 import { groupInteractions } from "./interactions.js";
 import { summaryMessage } from "./render.js";
 import { estimateTokens } from "./tokens.js";
@@ -106,11 +106,11 @@ export function buildContext(path: readonly SessionEntry[], budget: ContextBudge
   const tokens = summaryTokens + kept.tokens;
   const suffix = messages.slice(cut);
   return {
-    messages: summary === undefined ? suffix.map(copyMessage) : [summary, ...suffix.map(copyMessage)],
+    messages: summary === undefined ? suffix.map(copyJsonShapes) : [summary, ...suffix.map(copyJsonShapes)],
     tokens,
     budget: available,
     overBudget: tokens > available,
-    dropped: messages.slice(0, cut).map(copyMessage),
+    dropped: messages.slice(0, cut).map(copyJsonShapes),
     firstKeptEntryId: entryIds[cut],
     compaction: structuredClone(compaction),
   };

@@ -2,6 +2,7 @@
 // root to a leaf. Only the chain asked for is diagnosed: a broken sibling branch (a parent that
 // is missing, say, after a hand edit) does not stop you from walking a sound one.
 import type { SessionEntry } from "./entries.js";
+import { copyJsonShapes } from "./json-copy.js";
 
 /** Entries by id; an id that occurs twice anywhere is one line naming it. */
 export function indexById(entries: readonly SessionEntry[]): Map<string, SessionEntry> {
@@ -40,19 +41,7 @@ export function pathTo(entries: readonly SessionEntry[], leafId: string): Sessio
   return copyEntries(chain.reverse());
 }
 
-/**
- * Deep copies of entries that are already in a store, so already JSON (parseEntry checked every
- * one at the door). Copying only JSON's shapes is several times faster than the general
- * `structuredClone`, which matters on a branch of tens of thousands of entries.
- */
+/** Deep copies of entries that are already in a store (see json-copy.ts). */
 export function copyEntries(entries: readonly SessionEntry[]): SessionEntry[] {
-  return entries.map((entry) => copyJsonValue(entry) as SessionEntry);
-}
-
-function copyJsonValue(value: unknown): unknown {
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map(copyJsonValue);
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = copyJsonValue((value as Record<string, unknown>)[key]);
-  return copy;
+  return entries.map(copyJsonShapes);
 }
