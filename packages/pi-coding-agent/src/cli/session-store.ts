@@ -5,7 +5,7 @@
 // reached the model (a 401, a server that is not there) writes nothing. --resume continues a file
 // at its leaf (or at --leaf ID, which makes a branch in the same file); --fork copies the branch
 // into a new file whose header names the original.
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { type AssistantMessage, type Message, type ToolResultMessage, toolCallsOf } from "@pi/core";
 import { messageEntry, newEntryId, newHeader, type SessionEntry, type SessionHeader } from "../session/entries.js";
@@ -145,14 +145,21 @@ async function createSessionFile(dir: string, file: string, header: SessionHeade
   try {
     await mkdir(dir, { recursive: true });
     for (let n = 2; ; n += 1) {
+      let store: JsonlSessionStore;
       try {
-        const store = await JsonlSessionStore.create(file, header);
-        lockSession(file);
-        return store;
+        store = await JsonlSessionStore.create(file, header);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+          // The file is new (an existing one is EEXIST) and holds no committed entry: a disk that
+          // filled while the header was written would otherwise leave an empty file --resume refuses.
+          await rm(file, { force: true });
+          throw error;
+        }
         file = file.replace(/(-\d+)?\.jsonl$/, `-${n}.jsonl`);
+        continue;
       }
+      lockSession(file);
+      return store;
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "未知错误";
