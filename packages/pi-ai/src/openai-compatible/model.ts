@@ -6,7 +6,7 @@ import { chunkProblem } from "./chunk-shape.js";
 import { describeFailure, type FailurePhase } from "./error-message.js";
 import { guardedBodyFetch } from "./guarded-body.js";
 import { type OpenAICompatibleOptions, type ResolvedOptions, resolveOptions } from "./options.js";
-import { credentialHeaders, secretRedactor } from "./redact.js";
+import { credentialHeaders, secretRedactor, urlCredentials } from "./redact.js";
 import { chatCompletionParams } from "./request-params.js";
 import { requestSignal } from "./request-signal.js";
 import { retryWaitingFetch } from "./retry-fetch.js";
@@ -57,7 +57,11 @@ async function runTurn(
       mapper.accept(chunk);
     }
   } catch (error) {
-    const redact = secretRedactor([options.apiKey, ...credentialHeaders(options.headers)]);
+    const redact = secretRedactor([
+      options.apiKey,
+      ...credentialHeaders(options.headers),
+      ...urlCredentials(options.baseURL),
+    ]);
     end = { kind: "failed", message: redact(describeFailure(error, phase, options.baseURL)) };
   } finally {
     own.release();
