@@ -255,3 +255,16 @@ test("数据行不是合法 JSON：error（malformed stream），控制台上什
   assert.deepEqual(printed, []);
   assert.equal(isTransientError(assistant.errorMessage), false);
 });
+
+test("baseURL 的查询串里带着密钥（?api_key=…）：连不上时 errorMessage 里只有 [redacted]，密钥一个字也不出现", async () => {
+  const probe = createServer().listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  const { port } = probe.address() as { port: number };
+  probe.close();
+  await once(probe, "close");
+  const secret = "sk-query-9Rt5Wq2Zp";
+  const { assistant } = await runTurn(model(0, `http://127.0.0.1:${port}/v1?api_key=${secret}&api-version=2024`));
+  assert.equal(assistant.stopReason, "error");
+  assert.equal(assistant.errorMessage?.includes(secret), false, assistant.errorMessage);
+  assert.match(assistant.errorMessage ?? "", /api_key=\[redacted\]&api-version=2024/);
+});

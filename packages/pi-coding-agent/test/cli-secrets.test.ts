@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { errorReply, startChatServer, toolCallReply } from "./cli-support/chat-server.js";
+import { closedPort, errorReply, startChatServer, toolCallReply } from "./cli-support/chat-server.js";
 import { cliEnv, isOneLine, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
 
 const KEY = "sk-proj-7Hq2Lm9Xv4Tz8Kc1";
@@ -73,3 +73,19 @@ for (const [how, keyArgs, env] of [
     }
   });
 }
+
+test("--base-url 的查询串里带着密钥（?key=…）：连不上时终端与会话文件里只有 [redacted]", async () => {
+  const secret = "sk-query-4Nd8Yb6Lx";
+  await withWorkspace(async (workspace) => {
+    const result = await runCli(
+      ["--base-url", `http://127.0.0.1:${await closedPort()}/v1?key=${secret}`, "--model", "m", "hi"],
+      workspace,
+    );
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /连不上 http:\/\/127\.0\.0\.1:\d+\/v1\?key=\[redacted\]/);
+    assert.equal(`${result.stdout}${result.stderr}`.includes(secret), false, result.stderr);
+    for (const file of await sessionFiles(workspace)) {
+      assert.equal((await readFile(file, "utf8")).includes(secret), false, `密钥出现在 ${path.basename(file)}`);
+    }
+  });
+});

@@ -1,12 +1,12 @@
 // What the model, a tool's output or a server writes reaches the person's terminal as text: escape
 // sequences (clear screen, window title, OSC 52 clipboard writes) are shown escaped, not obeyed.
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { visible } from "../src/cli/visible-text.js";
 import { errorReply, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { runCli, withWorkspace } from "./cli-support/run-cli.js";
+import { runCli, withWorkspace, writeSession } from "./cli-support/run-cli.js";
 
 const CLIPBOARD = "\u001b]52;c;cm0gLXJmIH4=\u0007";
 const CLEAR = "\u001b[2J\u001b[H";
@@ -45,4 +45,25 @@ test("tiny-pi 的人读视图：模型文字、工具输出和服务器的错误
   } finally {
     await server.close();
   }
+});
+
+test("tiny-pi tree 与 tiny-pi sessions：会话文件里（问题、回答、会话名、文件名）的转义序列显示为 \\xNN", async () => {
+  await withWorkspace(async (workspace) => {
+    const dir = path.join(workspace, ".tiny-pi", "sessions");
+    await mkdir(dir, { recursive: true });
+    const file = path.join(dir, `evil${CLEAR}.jsonl`);
+    await writeSession(file, [
+      { role: "user", content: `问题${CLIPBOARD}`, timestamp: 1 },
+      { role: "assistant", content: [{ type: "text", text: `回答${CLEAR}` }], stopReason: "stop", timestamp: 2 },
+    ]);
+    const tree = await runCli(["tree", file], workspace);
+    assert.equal(tree.code, 0, tree.stderr);
+    assert.doesNotMatch(tree.stdout, RAW_CONTROL, JSON.stringify(tree.stdout));
+    assert.match(tree.stdout, /问题\\x1b\]52;c;cm0gLXJmIH4=\\x07/);
+    assert.match(tree.stdout, /回答\\x1b\[2J\\x1b\[H/);
+    const sessions = await runCli(["sessions"], workspace);
+    assert.equal(sessions.code, 0, sessions.stderr);
+    assert.doesNotMatch(sessions.stdout, RAW_CONTROL, JSON.stringify(sessions.stdout));
+    assert.match(sessions.stdout, /evil\\x1b\[2J\\x1b\[H\.jsonl .*问题\\x1b\]52;c;cm0gLXJmIH4=\\x07/);
+  });
 });

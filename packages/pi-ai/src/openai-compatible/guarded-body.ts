@@ -29,7 +29,7 @@ export function guardedBodyFetch(fetchImpl: typeof fetch, limits: BodyLimits = D
     if (!response.ok || response.body === null) return response;
     const type = response.headers.get("content-type");
     const body = isEventStream(type)
-      ? response.body.pipeThrough(wholeEvents(limits))
+      ? response.body.pipeThrough(wholeEvents(limits, type ?? "no content-type"))
       : failing(await notAStream(response.body, type ?? "no content-type"));
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
@@ -51,11 +51,32 @@ async function notAStream(body: ReadableStream<Uint8Array>, type: string): Promi
     length += value.length;
   }
   void reader.cancel().catch(() => undefined);
-  const text = Buffer.concat(seen).subarray(0, PREVIEW_BYTES).toString("utf8").replace(/\s+/g, " ").trim();
-  const preview = text === "" ? "an empty body" : `${JSON.stringify(text)}${length > PREVIEW_BYTES ? "…" : ""}`;
+  const preview = previewOf(Buffer.concat(seen), length);
   const proxy = /json/i.test(type) ? '; a proxy in between may ignore "stream": true' : "; check the base URL";
   return new StreamProblem(
     `200 not an event stream: the server answered with ${type}, not text/event-stream (${preview})${proxy}`,
+  );
+}
+
+/** The start of a body as the error shows it: whitespace folded, quoted, cut at PREVIEW_BYTES. */
+function previewOf(head: Buffer, length: number): string {
+  const text = head.subarray(0, PREVIEW_BYTES).toString("utf8").replace(/\s+/g, " ").trim();
+  return text === "" ? "an empty body" : `${JSON.stringify(text)}${length > PREVIEW_BYTES ? "…" : ""}`;
+}
+
+/**
+ * Labelled an event stream, but no line of it is a data line and it does not begin like one (a
+ * comment or a field): an HTML page or a proxy's text sent as text/event-stream. Said at its end;
+ * a stream of comments only that ends early is left to "no finish_reason".
+ */
+function notEventsAfterAll(head: Buffer, length: number, type: string): StreamProblem | undefined {
+  const first = head
+    .toString("utf8")
+    .split(/\r?\n/)
+    .find((line) => line.trim() !== "");
+  if (first === undefined || /^(:|data|event|id|retry)(:|$)/.test(first)) return undefined;
+  return new StreamProblem(
+    `200 not an event stream: the server answered with ${type}, but the body holds no data: line (${previewOf(head, length)}); check the base URL`,
   );
 }
 
@@ -67,8 +88,13 @@ function failing(problem: StreamProblem): ReadableStream<Uint8Array> {
  * Passes bytes on only up to the end of the last complete event (a blank line), holding the rest
  * until its event ends, within the bounds.
  */
-function wholeEvents(limits: BodyLimits): TransformStream<Uint8Array, Uint8Array> {
+function wholeEvents(limits: BodyLimits, type: string): TransformStream<Uint8Array, Uint8Array> {
   let held: Uint8Array[] = [];
+  // Until a data line is seen: the body's first bytes, and the end of the last chunk (a "\ndata"
+  // may straddle two chunks).
+  let sawData = false;
+  let head = Buffer.alloc(0);
+  let edge = "\n";
   let heldBytes = 0;
   let total = 0;
   // The last two bytes seen: a blank line may straddle two chunks.
@@ -76,6 +102,12 @@ function wholeEvents(limits: BodyLimits): TransformStream<Uint8Array, Uint8Array
   return new TransformStream({
     transform(chunk, controller) {
       total += chunk.length;
+      if (!sawData) {
+        if (head.length < PREVIEW_BYTES) head = Buffer.concat([head, chunk.subarray(0, PREVIEW_BYTES - head.length)]);
+        const text = edge + Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");
+        sawData = /[\r\n]data[:\r\n]/.test(text);
+        edge = text.slice(-5);
+      }
       if (total > limits.bodyBytes) {
         return controller.error(
           new StreamProblem(
@@ -100,6 +132,8 @@ function wholeEvents(limits: BodyLimits): TransformStream<Uint8Array, Uint8Array
       }
     },
     flush(controller) {
+      const problem = sawData ? undefined : notEventsAfterAll(head, total, type);
+      if (problem !== undefined) return controller.error(problem);
       if (heldBytes > 0) controller.enqueue(concat(held));
     },
   });

@@ -2,11 +2,13 @@
 import { type Model, type ModelRequest, type ModelStream, type ModelStreamOptions, PushModelStream } from "@pi/core";
 import OpenAI from "openai";
 import { ChunkMapper, type StreamEnd } from "./chunk-mapper.js";
+import { chunkProblem } from "./chunk-shape.js";
 import { describeFailure, type FailurePhase } from "./error-message.js";
 import { guardedBodyFetch } from "./guarded-body.js";
 import { type OpenAICompatibleOptions, type ResolvedOptions, resolveOptions } from "./options.js";
-import { credentialHeaders, secretRedactor } from "./redact.js";
+import { credentialHeaders, secretRedactor, urlCredentials } from "./redact.js";
 import { chatCompletionParams } from "./request-params.js";
+import { requestSignal } from "./request-signal.js";
 import { retryWaitingFetch } from "./retry-fetch.js";
 import { StreamProblem } from "./stream-problem.js";
 import { untilAborted } from "./until-aborted.js";
@@ -42,19 +44,27 @@ async function runTurn(
   const mapper = new ChunkMapper((event) => stream.push(event));
   let end: StreamEnd = { kind: "complete" };
   let phase: FailurePhase = "request";
+  // The SDK adds an abort listener to the signal it is given and never removes it; a turn's signal
+  // serves every step of an agent turn, so the SDK gets one of its own, unlinked when the turn ends.
+  const own = requestSignal(signal);
   try {
-    const pending = client.chat.completions.create(chatCompletionParams(request, options), { signal });
+    const pending = client.chat.completions.create(chatCompletionParams(request, options), { signal: own.signal });
     const chunks = await untilAborted(pending, signal, (late) => late.controller.abort());
     phase = "stream";
     for await (const chunk of chunks) {
-      if (typeof chunk !== "object" || chunk === null) {
-        throw new StreamProblem(`malformed stream: a data line holds ${JSON.stringify(chunk)}, not a chunk object`);
-      }
+      const problem = chunkProblem(chunk);
+      if (problem !== undefined) throw new StreamProblem(`malformed stream: ${problem}`);
       mapper.accept(chunk);
     }
   } catch (error) {
-    const redact = secretRedactor([options.apiKey, ...credentialHeaders(options.headers)]);
+    const redact = secretRedactor([
+      options.apiKey,
+      ...credentialHeaders(options.headers),
+      ...urlCredentials(options.baseURL),
+    ]);
     end = { kind: "failed", message: redact(describeFailure(error, phase, options.baseURL)) };
+  } finally {
+    own.release();
   }
   // The SDK ends the iteration silently on abort: without this check an aborted turn would look cut off.
   if (signal?.aborted) end = { kind: "aborted" };

@@ -32,3 +32,20 @@ export function credentialHeaders(headers: Record<string, string>): string[] {
     /auth|key|token|secret/i.test(name) ? [value, value.replace(/^\s*(Bearer|Basic)\s+/i, "")] : [],
   );
 }
+
+/**
+ * Values in a URL's query whose parameter name says key, token, secret, password, auth or
+ * signature (`?api_key=…`, `?key=…`): they are credentials too, and every message naming the
+ * URL would repeat them. Percent-encoded and plain, as either may be shown.
+ */
+export function urlCredentials(url: string): string[] {
+  let query: URLSearchParams;
+  try {
+    query = new URL(url).searchParams;
+  } catch {
+    return [];
+  }
+  return [...query]
+    .filter(([name]) => /key|token|secret|pass|auth|sig/i.test(name))
+    .flatMap(([, value]) => [value, encodeURIComponent(value)]);
+}

@@ -10,6 +10,18 @@ import { guardThisProcess, type SelfGuard } from "../process/parent-watchdog.js"
 let guard: SelfGuard | undefined;
 let leaving = false;
 
+// A reader that went away (`tiny-pi … | head -c 1`) makes the next write fail with EPIPE, which as
+// an unhandled 'error' event is a stack trace. tiny-pi ends then, quietly, with the code a shell
+// gives a program killed by SIGPIPE; leave() still sweeps what it started.
+const CLOSED_OUTPUT_EXIT = 128 + (constants.signals.SIGPIPE ?? 13);
+let outputClosed = false;
+for (const output of [process.stdout, process.stderr]) {
+  output.on("error", () => {
+    outputClosed = true;
+    leave(CLOSED_OUTPUT_EXIT);
+  });
+}
+
 /** Guards every process tiny-pi starts from now on; SIGTERM and SIGHUP end tiny-pi through `leave`. */
 export function guardChildren(): void {
   if (guard !== undefined) return;
@@ -26,12 +38,15 @@ export function leave(code: number): void {
   void flushed(process.stdout)
     .then(() => flushed(process.stderr))
     .then(() => guard?.sweep())
-    .then(() => process.exit(code));
+    .then(() => process.exit(outputClosed ? CLOSED_OUTPUT_EXIT : code));
 }
 
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => {
     if (stream.destroyed) return resolve();
-    stream.write("", () => resolve());
+    stream.write("", (error) => {
+      if (error) outputClosed = true;
+      resolve();
+    });
   });
 }

@@ -8,7 +8,7 @@ import type { Redact } from "./redacting.js";
 
 export interface ModelChoice {
   model: Model;
-  /** The endpoint's base URL; absent for the embedded model. */
+  /** The endpoint's base URL as shown (credentials in its query redacted); absent for the embedded model. */
   baseURL?: string;
   /** How the REPL banner names it. */
   label: string;
@@ -18,13 +18,15 @@ export interface ModelChoice {
 
 export async function selectModel(endpoint: CliArgs["endpoint"]): Promise<ModelChoice> {
   if (endpoint === undefined) return { model: readmeRoundTripModel(), label: "内置脚本模型", redact: (text) => text };
-  const { openAICompatibleModel, secretRedactor } = await import("@pi/ai");
+  const { openAICompatibleModel, secretRedactor, urlCredentials } = await import("@pi/ai");
   const { baseURL, model, apiKey } = endpoint;
+  // The provider's own default: without --api-key, OPENAI_API_KEY; and a key in the URL's query.
+  const redact = secretRedactor([apiKey ?? process.env.OPENAI_API_KEY, ...urlCredentials(baseURL)]);
   return {
     model: openAICompatibleModel(apiKey === undefined ? { baseURL, model } : { baseURL, model, apiKey }),
-    baseURL,
-    label: `${model} @ ${baseURL}`,
-    // The provider's own default: without --api-key, OPENAI_API_KEY.
-    redact: secretRedactor([apiKey ?? process.env.OPENAI_API_KEY]),
+    // Shown, never requested: the model above has the real URL.
+    baseURL: redact(baseURL),
+    label: `${model} @ ${redact(baseURL)}`,
+    redact,
   };
 }

@@ -5,7 +5,7 @@
 // reached the model (a 401, a server that is not there) writes nothing. --resume continues a file
 // at its leaf (or at --leaf ID, which makes a branch in the same file); --fork copies the branch
 // into a new file whose header names the original.
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { type AssistantMessage, type Message, type ToolResultMessage, toolCallsOf } from "@pi/core";
 import { messageEntry, newEntryId, newHeader, type SessionEntry, type SessionHeader } from "../session/entries.js";
@@ -195,18 +195,25 @@ async function createSessionFile(
   try {
     await mkdir(dir, { recursive: true });
     for (let n = 2; ; n += 1) {
+      let store: JsonlSessionStore;
       try {
-        const store = await code.JsonlSessionStore.create(file, header);
-        lockSession(file);
-        return store;
+        store = await code.JsonlSessionStore.create(file, header);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+          // The file is new (an existing one is EEXIST) and holds no committed entry: a disk that
+          // filled while the header was written would otherwise leave an empty file --resume refuses.
+          await rm(file, { force: true });
+          throw error;
+        }
         file = file.replace(/(-\d+)?\.jsonl$/, `-${n}.jsonl`);
+        continue;
       }
+      lockSession(file);
+      return store;
     }
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "未知错误";
-    throw new Error(`无法创建会话文件 ${file}（${code}）：这次运行的对话没有保存；请检查 ${dir} 是否可写`);
+    const errorCode = (error as NodeJS.ErrnoException).code ?? "未知错误";
+    throw new Error(`无法创建会话文件 ${file}（${errorCode}）：这次运行的对话没有保存；请检查 ${dir} 是否可写`);
   }
 }
 

@@ -1,12 +1,14 @@
 // Sessions as text: `tiny-pi tree FILE` and the REPL's /tree draw one session's tree, and
 // `tiny-pi sessions` lists a workspace's sessions. A chain without branches stays in one column;
-// only a branch point indents, so a long conversation reads top to bottom.
+// only a branch point indents, so a long conversation reads top to bottom. A session file may come
+// from anywhere: every line is shown with its control characters escaped (visible-text.ts).
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@pi/core";
 import type { SessionEntry } from "../session/entries.js";
 import type { SessionCommand } from "./args.js";
 import { readSessionFile, sessionsDir } from "./session-file.js";
+import { visible } from "./visible-text.js";
 
 const WORDS = 48;
 
@@ -40,7 +42,7 @@ export function formatTree(entries: readonly SessionEntry[], leaf: string | null
     lines.push(`${item.connector}${item.entry.id} ${summary(item.entry)}${mark}`);
     push(item.entry.id, item.prefix);
   }
-  return lines.join("\n");
+  return visible(lines.join("\n"));
 }
 
 /** Leaves: entries no other entry names as its parent. */
@@ -92,13 +94,13 @@ export function listSessions(dir: string, shown: (file: string) => string): stri
   } catch {
     names = [];
   }
-  if (names.length === 0) return `${shown(dir)} 里还没有会话：运行一次 tiny-pi 就会有第一个。`;
+  if (names.length === 0) return visible(`${shown(dir)} 里还没有会话：运行一次 tiny-pi 就会有第一个。`);
   const rows = names
     .map((name) => path.join(dir, name))
     .map((file) => ({ file, changed: statSync(file).mtime }))
     .sort((a, b) => b.changed.getTime() - a.changed.getTime())
     .map(({ file, changed }) => `${changedAt(changed)}  ${shown(file)}  ${describe(file)}`);
-  return rows.join("\n");
+  return visible(rows.join("\n"));
 }
 
 function describe(file: string): string {
