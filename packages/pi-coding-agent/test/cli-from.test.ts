@@ -1,6 +1,6 @@
 // tiny-pi --from practice/NN runs on every chapter's code the practice directory has (the rows of
 // learner-code.ts: loop 07, tools 08, the REPL's Agent 09 on a pseudo-terminal where there is one,
-// session store 10), and only when every package is built from its current sources and the
+// session store 10, compaction 11), and only when every package is built from its current sources and the
 // focused tests of every chapter it runs pass. The tree is checkpoint 10's target written by the
 // course machinery, each learner function marked so the run shows it was called.
 import assert from "node:assert/strict";
@@ -51,7 +51,7 @@ const MARKS = [
 ];
 
 const START_LINE =
-  /^loop：.*practice-10 里你的 runAgentLoop · 工具：.*practice-10 里你的 read · Agent：.*practice-10 里你的 Agent · 会话：.*practice-10 里你的 JsonlSessionStore$/m;
+  /^loop：.*practice-10 里你的 runAgentLoop · 工具：.*practice-10 里你的 read · Agent：.*practice-10 里你的 Agent · 会话：.*practice-10 里你的 JsonlSessionStore · 压缩：课程的 buildContext$/m;
 
 test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），REPL 用你的 Agent，--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变", {
   timeout: HANG_GUARD_MS,
@@ -94,7 +94,7 @@ test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；
         try {
           const mine = (what: string) => `${tree} 里你的 ${what}`;
           await pty.waitFor(
-            `loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
+            `loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 压缩：课程的 buildContext · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
           );
           await pty.waitFor(PROMPT);
           pty.type("项目叫什么？\r");
@@ -164,5 +164,71 @@ test("tiny-pi --from 指向不是练习目录的地方：一行说明怎样创�
     );
     const missing = await runCli(["--from", "nowhere"], workspace);
     assert.match(missing.stderr, /^--from nowhere 不是目录：请给出练习目录，例如 --from practice\/\d+。$/m);
+  });
+});
+
+test("tiny-pi --from practice/11：每次请求的上下文用练习目录里你的 buildContext，压缩条目由你的 createCompactionEntry 生成（开头一行说出压缩是你的）；第 11 章的聚焦测试不通过时一行拒绝，会话文件不变", {
+  timeout: HANG_GUARD_MS,
+}, async () => {
+  const compaction = checkpoint("11");
+  await withTempDir(async (dir) => {
+    const tree = path.join(dir, "practice-11");
+    writeTarget(compaction.id, tree);
+    await insertAfter(
+      tree,
+      "packages/pi-coding-agent/src/compaction/context.ts",
+      "export function buildContext(path: readonly SessionEntry[], budget: ContextBudget): BuiltContext {",
+      'process.stderr.write("学习者的 buildContext\\n");',
+    );
+    await insertAfter(
+      tree,
+      "packages/pi-coding-agent/src/compaction/create-entry.ts",
+      "): CompactionEntry {",
+      'process.stderr.write("学习者的 createCompactionEntry\\n");',
+    );
+    build(tree, "packages/pi-coding-agent");
+
+    await withWorkspace(async (workspace) => {
+      // A README of about 400 tokens: two round trips that read it do not fit a 1,000-token window, one does.
+      await writeFile(path.join(workspace, "README.md"), `# tiny-pi\n${"A small agent runtime. ".repeat(70)}\n`);
+      const first = await runCli(["--from", tree], workspace);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stderr, /· 压缩：.*practice-11 里你的 buildContext$/m, "开头一行说出压缩来自练习目录");
+      assert.ok(
+        first.stderr.includes("学习者的 buildContext"),
+        `请求的上下文由你的 buildContext 构造\n${first.stderr}`,
+      );
+      const [file] = await sessionFiles(workspace);
+      assert.ok(file !== undefined);
+
+      // A window that only the newest interaction fits: the first round trip is summarised.
+      const compacted = await runCli(
+        ["--from", tree, "--resume", file, "--context-window", "1000", "--reserve", "50", "再问一次"],
+        workspace,
+      );
+      assert.equal(compacted.code, 0, compacted.stderr);
+      assert.match(compacted.stderr, /上下文已压缩/, compacted.stderr);
+      assert.ok(compacted.stderr.includes("学习者的 createCompactionEntry"), compacted.stderr);
+      const entries = (await readFile(file, "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      assert.ok(
+        entries.some((entry) => entry.type === "compaction"),
+        "你的 createCompactionEntry 生成的条目写进了会话文件",
+      );
+
+      const saved = await readFile(file);
+      const teaching = "packages/pi-coding-agent/src/compaction/context.ts";
+      const starter = compaction.starters[teaching];
+      assert.ok(starter !== undefined);
+      await writeFile(path.join(tree, teaching), await readFile(path.join(repoRoot, starter), "utf8"));
+      build(tree, "packages/pi-coding-agent");
+      const refused = await runCli(["--from", tree, "--resume", file, "第三次"], workspace);
+      assert.equal(refused.code, 1);
+      assert.ok(isOneLine(refused.stderr), refused.stderr);
+      assert.match(refused.stderr, /第 11 章的聚焦测试没有全部通过（通过 \d+\/\d+）：先完成 Lab/);
+      assert.deepEqual(await readFile(file), saved, "会话文件一个字节也没变");
+    });
   });
 });

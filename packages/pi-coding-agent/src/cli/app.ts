@@ -56,7 +56,14 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const notes = process.stderr;
   // Compaction: every request goes through the Compactor (compaction-turn.ts); the summariser is the same model, unrecorded.
   const window = await windowInForce(args);
-  const compactor = new Compactor({ model: choice.model, session, window, notes });
+  const compaction = learner.code.compaction;
+  const compactor = new Compactor({
+    model: choice.model,
+    session,
+    window,
+    notes,
+    ...(compaction ? { code: compaction } : {}),
+  });
   const model = compactingModel(choice.model, compactor);
   const setup = await turnSetup(args, recorder, { ...choice, model }, learner);
   const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };

@@ -7,15 +7,14 @@
 import { type Message, type Model, type ModelRequest, userMessage } from "@pi/core";
 import {
   type BuiltContext,
-  buildContext,
   type ContextBudget,
   compactionFiles,
-  createCompactionEntry,
   defaultSafetyMargin,
   estimateTokens,
   summaryMessage,
 } from "../compaction/index.js";
 import type { SessionEntry } from "../session/entries.js";
+import { type CompactionCode, courseCompactionCode } from "./compaction-code.js";
 import { CONTEXT_TOO_BIG, CompactionError } from "./compaction-error.js";
 import type { WindowInForce } from "./context-window.js";
 import { summarise } from "./summarise.js";
@@ -37,18 +36,24 @@ export interface CompactorOptions {
   window: WindowInForce | undefined;
   /** Where the one line of each compaction goes. */
   notes: { write(text: string): unknown };
+  /** Chapter 11's code: the course's unless --from gives a learner's. */
+  code?: CompactionCode;
 }
 
 /** Without a known window nothing is dropped: the context is still projected through earlier compactions. */
 const NO_WINDOW = Number.MAX_SAFE_INTEGER;
 
 export class Compactor {
-  constructor(private readonly options: CompactorOptions) {}
+  private readonly code: CompactionCode;
+
+  constructor(private readonly options: CompactorOptions) {
+    this.code = options.code ?? courseCompactionCode;
+  }
 
   /** The messages to send for `request`: compacting first when the older part no longer fits. */
   async fit(request: ModelRequest, signal?: AbortSignal): Promise<Message[]> {
     const budget = this.budgetFor(request);
-    let context = buildContext(this.options.session.path(), budget);
+    let context = this.code.buildContext(this.options.session.path(), budget);
     // The newest interaction alone over budget: no summary can help, so none is asked for.
     const newest = context.tokens - summaryTokens(context);
     if (context.overBudget && newest > context.budget) throw tooBig(newest, context, budget, this.options.window);
@@ -57,7 +62,7 @@ export class Compactor {
     // interaction: that one is summarised too, never silently left out.
     while (context.dropped.length > 0) {
       const path = this.options.session.path();
-      const roomy = buildContext(path, {
+      const roomy = this.code.buildContext(path, {
         ...budget,
         safetyMarginTokens: margin(budget) + Math.floor(context.budget / 4),
       });
@@ -72,7 +77,7 @@ export class Compactor {
   async compactNow(instructions: string | undefined, signal?: AbortSignal): Promise<string> {
     const budget: ContextBudget = { contextWindow: 0, reserveTokens: 0, systemPromptTokens: 0, safetyMarginTokens: 0 };
     const path = this.options.session.path();
-    const context = buildContext(path, budget);
+    const context = this.code.buildContext(path, budget);
     if (context.dropped.length === 0) return "（没有可以压缩的较早对话：最新的一轮总是原样保留）";
     const after = await this.compact(path, context, budget, instructions, signal, false);
     return compactedLine(context, after);
@@ -92,8 +97,9 @@ export class Compactor {
       this.options.model,
       { previous: context.compaction, dropped: context.dropped, ...(instructions ? { instructions } : {}) },
       signal,
+      this.code.parseCompactionSummary,
     );
-    const entry = createCompactionEntry(
+    const entry = this.code.createCompactionEntry(
       path,
       {
         summary,
@@ -104,7 +110,7 @@ export class Compactor {
       this.options.session.newId(),
     );
     this.options.session.appendEntry(entry);
-    const after = buildContext(this.options.session.path(), budget);
+    const after = this.code.buildContext(this.options.session.path(), budget);
     if (announce) this.options.notes.write(`${compactedLine(context, after)}\n`);
     return after;
   }

@@ -6,12 +6,11 @@
 //
 // Adding a chapter is one row: its checkpoint id, the label of the start line, the exports
 // tiny-pi takes, the chapters whose code those exports run (their focused tests must pass as
-// well), and `fill`, which puts the exports into LearnerCode. Chapter 11's compaction, say:
-//   { checkpoint: "11", label: "压缩", what: () => "buildContext", exports: ["buildContext",
-//     "createCompactionEntry"], uses: ["10"], fill: (code, m) => { code.compaction = … } },
-// plus the LearnerCode field that app.ts hands to the code that compacts.
+// well), and `fill`, which puts the exports into LearnerCode; plus the LearnerCode field that
+// app.ts hands to the code that uses it (chapter 11's row and `compaction` field are an example).
 import type { Agent, runAgentLoop } from "@pi/course";
 import type { CliArgs } from "./args.js";
+import type { CompactionCode } from "./compaction-code.js";
 import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
 import type { RuntimePart } from "./runtime-line.js";
 import type { SessionCode } from "./session-code.js";
@@ -27,6 +26,7 @@ export interface LearnerCode {
   /** Chapter 09's Agent and the runAgentLoop it drives (its own package's). */
   agent?: { Agent: AgentClass; drives: RunAgentLoop };
   session?: SessionCode;
+  compaction?: CompactionCode;
 }
 
 export interface CodeRow {
@@ -87,6 +87,21 @@ export const CODE_ROWS: readonly CodeRow[] = [
         recoverSession: module.recoverSession as SessionCode["recoverSession"],
         pathTo: module.pathTo as SessionCode["pathTo"],
         interruptedResult: module.interruptedResult as SessionCode["interruptedResult"],
+      };
+    },
+  },
+  {
+    checkpoint: "11",
+    label: "压缩",
+    what: () => "buildContext",
+    exports: ["buildContext", "createCompactionEntry", "parseCompactionSummary"],
+    // Compaction reads the entries and the aborted results of chapter 10's code in the same tree.
+    uses: ["10"],
+    fill: (code, module) => {
+      code.compaction = {
+        buildContext: module.buildContext as CompactionCode["buildContext"],
+        createCompactionEntry: module.createCompactionEntry as CompactionCode["createCompactionEntry"],
+        parseCompactionSummary: module.parseCompactionSummary as CompactionCode["parseCompactionSummary"],
       };
     },
   },

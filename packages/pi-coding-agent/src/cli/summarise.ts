@@ -80,7 +80,12 @@ function joined(blocks: readonly { type: string; text?: string }[]): string {
 }
 
 /** Sends the request and parses the answer; any failure is a CompactionError naming it. */
-export async function summarise(model: Model, input: SummaryInput, signal?: AbortSignal): Promise<CompactionSummary> {
+export async function summarise(
+  model: Model,
+  input: SummaryInput,
+  signal?: AbortSignal,
+  parse: typeof parseCompactionSummary = parseCompactionSummary,
+): Promise<CompactionSummary> {
   let answer: Awaited<ReturnType<ReturnType<Model["stream"]>["result"]>>;
   try {
     answer = await model.stream(summaryRequest(input), signal !== undefined ? { signal } : {}).result();
@@ -104,11 +109,14 @@ export async function summarise(model: Model, input: SummaryInput, signal?: Abor
     );
   }
   const text = answer.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
-  return parseSummaryAnswer(text);
+  return parseSummaryAnswer(text, parse);
 }
 
 /** The answer's JSON object (a ```json fence around it is tolerated), checked field by field. */
-export function parseSummaryAnswer(text: string): CompactionSummary {
+export function parseSummaryAnswer(
+  text: string,
+  parse: typeof parseCompactionSummary = parseCompactionSummary,
+): CompactionSummary {
   const body = /^\s*```(?:json)?\s*\n([\s\S]*?)\n\s*```\s*$/.exec(text)?.[1] ?? text;
   let value: unknown;
   try {
@@ -119,7 +127,7 @@ export function parseSummaryAnswer(text: string): CompactionSummary {
     );
   }
   try {
-    return parseCompactionSummary(value);
+    return parse(value);
   } catch (error) {
     throw new CompactionError(
       `${COMPACTION_FAILED}：模型的摘要格式不对（${firstLine(error)}）：会话没有改动；再试一次，或换一个更能遵循格式的模型。`,
