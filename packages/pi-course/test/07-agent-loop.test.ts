@@ -469,9 +469,11 @@ test("并发工具：fast 先结束，tool_end 按完成顺序，transcript 与�
   const execute: ToolExecutor = async (call, context) => {
     entered.push(call.id);
     context.reportProgress?.([text(`${call.id} running`)]);
-    // Only once both are running does fast finish; slow waits for fast's tool_end.
+    // Only once both are running does fast finish. Slow finishes one macrotask after fast returned:
+    // every microtask has run by then, so fast's own tool_end has been emitted if it is emitted on completion.
     if (entered.length === 2) gates["fast-call"].open();
     await gates[call.id as keyof typeof gates].opened;
+    if (call.id === "fast-call") setImmediate(() => gates["slow-call"].open());
     return okResult(call, `${call.id} done`);
   };
 
@@ -480,10 +482,7 @@ test("并发工具：fast 先结束，tool_end 按完成顺序，transcript 与�
     context: { messages: [question] },
     tools: probeTool().tools,
     executeToolCall: execute,
-    onEvent: (event) => {
-      onEvent(event);
-      if (event.type === "tool_end" && event.result.toolCallId === "fast-call") gates["slow-call"].open();
-    },
+    onEvent,
   });
 
   assert.deepEqual(entered, ["slow-call", "fast-call"], "整批调用同时启动，按声明顺序进入 executor");
