@@ -545,7 +545,7 @@ test("并发工具：injected executor 的 rejection 变成配对错误结果，
     onEvent,
   }).catch((error: unknown) =>
     assert.fail(
-      `executor 的 rejection 变成配对的 isError 结果，而不是让 runAgentLoop reject（runAgentLoop 以 ${String(error)} 拒绝了）`,
+      `executor 的 rejection 变成配对的 isError 结果，而不是让 runAgentLoop reject（runAgentLoop 以 ${String(error)} 拒绝了；try/catch 只接得住 try 里 await 过的 rejection）`,
     ),
   );
 
@@ -633,9 +633,13 @@ test("取消与上限：工具执行中取消，等待工具返回并保留结�
       onEvent,
     });
 
+    assert.equal(
+      model.requests.length,
+      1,
+      `${label}：恰好一次 model.stream()：maxSteps=1 也发出第一次请求（循环条件是 steps <= maxSteps），工具后的取消让第二次不开始`,
+    );
     assert.equal(probe.executions.length, 1, `${label}：当前工具执行完`);
     assert.equal(probe.executions[0]?.signal?.aborted, true, `${label}：工具收到的 signal 已取消`);
-    assert.equal(model.requests.length, 1, `${label}：第二次 model.stream() 没有开始`);
     assert.equal(result.reason, "aborted", `${label}：工具批次后的取消检查先于 maxSteps`);
     assert.equal(result.steps, 1, `${label}：steps 计数已完成的请求：工具后的取消以当前 steps 结束`);
     assert.equal(roles(result.messages), "user → assistant → toolResult", `${label}：已经形成的工具结果保留`);

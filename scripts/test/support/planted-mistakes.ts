@@ -231,6 +231,33 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /每个调用完成时立即发出自己的 tool_end（反映完成顺序）/,
   },
   {
+    checkpoint: "07",
+    name: "try 里 return 了没有 await 的 Promise",
+    lab: "7.4",
+    mutations: [
+      {
+        file: agentLoop,
+        find: '            const result = await executeOne(call);\n            emit(options, { type: "tool_end", result });\n            return result;\n',
+        replace:
+          '            return executeOne(call).then((result) => {\n              emit(options, { type: "tool_end", result });\n              return result;\n            });\n',
+      },
+    ],
+    says: /只接得住 try 里 await 过的 rejection/,
+  },
+  {
+    checkpoint: "07",
+    name: "循环条件写成 steps < maxSteps",
+    lab: "7.5",
+    mutations: [
+      {
+        file: agentLoop,
+        find: "for (let steps = 1; steps <= maxSteps; steps += 1)",
+        replace: "for (let steps = 1; steps < maxSteps; steps += 1)",
+      },
+    ],
+    says: /循环条件是 steps <= maxSteps/,
+  },
+  {
     checkpoint: "09",
     name: "被拒的 prompt 先进了 transcript",
     lab: "9.2",
