@@ -113,6 +113,33 @@ const mistakes: Mistake[] = [
     lab: "8.5",
     rule: "bash 的环境里没有模型服务的密钥",
   },
+  // Walk 21 (a fresh learner walk): these three passed verify with every lab ✓.
+  {
+    name: "第一行的 BOM 照样显示",
+    mutations: [
+      edit(
+        "read.ts",
+        "  if (offset === 1 && page.shown[0]?.startsWith(BOM)) page.shown[0] = page.shown[0].slice(1);\n",
+        "",
+      ),
+    ],
+    lab: "8.2",
+    rule: "第一行的 BOM 不显示",
+  },
+  {
+    name: "CRLF 写的 oldText 没有换成 LF",
+    mutations: [
+      edit("edit.ts", 'const oldText = withLineEndings(edit.oldText, "\\n")', "const oldText = edit.oldText"),
+    ],
+    lab: "8.4",
+    rule: "换行写成 LF",
+  },
+  {
+    name: "bash 返回时没有移除 abort 监听",
+    mutations: [edit("bash.ts", '    signal?.removeEventListener("abort", onAbort);\n', "")],
+    lab: "8.5",
+    rule: "移除 abort 监听",
+  },
 ];
 
 const practiceDir = sharedPracticeTree(checkpoint, "pi-course-rules-08-");

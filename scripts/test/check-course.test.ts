@@ -9,6 +9,7 @@ import { after, test } from "node:test";
 import { readManifest } from "../../packages/pi-course-kit/src/index.js";
 import { readmeProblems } from "../lib/course/check/readme-check.js";
 import { unnamedAssertions } from "../lib/course/check/rule-messages.js";
+import { starterProblems, truncatedMessages } from "../lib/course/check/starter-check.js";
 import { testTitles } from "../lib/course/check/test-titles.js";
 import { courseProblems } from "../lib/course/check-course.js";
 import { type Checkpoint, findCheckpoint, loadManifest, manifestPath, repoRoot } from "../lib/course/manifest.js";
@@ -174,4 +175,19 @@ test("源码扫描：读出测试名（普通字符串与无插值的模板）�
     unreadable: [3],
   });
   assert.deepEqual(unnamedAssertions("x.ts", source), ["x.ts:5 assert.deepEqual(…)", "x.ts:7 assert.match(…)"]);
+});
+
+test("--check：starter 的 Lab 注释里一句错误文字停在“; …”（改法没写）时，一行写出文件与行号", () => {
+  const source = [
+    "  // Lab 8.4 ②：每种失败都是一行错误：",
+    "  //   - newText 与 oldText 相同：`edits[0] has newText identical to oldText, so the file would not change; …`",
+    "  //   - 找不到：`edits[1].oldText was not found; it must match the file exactly.`",
+    "  // Lab 8.5 ⑤：`Could not start the shell: …`（原因跟在冒号后面，不是改法）",
+  ].join("\n");
+  assert.deepEqual(truncatedMessages(source), [2], "只有停在“; …”的那一行");
+  assert.deepEqual(
+    starterProblems(findCheckpoint("08")).filter((problem) => problem.includes("; …")),
+    [],
+    "第 08 章的 starter 给出每一句错误文字的全文",
+  );
 });

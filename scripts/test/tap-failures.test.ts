@@ -3,13 +3,16 @@
 // fixtures are `node --test --test-reporter=tap` on a file whose first test asserts
 // assert.deepEqual({ reason: "aborted", steps: 1, messages: ["a", "b"] }, { …, steps: 0, … }).
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parseTap } from "../../packages/pi-course-kit/src/tap-report.js";
 import { findCheckpoint } from "../lib/course/manifest.js";
 import { plainStyle } from "../lib/terminal-style.js";
+import { withTempDir } from "../lib/trees/temp-dir.js";
 import { formatVerification } from "../lib/verify/verify-report.js";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
@@ -34,3 +37,26 @@ for (const node of ["node20", "node24"]) {
     assert.match(after, /^Expected values to be strictly deep-equal:\n {6}\+ {3}steps: 1\n {6}- {3}steps: 0\n/);
   });
 }
+
+test("断言说明与实际值里的反斜杠、引号和换行照原样读出：Node 的 TAP 用 util.inspect 的转义，不是 YAML 的", async () => {
+  const rule = String.raw`错误文字说明原因，应当匹配 /^Tool "ghost" is not registered\.$/`;
+  const actual = "C:\\work\\it's\tend";
+  const tap = await withTempDir("pi-course-tap-", async (dir) => {
+    const file = path.join(dir, "escapes.test.mjs");
+    const source = [
+      'import assert from "node:assert/strict";',
+      'import { test } from "node:test";',
+      `test("x", () => { assert.match(${JSON.stringify(actual)}, /^never$/, ${JSON.stringify(rule)}); });`,
+    ].join("\n");
+    await writeFile(file, source);
+    // Without the parent runner's NODE_TEST_CONTEXT, the child reports TAP instead of to this runner.
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    return new Promise<string>((resolve) => {
+      execFile(process.execPath, ["--test", "--test-reporter=tap", file], { env }, (_error, stdout) => resolve(stdout));
+    });
+  });
+  const failure = parseTap(tap).firstFailure;
+  assert.ok(failure, "有失败");
+  assert.equal(failure.error, rule, "断言说明里的 \\. 是一个反斜杠，不是两个");
+  assert.equal(failure.actual, actual, "实际值里的反斜杠、引号与制表符照原样");
+});

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import { existsSync } from "node:fs";
 import { chmod, link, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
@@ -147,6 +148,12 @@ test("分页读取：offset 从 1 开始、limit 按行计；limit 提前停下�
       resultText(aborted),
       "Read of notes.txt aborted.",
       "read 在循环里响应取消：bounds 带上 signal，每读一块之前看一次",
+    );
+    await ws.put("bom.txt", "\uFEFFfirst\nsecond\n");
+    assert.equal(
+      resultText(await ws.call("read", { path: "bom.txt" })),
+      "first\nsecond",
+      "第一行的 BOM 不显示：offset 为 1 时去掉它，read 给出的第一行可以直接作为 edit 的 oldText",
     );
     const beyond = await ws.call("read", { path: "notes.txt", offset: 11 });
     assert.equal(beyond.isError, true, "offset 超出文件是错误结果");
@@ -358,6 +365,13 @@ test("精确编辑：保留 UTF-8 BOM 与 CRLF；LF 写的 oldText 也能匹配 
     const crlf = await ws.call("edit", { path: "win.txt", edits: [{ oldText: "first\nsecond", newText: "one\ntwo" }] });
     assert.equal(crlf.isError, false, "LF 的 oldText 匹配 CRLF 文件");
     assert.equal(await ws.contentOf("win.txt"), "\uFEFFone\r\ntwo\r\nthird\r\n", "BOM 与 CRLF 都被保留");
+    const crlfOld = await ws.call("edit", { path: "win.txt", edits: [{ oldText: "two\r\nthird", newText: "2\r\n3" }] });
+    assert.equal(
+      crlfOld.isError,
+      false,
+      `CRLF 写的 oldText 也能匹配：locate() 先把 oldText 的换行写成 LF，再在 LF 的原文里找：${resultText(crlfOld)}`,
+    );
+    assert.equal(await ws.contentOf("win.txt"), "\uFEFFone\r\n2\r\n3\r\n", "CRLF 的 newText 照文件自己的换行写回");
     await ws.put("mixed.txt", "header\r\nalpha\nbeta\n");
     const mixed = await ws.call("edit", { path: "mixed.txt", edits: [{ oldText: "alpha\nbeta", newText: "A\nB" }] });
     assert.equal(mixed.isError, false, `换行混用的文件按 LF 读作一种换行来匹配：${resultText(mixed)}`);
@@ -428,6 +442,14 @@ test("进程组命令：在 workspace 中运行，stdin 关闭，环境里没有
       "bash 的环境里没有模型服务的密钥（OPENAI_API_KEY 与 *_API_KEY）：spawn 时用 shellEnvironment()",
     );
     assert.match(env, /^PATH=/m, "其余的环境照常传给命令");
+
+    const controller = new AbortController();
+    await ws.call("bash", { command: "echo listening" }, { signal: controller.signal });
+    assert.equal(
+      getEventListeners(controller.signal, "abort").length,
+      0,
+      "bash 返回时不留下 abort 监听：在 finally 里 clearTimeout 并移除 abort 监听，否则每条命令都在 signal 上留下一个",
+    );
 
     const failed = await ws.call("bash", { command: "echo compiling; echo 'error: missing ;'; exit 3" });
     assert.equal(failed.isError, true, "非零退出是错误结果");

@@ -69,7 +69,7 @@ function assertPairedError(result: ToolResultMessage, paired: ToolCall, message:
   assert.equal(result.isError, true, "失败的调用得到 isError 结果");
   assert.equal(result.content.length, 1, "错误结果只有一个文本块");
   const line = result.content[0]?.text ?? "";
-  assert.match(line, message, "错误文字说明原因");
+  assert.match(line, message, `错误文字说明原因，应当匹配 ${message}`);
   assert.doesNotMatch(line, /\n\s+at /, "错误结果不含 stack");
 }
 
@@ -114,6 +114,7 @@ test("登记与定义：definitions() 按登记顺序只给出 name、descriptio
       assert.match(error.message, /"read"/, "错误说明是哪个名字重复");
       return true;
     },
+    "重名登记是清楚的错误：register() 先查重名，名字已经登记时抛出，而不是覆盖原有工具",
   );
   assert.equal(registry.get("read"), read, "重名登记失败后原有工具保持不变");
   assert.equal(registry.definitions().length, 2, "重名登记失败后定义数量不变");

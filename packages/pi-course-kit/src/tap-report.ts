@@ -185,8 +185,19 @@ function thrownMessage(block: string): string | undefined {
   return match?.[1] === undefined ? undefined : unquoteYaml(match[1]);
 }
 
+/**
+ * A one-line value as Node's TAP reporter writes it: util.inspect's quoting ('…', "…" or `…`, with
+ * JavaScript escapes such as \\ and \n), not YAML's. Unquoted values are taken as they are.
+ */
 function unquoteYaml(value: string): string {
-  if (value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1).replace(/''/g, "'");
-  if (value.startsWith('"') && value.endsWith('"')) return JSON.parse(value) as string;
-  return value;
+  const quote = value[0];
+  if (value.length < 2 || (quote !== "'" && quote !== '"' && quote !== "`") || !value.endsWith(quote)) return value;
+  return value
+    .slice(1, -1)
+    .replace(/\\(x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|[\s\S])/g, (_, sequence: string) => {
+      if (sequence.length > 1) return String.fromCodePoint(Number.parseInt(sequence.replace(/^[xu]\{?|\}$/g, ""), 16));
+      return JS_ESCAPES[sequence] ?? sequence;
+    });
 }
+
+const JS_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", b: "\b", f: "\f", v: "\v", "0": "\0" };

@@ -469,9 +469,11 @@ test("并发工具：fast 先结束，tool_end 按完成顺序，transcript 与�
   const execute: ToolExecutor = async (call, context) => {
     entered.push(call.id);
     context.reportProgress?.([text(`${call.id} running`)]);
-    // Only once both are running does fast finish; slow waits for fast's tool_end.
+    // Only once both are running does fast finish. Slow finishes one macrotask after fast returned:
+    // every microtask has run by then, so fast's own tool_end has been emitted if it is emitted on completion.
     if (entered.length === 2) gates["fast-call"].open();
     await gates[call.id as keyof typeof gates].opened;
+    if (call.id === "fast-call") setImmediate(() => gates["slow-call"].open());
     return okResult(call, `${call.id} done`);
   };
 
@@ -480,10 +482,7 @@ test("并发工具：fast 先结束，tool_end 按完成顺序，transcript 与�
     context: { messages: [question] },
     tools: probeTool().tools,
     executeToolCall: execute,
-    onEvent: (event) => {
-      onEvent(event);
-      if (event.type === "tool_end" && event.result.toolCallId === "fast-call") gates["slow-call"].open();
-    },
+    onEvent,
   });
 
   assert.deepEqual(entered, ["slow-call", "fast-call"], "整批调用同时启动，按声明顺序进入 executor");
@@ -546,7 +545,7 @@ test("并发工具：injected executor 的 rejection 变成配对错误结果，
     onEvent,
   }).catch((error: unknown) =>
     assert.fail(
-      `executor 的 rejection 变成配对的 isError 结果，而不是让 runAgentLoop reject（runAgentLoop 以 ${String(error)} 拒绝了）`,
+      `executor 的 rejection 变成配对的 isError 结果，而不是让 runAgentLoop reject（runAgentLoop 以 ${String(error)} 拒绝了；try/catch 只接得住 try 里 await 过的 rejection）`,
     ),
   );
 
@@ -634,9 +633,13 @@ test("取消与上限：工具执行中取消，等待工具返回并保留结�
       onEvent,
     });
 
+    assert.equal(
+      model.requests.length,
+      1,
+      `${label}：恰好一次 model.stream()：maxSteps=1 也发出第一次请求（循环条件是 steps <= maxSteps），工具后的取消让第二次不开始`,
+    );
     assert.equal(probe.executions.length, 1, `${label}：当前工具执行完`);
     assert.equal(probe.executions[0]?.signal?.aborted, true, `${label}：工具收到的 signal 已取消`);
-    assert.equal(model.requests.length, 1, `${label}：第二次 model.stream() 没有开始`);
     assert.equal(result.reason, "aborted", `${label}：工具批次后的取消检查先于 maxSteps`);
     assert.equal(result.steps, 1, `${label}：steps 计数已完成的请求：工具后的取消以当前 steps 结束`);
     assert.equal(roles(result.messages), "user → assistant → toolResult", `${label}：已经形成的工具结果保留`);

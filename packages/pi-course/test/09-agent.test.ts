@@ -279,6 +279,11 @@ test("运行守卫：运行中再次 prompt 立即被拒，错误只有一行并
     },
     "运行中的 prompt 被拒绝",
   );
+  assert.deepEqual(
+    lines(agent.state.messages),
+    ["user(读取 a)"],
+    "被拒的 prompt 不进入 transcript：运行守卫在追加 user message 之前拒绝",
+  );
   release();
   const result = await run;
   assert.equal(result.reason, "stop", "当前回合照常结束");
@@ -324,7 +329,9 @@ test("运行守卫：订阅者抛错不影响运行；abort() 让工具批次后
 test("转向与追加：steer 在当前批次的结果之后、下一次请求之前进入 transcript，不在批次中间，恰好一次且按顺序", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
-  const { agent, model, probe } = makeAgent([useTools("slow", "fast"), answer("按新要求完成。")]);
+  // Two spare answers: a takeSteering that hands over one steer at a time makes more requests.
+  const spare = [answer("（多余的回答）"), answer("（多余的回答）")];
+  const { agent, model, probe } = makeAgent([useTools("slow", "fast"), answer("按新要求完成。"), ...spare]);
   const releaseSlow = probe.hold("slow");
   agent.subscribe((event) => {
     // Typed while the model is still answering with the two calls.
@@ -351,8 +358,9 @@ test("转向与追加：steer 在当前批次的结果之后、下一次请求�
       "user(只看 src/)",
       "user(别动测试)",
     ],
-    "模型回答期间与批次执行期间排队的 steer 都在整批结果之后、第二次请求之前，按排队顺序",
+    "模型回答期间与批次执行期间排队的 steer 都在整批结果之后、第二次请求之前，按排队顺序：takeSteering 交出整个 steer 队列",
   );
+  assert.equal(model.requests.length, 2, "三条 steer 一起进入第二次请求，没有多余的请求");
   assertPaired(result.messages, "批次中的每个调用仍紧跟着配对结果");
   assert.equal(lines(result.messages).filter((entry) => entry === "user(只看 src/)").length, 1, "steer 只投递一次");
   assert.deepEqual(agent.state.queued.steer, [], "投递后 steer 队列为空");

@@ -19,6 +19,7 @@ export interface PlantedMistake {
 const executeToolCall = "packages/pi-core/src/execute-tool-call.ts";
 const agentLoop = "packages/pi-course/src/agent-loop.ts";
 const agent = "packages/pi-course/src/agent.ts";
+const tools = "packages/pi-core/src/tools.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -181,5 +182,106 @@ export const plantedMistakes: PlantedMistake[] = [
     lab: "9.4",
     mutations: [{ file: agent, find: '      signal.removeEventListener("abort", onAbort);\n', replace: "" }],
     says: /撤掉它的 abort 监听/,
+  },
+  // Walk 21 (a fresh learner walk): mistakes that scored below 4 there.
+  {
+    checkpoint: "06",
+    name: "重名登记悄悄覆盖原有工具",
+    lab: "6.1",
+    mutations: [
+      {
+        file: tools,
+        find: "    if (this.tools.has(tool.name)) {\n",
+        replace: "    if (this.tools.size < 0) {\n",
+      },
+    ],
+    says: /重名登记是清楚的错误：register\(\) 先查重名/,
+  },
+  {
+    checkpoint: "06",
+    name: "未知工具的文字写成 Unknown tool.",
+    lab: "6.2",
+    mutations: [
+      {
+        file: executeToolCall,
+        // The template placeholder of execute-tool-call.ts, as text.
+        find: 'return toolErrorResult(call, `Tool "$' + '{call.name}" is not registered.`);',
+        replace: 'return toolErrorResult(call, "Unknown tool.");',
+      },
+    ],
+    says: /应当匹配 \/\^Tool "ghost" is not registered\\\.\$\/\n\s+实际值："Unknown tool\."/,
+  },
+  {
+    checkpoint: "07",
+    name: "整批结束后才发出全部 tool_end",
+    lab: "7.4",
+    mutations: [
+      {
+        file: agentLoop,
+        find: '            const result = await executeOne(call);\n            emit(options, { type: "tool_end", result });\n            return result;\n',
+        replace: "            return await executeOne(call);\n",
+      },
+      {
+        file: agentLoop,
+        find: "      messages.push(...results);\n",
+        replace:
+          '      for (const result of results) if (!result.isError) emit(options, { type: "tool_end", result });\n      messages.push(...results);\n',
+      },
+    ],
+    says: /每个调用完成时立即发出自己的 tool_end（反映完成顺序）/,
+  },
+  {
+    checkpoint: "07",
+    name: "try 里 return 了没有 await 的 Promise",
+    lab: "7.4",
+    mutations: [
+      {
+        file: agentLoop,
+        find: '            const result = await executeOne(call);\n            emit(options, { type: "tool_end", result });\n            return result;\n',
+        replace:
+          '            return executeOne(call).then((result) => {\n              emit(options, { type: "tool_end", result });\n              return result;\n            });\n',
+      },
+    ],
+    says: /只接得住 try 里 await 过的 rejection/,
+  },
+  {
+    checkpoint: "07",
+    name: "循环条件写成 steps < maxSteps",
+    lab: "7.5",
+    mutations: [
+      {
+        file: agentLoop,
+        find: "for (let steps = 1; steps <= maxSteps; steps += 1)",
+        replace: "for (let steps = 1; steps < maxSteps; steps += 1)",
+      },
+    ],
+    says: /循环条件是 steps <= maxSteps/,
+  },
+  {
+    checkpoint: "09",
+    name: "被拒的 prompt 先进了 transcript",
+    lab: "9.2",
+    mutations: [
+      {
+        file: agent,
+        find: "    if (this.active) throw new Error(PROMPT_WHILE_RUNNING);\n",
+        replace:
+          "    if (this.active) {\n      this.messages = [...this.messages, toUserMessage(input)];\n      throw new Error(PROMPT_WHILE_RUNNING);\n    }\n",
+      },
+    ],
+    says: /被拒的 prompt 不进入 transcript：运行守卫在追加 user message 之前拒绝/,
+  },
+  {
+    checkpoint: "09",
+    name: "takeSteering 一次只交出一条 steer",
+    lab: "9.3",
+    mutations: [
+      {
+        file: agent,
+        find: "      const delivered = this.steering;\n      this.steering = [];\n",
+        replace: "      const delivered = this.steering.slice(0, 1);\n      this.steering = this.steering.slice(1);\n",
+      },
+    ],
+    says: /按排队顺序：takeSteering 交出整个 steer 队列/,
   },
 ];

@@ -1,4 +1,5 @@
-// Every lab is stubbed in a starter with its exact error, and a starter names no lab of this chapter that the manifest lacks.
+// Every lab is stubbed in a starter with its exact error, a starter names no lab of this chapter that
+// the manifest lacks, and no error text a lab comment gives the learner stops at "; …" (the fix left out).
 import { type Checkpoint, labError } from "../manifest.js";
 import { readRepo } from "./read-repo.js";
 
@@ -19,5 +20,17 @@ export function starterProblems(checkpoint: Checkpoint): string[] {
       if (!ids.has(match[1] ?? "")) problems.push(`${file} 提到 Lab ${match[1]}，清单里没有这段 Lab`);
     }
   }
+  for (const { file, source } of starters) {
+    for (const line of truncatedMessages(source)) {
+      problems.push(
+        `${file}:${line} 的 Lab 注释给出的错误文字在“; …”处断了：写出整句（和 target 里的一样），学习者才知道改法那半句写什么`,
+      );
+    }
+  }
   return [...new Set(problems)];
+}
+
+/** 1-based lines whose backticked error text ends in "; …" instead of the fix. */
+export function truncatedMessages(source: string): number[] {
+  return source.split("\n").flatMap((line, index) => (/;\s*…`/.test(line) ? [index + 1] : []));
 }

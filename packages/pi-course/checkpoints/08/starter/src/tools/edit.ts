@@ -103,7 +103,7 @@ function applyEdits(
   //   （后一个的 start < 前一个的 end）时抛出 `edits[i] and edits[j] overlap; merge them into one edit or target disjoint text.`
   // Lab 8.4 ④：把每个 match 换成 body 里的替换：start = bodyIndex(lf, match.start)，end = bodyIndex(lf, match.end)，
   //   text = withLineEndings(match.newText, endingOf(body, start, end))：每一段用它替换的那几行自己的换行写回。
-  //   所有替换都和原文相同时抛出 `edits[0..n-1] leave ${requested} unchanged; …`；否则返回替换。
+  //   所有替换都和原文相同时抛出 `edits[0..${edits.length - 1}] leave ${requested} unchanged; give a newText that differs from its oldText.`；否则返回替换。
   throw new Error("Lab 8.4 按原文精确编辑 尚未实现");
 }
 
@@ -111,7 +111,7 @@ function applyEdits(
 function locate(text: string, edit: Edit, index: number): Match {
   // Lab 8.4 ②：每种失败都是一行错误，并点名 edits[index]：
   //   - oldText 为空：`edits[${index}].oldText is empty; give the exact text to replace.`
-  //   - newText 与 oldText 相同：`edits[${index}] has newText identical to oldText, so the file would not change; …`
+  //   - newText 与 oldText 相同：`edits[${index}] has newText identical to oldText, so the file would not change; give the new text.`
   //   - 把 oldText 的换行写成 LF（withLineEndings(edit.oldText, "\n")），再去掉开头的 BOM：text 是 CRLF 读作 LF 的原文；
   //   - 找不到：`edits[${index}].oldText was not found; it must match the file exactly, including whitespace and indentation.`
   //   - 出现不止一次（countOccurrences()）：`edits[${index}].oldText occurs N times; it must be unique, so include more surrounding lines.`

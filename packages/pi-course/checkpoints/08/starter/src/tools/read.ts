@@ -86,10 +86,10 @@ async function readPage(
 function pageOutput(page: Page, requested: string, limits: OutputLimits): ToolOutput {
   // Lab 8.2 ⑤：首行太长时只返回 notice（路径用 shellQuoted() 放进单引号：提示会被原样交给 bash）：
   //   `[Line ${offset} is ${formatSize(n)}, over the ${formatSize(limits.maxBytes)} limit. Use bash: sed -n '${offset}p' ${shellQuoted(requested)} | head -c ${limits.maxBytes}]`
-  //   details.truncation 写 truncatedBy "bytes"、outputLines 0。空文件返回 "(empty file)"。
+  //   details.truncation 写 { truncatedBy: "bytes", totalLines, outputLines: 0, firstLine: offset, lastLine: offset - 1 }（一行也没有给出）。空文件返回 "(empty file)"。
   // Lab 8.2 ⑥：正文是 shown.join("\n")。没有停下就原样返回；停下时空一行再接 notice，N 是下一行的行号：
   //   "limit"          → `[R more lines in file. Use offset=N to continue.]`
-  //   "lines"/"bytes"  → `[Showing lines A-B of T. Use offset=N to continue.]`，"bytes" 在 T 后加 ` (50 KB limit)`
+  //   "lines"/"bytes"  → `[Showing lines A-B of T. Use offset=N to continue.]`，"bytes" 在 T 后加 ` (${formatSize(limits.maxBytes)} limit)`，即 ` (50 KB limit)`
   //   后两种还在 details.truncation 里写 { truncatedBy, totalLines, outputLines, firstLine, lastLine }。
   throw new Error("Lab 8.2 分页读取文本 尚未实现");
 }

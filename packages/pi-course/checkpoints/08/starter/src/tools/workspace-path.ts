@@ -47,9 +47,10 @@ async function realPathOf(target: string, requested: string, root: string): Prom
   //   1. 对它调用 realpath()（跟随路径上每一个 symlink），再用 path.join() 接上还不存在的那几段
   //      （不存在的部分不可能是链接），返回这个结果。
   //   2. realpath() 报 ENOENT 时：如果这一段本身是个链接（isLink()），它指向不存在的目标，去向无法检查：
-  //      抛出一行错误，说明 `goes through a symlink whose target does not exist`，并点出 workspace。
+  //      抛出一行错误：
+  //      `Path "${requested}" goes through a symlink whose target does not exist; remove the link or point it inside the workspace ${root}.`
   //   3. 否则把 path.basename() 放到“还不存在的部分”最前面，换成 path.dirname() 继续；到了文件系统根
-  //      还没有找到已存在的祖先时抛出一行错误。其他错误码原样抛出。
+  //      还没有找到已存在的祖先时抛出 `Path "${requested}" has no existing ancestor; check the workspace ${root}.`。其他错误码原样抛出。
   throw new Error("Lab 8.1 守住工作区边界 尚未实现");
 }
 
