@@ -23,6 +23,7 @@ import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
 import { runTurn, type TurnSetup } from "./run-turn.js";
 import { type RuntimeFacts, runtimeLine } from "./runtime-line.js";
 import type { SessionCode } from "./session-code.js";
+import { endsInsideALine } from "./session-file.js";
 import { ignoredByGit } from "./session-gitignore.js";
 import { type SessionRecorder, sessionRecorder } from "./session-recorder.js";
 import {
@@ -78,7 +79,14 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   };
   const reportSession = async () => {
     await saved();
-    if (session.file !== undefined) notes.write(`会话：${shownPath(session.file, from)}（用 --resume 继续）\n`);
+    if (session.file === undefined) return;
+    const shown = shownPath(session.file, from);
+    // After a failed write the file may end in a cut-off line, which --resume refuses: name --fork instead.
+    const next =
+      reported && endsInsideALine(session.file)
+        ? `最后一行没有写完：用 --fork ${shown} 从已提交的条目开一个新会话继续`
+        : "用 --resume 继续";
+    notes.write(`会话：${shown}（${next}）\n`);
   };
   const facts: RuntimeFacts = { parts: runtimeParts(learner, args.tools) };
 

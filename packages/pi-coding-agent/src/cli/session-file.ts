@@ -1,12 +1,29 @@
 // Reading a session file for tiny-pi: chapter 10's recovery, with every fault one line that names
 // the file and the fix. Nothing here writes: a file that cannot be used stays byte for byte as it was.
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@pi/core";
 import type { RecoveredSession } from "../session/jsonl-recovery.js";
 import { messageProblem } from "../session/message-shape.js";
 import { UsageError } from "./errors.js";
 import { courseSessionCode, type SessionCode } from "./session-code.js";
+
+/** Whether `file` ends inside a line (a write cut off by a full disk or a crash): --resume then refuses it, --fork does not. */
+export function endsInsideALine(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const size = fstatSync(fd).size;
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 /** The folder of a workspace's sessions. */
 export function sessionsDir(workspace: string): string {
