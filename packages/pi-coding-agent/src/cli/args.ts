@@ -271,7 +271,7 @@ export const helpText = `用法：${usage}
   不给 prompt 且在终端里（使用真实模型时）：进入 REPL，跨轮保留对话；/exit 或 Ctrl-D 退出。不在终端里时必须给 prompt。
         模型还在工作时输入的一行转入正在运行的这一轮（第 09 章的 Agent）；用 --loop 或 --resume 时排到这一轮之后。
   Ctrl-C 通过 signal 中止当前这一轮（已形成的消息都保留，REPL 继续）；再按一次 Ctrl-C 退出。
-  参数有误时打印一行说明，退出码 2；运行失败（连不上服务、401……）退出码 1。
+  参数有误时打印一行说明，退出码 2；运行失败（连不上服务、401……）退出码 1；读输出的程序先退出了（例如 | head）时安静地以 141 退出。
   tiny-pi 结束时（退出、Ctrl-C、SIGTERM 143、SIGHUP 129）先结束它启动的所有进程，包括 bash 留在后台的。
   密钥不出现在输出与会话文件里（显示为 [redacted]）；.tiny-pi/ 里的 .gitignore 让 git 忽略会话。
 
@@ -291,4 +291,4 @@ branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tr
 Past the model's window (--context-window N, else the server's /v1/models entry; --reserve N for the
 answer) tiny-pi compacts: one summarisation request to the same model, a \`compaction\` entry in the
 session, then the summary plus the kept suffix in every request, even between two steps of one turn;
-/compact [instructions] in the REPL does it on demand. Exit 0 on stop, 1 on a failed run, 2 on a usage error.`;
+/compact [instructions] in the REPL does it on demand. Exit 0 on stop, 1 on a failed run, 2 on a usage error, 141 when the reader of the output has gone.`;
