@@ -89,7 +89,13 @@ test("边界：超过文件系统上限的名字（ENAMETOOLONG）与 symlink �
     const long = "n".repeat(300);
     await ws.put("docs/a.txt", "a\n");
     // Folders still to be made are judged too: realpath() stops at the first missing name.
-    for (const requested of [long, `docs/${long}`, `docs/${long}/deeper/file.txt`, `@${long}`, `fresh/deeper/${long}`]) {
+    for (const requested of [
+      long,
+      `docs/${long}`,
+      `docs/${long}/deeper/file.txt`,
+      `@${long}`,
+      `fresh/deeper/${long}`,
+    ]) {
       await refusedByEveryTool(ws, requested, tooLong(requested, 300));
     }
     // Counted in bytes, as the file system counts: 100 three-byte characters are 300 bytes.

@@ -6,6 +6,7 @@ import path from "node:path";
  * Resolves `requested` against `root` and returns the real path the tool may use.
  * Refuses `..` escapes, absolute paths outside `root`, and symlinks anywhere on the path that
  * lead outside. Called on every use, so a link planted after an earlier call is still caught.
+ * A NUL byte, a name the file system finds too long and a symlink loop are one-line errors too.
  * A root reached through a symlink is known by both names: the one given and its real path
  * (the one bash prints in `$PWD`).
  */
