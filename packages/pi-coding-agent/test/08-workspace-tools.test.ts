@@ -55,7 +55,7 @@ test("工作区边界：..、工作区外的绝对路径与 ~ 开头的路径被
     assert.match(
       resultText(nul),
       /^Path "notes\\0\.txt" contains a NUL byte \(\\0\), which no file name can hold; give the path without it\.$/,
-      "含 NUL 字节的路径在碰到文件系统之前被拒绝：一行说明，而不是 Node 的 ERR_INVALID_ARG_VALUE",
+      "含 NUL 字节的路径在任何 fs 调用之前拒绝：一行说明，而不是 Node 的 ERR_INVALID_ARG_VALUE",
     );
     assert.equal(await resolveWorkspacePath(ws.root, "@README.md"), path.join(ws.root, "README.md"), "开头的 @ 被去掉");
 
@@ -84,7 +84,7 @@ test("工作区边界：..、工作区外的绝对路径与 ~ 开头的路径被
     assert.match(
       resultText(tooLong),
       /^Path "docs\/x+\.txt" is too long for the file system \(its longest name is 304 bytes; most file systems allow 255\); use shorter names\.$/,
-      "超过文件系统上限的名字：realpath() 报的 ENAMETOOLONG 换成一行说明，写出最长的名字有多少字节",
+      "ENAMETOOLONG（名字超过文件系统的上限）换成一行说明，写出最长的名字有多少字节；还不存在的名字也要问过文件系统（nameLengthsAllowed()）",
     );
     assert.equal(existsSync(path.join(ws.root, "docs")), false, "超长的名字被拒绝时，write 没有创建它的父目录");
   });
@@ -117,7 +117,7 @@ test("工作区边界 · symlink：路径上任何一处通向工作区外的链
     assert.equal(
       resultText(loop),
       `Path "loop-a/planted.txt" goes through a symlink loop (links that lead back to themselves); remove the loop or point the link at a file inside the workspace ${ws.root}.`,
-      "symlink 环：realPathOf() 把 realpath() 报的 ELOOP 换成一行说明，点出 workspace",
+      "ELOOP（symlink 环）换成一行说明，点出 workspace，而不是 Node 的原始错误",
     );
     assert.deepEqual(await readdir(ws.outside), ["secret.txt"], "工作区外没有出现新文件或目录");
     const inside = await ws.put("docs/guide.md", "inside\n");
