@@ -43,6 +43,31 @@ const mistakes: Mistake[] = [
     lab: "8.1",
     rule: "指向不存在目标的链接不被跟随",
   },
+  // Probe 114: Node's raw ERR_INVALID_ARG_VALUE, ENAMETOOLONG and ELOOP reached the model.
+  {
+    name: "含 NUL 字节的路径交给了文件系统",
+    mutations: [edit("workspace-path.ts", '  if (relative.includes("\\0")) {', '  if (relative === "\\0") {')],
+    lab: "8.1",
+    rule: "含 NUL 字节的路径在任何 fs 调用之前拒绝",
+  },
+  {
+    name: "ELOOP 原样抛出",
+    mutations: [
+      edit(
+        "workspace-path.ts",
+        '      if (code === "ELOOP" || code === "ENAMETOOLONG") throw',
+        '      if (code === "ENAMETOOLONG") throw',
+      ),
+    ],
+    lab: "8.1",
+    rule: "ELOOP（symlink 环）",
+  },
+  {
+    name: "还不存在的名字没有问过文件系统",
+    mutations: [edit("workspace-path.ts", "      await nameLengthsAllowed(real, missing);\n", "")],
+    lab: "8.1",
+    rule: "ENAMETOOLONG（名字超过文件系统的上限）",
+  },
   {
     name: "提示命令里的路径没有加引号",
     // The template placeholders of read.ts, as text.

@@ -26,7 +26,7 @@ const TEST_TIMEOUT_MS = 10_000;
 // Lab 8.1 · 守住工作区边界
 // ---------------------------------------------------------------------------
 
-test("工作区边界：..、工作区外的绝对路径与 ~ 开头的路径被拒绝，一行说明点出 workspace；开头的 @ 被去掉；经过 symlink 到达的工作区认它的两个名字", {
+test("工作区边界：..、工作区外的绝对路径与 ~ 开头的路径被拒绝，一行说明点出 workspace；含 NUL 的路径与超长的名字是一行说明；开头的 @ 被去掉；经过 symlink 到达的工作区认它的两个名字", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -50,6 +50,13 @@ test("工作区边界：..、工作区外的绝对路径与 ~ 开头的路径被
       "拒绝说明 ~ 不展开",
     );
     assert.equal(existsSync(path.join(ws.root, "~")), false, "工作区里没有出现名为 ~ 的目录");
+
+    const nul = await ws.call("write", { path: "notes\0.txt", content: "x" });
+    assert.match(
+      resultText(nul),
+      /^Path "notes\\0\.txt" contains a NUL byte \(\\0\), which no file name can hold; give the path without it\.$/,
+      "含 NUL 字节的路径在任何 fs 调用之前拒绝：一行说明，而不是 Node 的 ERR_INVALID_ARG_VALUE",
+    );
     assert.equal(await resolveWorkspacePath(ws.root, "@README.md"), path.join(ws.root, "README.md"), "开头的 @ 被去掉");
 
     // The workspace given through a link, as /tmp is on macOS: bash prints the real path, the tools take both.
@@ -73,10 +80,17 @@ test("工作区边界：..、工作区外的绝对路径与 ~ 开头的路径被
       /outside the workspace/,
       "经过 symlink 的工作区仍拒绝越界",
     );
+    const tooLong = await ws.call("write", { path: `docs/${"x".repeat(300)}.txt`, content: "x" });
+    assert.match(
+      resultText(tooLong),
+      /^Path "docs\/x+\.txt" is too long for the file system \(its longest name is 304 bytes; most file systems allow 255\); use shorter names\.$/,
+      "ENAMETOOLONG（名字超过文件系统的上限）换成一行说明，写出最长的名字有多少字节；还不存在的名字也要问过文件系统（nameLengthsAllowed()）",
+    );
+    assert.equal(existsSync(path.join(ws.root, "docs")), false, "超长的名字被拒绝时，write 没有创建它的父目录");
   });
 });
 
-test("工作区边界 · symlink：路径上任何一处通向工作区外的链接都被拒绝，write 不会穿过它", {
+test("工作区边界 · symlink：路径上任何一处通向工作区外的链接与 symlink 环都被拒绝，write 不会穿过它", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withWorkspace(async (ws) => {
@@ -96,6 +110,14 @@ test("工作区边界 · symlink：路径上任何一处通向工作区外的链
       resultText(dangling),
       /goes through a symlink whose target does not exist/,
       "指向不存在目标的链接不被跟随：它的去向无法检查，realPathOf() 用一行错误拒绝它",
+    );
+    await symlink("loop-b", path.join(ws.root, "loop-a"));
+    await symlink("loop-a", path.join(ws.root, "loop-b"));
+    const loop = await ws.call("write", { path: "loop-a/planted.txt", content: "x" });
+    assert.equal(
+      resultText(loop),
+      `Path "loop-a/planted.txt" goes through a symlink loop (links that lead back to themselves); remove the loop or point the link at a file inside the workspace ${ws.root}.`,
+      "ELOOP（symlink 环）换成一行说明，点出 workspace，而不是 Node 的原始错误",
     );
     assert.deepEqual(await readdir(ws.outside), ["secret.txt"], "工作区外没有出现新文件或目录");
     const inside = await ws.put("docs/guide.md", "inside\n");
