@@ -81,3 +81,20 @@ test("write：用户自己不能写的只读（0444）文件被拒绝，文件�
     assert.deepEqual([after.uid, after.gid, after.mode & 0o777], [1234, 5678, 0o640]);
   });
 });
+
+test("write 与 edit：文件名接近 255 字节的上限（250 字节、83 个“名”）也能写与改，临时文件名截短后仍放得下", async () => {
+  await withWorkspace(async (ws) => {
+    for (const name of ["a".repeat(250), "名".repeat(83)]) {
+      const written = await ws.call("write", { path: name, content: "one\n" });
+      assert.equal(written.isError, false, resultText(written));
+      const edited = await ws.call("edit", { path: name, edits: [{ oldText: "one", newText: "two" }] });
+      assert.equal(edited.isError, false, resultText(edited));
+      assert.equal(await ws.contentOf(name), "two\n");
+    }
+    assert.deepEqual(
+      (await readdir(ws.root)).filter((entry) => entry.endsWith(".tmp")),
+      [],
+      "没有留下临时文件",
+    );
+  });
+});

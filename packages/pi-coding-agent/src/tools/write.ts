@@ -64,7 +64,7 @@ export async function writeFileAtomic(dir: WorkspaceDir, name: string, data: Buf
     throw error;
   });
   if (existing !== undefined) await checkReplaceable(dir, name, existing, requested);
-  const temp = `.${name}.${randomBytes(6).toString("hex")}.tmp`;
+  const temp = tempNameFor(name);
   let created = false;
   try {
     // Exclusive and not following a link: the temp file is always a new file of this folder.
@@ -85,6 +85,17 @@ export async function writeFileAtomic(dir: WorkspaceDir, name: string, data: Buf
     if (created) await rm(dir.entry(temp), { force: true });
     throw error;
   }
+}
+
+/**
+ * `.<name>.<12 hex digits>.tmp`, beside `name`. A name near the 255 bytes a file name may hold is
+ * cut (by whole characters) so that the temp name still fits: otherwise a legal long name fails.
+ */
+export function tempNameFor(name: string): string {
+  const suffix = `.${randomBytes(6).toString("hex")}.tmp`;
+  const characters = Array.from(name);
+  while (Buffer.byteLength(`.${characters.join("")}${suffix}`) > 255) characters.pop();
+  return `.${characters.join("")}${suffix}`;
 }
 
 /** An existing target must be a regular file the user could write (rename needs only the folder's permission). */

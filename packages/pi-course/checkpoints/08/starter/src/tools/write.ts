@@ -68,12 +68,23 @@ export async function writeFileAtomic(dir: WorkspaceDir, name: string, data: Buf
   // Lab 8.3 ④：existing = await lstat(dir.entry(name))，ENOENT 时为 undefined（其他错误原样抛出）。已存在时
   //   await checkReplaceable(dir, name, existing, requested)：目录、FIFO、用户自己不能写的只读文件都被拒绝
   //   （rename 只需要目录的写权限，不检查就会悄悄替换 0444 的文件）。
-  // Lab 8.3 ⑤：临时文件名 `.${name}.${randomBytes(6).toString("hex")}.tmp`，放在同一目录（rename 只有在同一文件系统里才是原子的），
+  // Lab 8.3 ⑤：临时文件名 tempNameFor(name)（已写好：`.${name}.<12 位十六进制>.tmp`，名字很长时截短），放在同一目录（rename 只有在同一文件系统里才是原子的），
   //   用 open(dir.entry(temp), CREATE_TEMP, existing === undefined ? 0o666 : 0o600) 新建：排他、不跟随链接。
   // Lab 8.3 ⑥：先 await dir.verify(handle, temp)，再用 handle.write() 循环写完 data；已存在时 await keepOwnerAndMode(handle, existing)
   //   （保留权限位、能保留时保留属主与属组）；close() 之后 rename(dir.entry(temp), dir.entry(name))。
   //   临时文件建好之后任何一步失败：rm(dir.entry(temp), { force: true }) 再把错误抛出，不留临时文件。
   throw new Error("Lab 8.3 原子写入文件 尚未实现");
+}
+
+/**
+ * `.<name>.<12 hex digits>.tmp`, beside `name`. A name near the 255 bytes a file name may hold is
+ * cut (by whole characters) so that the temp name still fits: otherwise a legal long name fails.
+ */
+export function tempNameFor(name: string): string {
+  const suffix = `.${randomBytes(6).toString("hex")}.tmp`;
+  const characters = Array.from(name);
+  while (Buffer.byteLength(`.${characters.join("")}${suffix}`) > 255) characters.pop();
+  return `.${characters.join("")}${suffix}`;
 }
 
 /** An existing target must be a regular file the user could write (rename needs only the folder's permission). */
