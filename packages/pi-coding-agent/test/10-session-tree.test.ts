@@ -274,6 +274,10 @@ test("JSONL 恢复：已提交的坏行（不是 JSON，或不合 schema）是�
     const cases: [string, string][] = [
       ["不是 JSON", '{"type":"message","id":'],
       ["不合 schema", JSON.stringify({ ...user("a0000004", "a0000003", "x"), type: "compaction" })],
+      [
+        "数大到双精度装不下（JSON.parse 读成 Infinity）",
+        JSON.stringify(user("a0000004", "a0000003", "x")).replace('"timestamp":1}', '"timestamp":1e400}'),
+      ],
     ];
     for (const [what, line] of cases) {
       const content = `${sessionText(entries)}\n${line}\n${sessionText([answer("a0000005", "a0000003", "之后")]).split("\n")[1]}\n`;

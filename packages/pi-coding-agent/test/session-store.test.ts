@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { newEntryId, newHeader } from "../src/session/entries.js";
 import { dropTornTail, JsonlSessionStore } from "../src/session/jsonl-store.js";
-import { copyJson, parseEntry } from "../src/session/parse-entry.js";
+import { checkEntry, copyJson, parseEntry } from "../src/session/parse-entry.js";
 import { HANG_GUARD_MS } from "./hang-guard.js";
 import { chapterSession, HEADER, ids, refusal, sessionText, user, withSessionDir } from "./session-fixture.js";
 
@@ -145,6 +145,19 @@ test("copyJson：共享但不成环的引用可以复制；稀疏数组的空位
   assert.deepEqual(copyJson({ a: shared, b: shared }, "value"), { a: shared, b: shared });
   // biome-ignore lint/suspicious/noSparseArray: the hole is what the test is about.
   assert.match(await refusal(() => copyJson([1, , 3], "value"), "稀疏数组"), /value\[1\]/);
+});
+
+test("checkEntry 就地收窄 JSON.parse 刚做出的值，返回的就是它；parseEntry 仍返回副本；两者拒绝同样的坏条目", async () => {
+  const line = JSON.stringify(chapterSession()[3]);
+  const fresh = JSON.parse(line);
+  assert.equal(checkEntry(fresh), fresh, "checkEntry 不复制：返回传进来的对象");
+  const copy = parseEntry(fresh);
+  assert.notEqual(copy, fresh, "parseEntry 返回副本");
+  assert.deepEqual(copy, fresh, "副本与原值相同");
+  const bad = { ...fresh, id: "msg-1" };
+  assert.equal(await refusal(() => checkEntry(bad), "坏 id"), await refusal(() => parseEntry(bad), "坏 id"));
+  const huge = JSON.parse(line.replace(/"timestamp":(\d+)\}/, '"timestamp":1e400}'));
+  assert.match(await refusal(() => checkEntry(huge), "1e400"), /entry\.message\.timestamp 是 Infinity/);
 });
 
 test("create 不覆盖已有的文件；新会话头是第 3 版，带 parentSession 时写出它", async () => {

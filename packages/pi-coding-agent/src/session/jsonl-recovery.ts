@@ -2,8 +2,11 @@
 // line that ends with "\n" is committed; blank lines are ignored; the tail after the last
 // newline is a write that was cut off, reported and ignored. A committed line that is not JSON,
 // or not an entry, is an error naming its physical line. Recovery only reads: it never rewrites.
+// A value fresh from JSON.parse holds only JSON and belongs to no one else, so each entry is
+// checked where it is (checkEntry) rather than copied again (parseEntry): on a long session that
+// copy was the largest part of opening it.
 import type { SessionEntry, SessionHeader } from "./entries.js";
-import { parseEntry, parseHeader } from "./parse-entry.js";
+import { checkEntry, parseHeader } from "./parse-entry.js";
 
 export interface RecoveredSession {
   header: SessionHeader;
@@ -31,7 +34,7 @@ export function recoverSession(content: string, file: string): RecoveredSession 
     }
     try {
       if (header === undefined) header = parseHeader(value);
-      else entries.push(parseEntry(value));
+      else entries.push(checkEntry(value));
     } catch (error) {
       throw new Error(`${where}：${(error as Error).message}`);
     }

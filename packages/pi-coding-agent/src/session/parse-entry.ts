@@ -1,6 +1,7 @@
 // Parsing is fail-closed: a value from a file (or a caller) becomes a SessionEntry only when it
 // is exactly one, and the entry returned is a fresh copy that shares nothing with the input.
-// Anything else is one line naming what is wrong, never a guess.
+// Anything else is one line naming what is wrong, never a guess. A line fresh from JSON.parse is
+// already a value no one else holds, so recovery checks it where it is (checkEntry) instead.
 import { parseCompactionEntry } from "../compaction/summary.js";
 import { ENTRY_ID, LATER_ENTRY_TYPES, SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries.js";
 import { messageProblem } from "./message-shape.js";
@@ -41,6 +42,15 @@ export function copyJson(value: unknown, where: string, ancestors: Set<object> =
   }
 }
 
+/** Whether every number in `json`, a value holding only JSON shapes, is finite. */
+export function onlyFiniteNumbers(json: unknown): boolean {
+  if (typeof json === "number") return Number.isFinite(json);
+  if (typeof json !== "object" || json === null) return true;
+  if (Array.isArray(json)) return json.every(onlyFiniteNumbers);
+  for (const key of Object.keys(json)) if (!onlyFiniteNumbers((json as Json)[key])) return false;
+  return true;
+}
+
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -55,7 +65,17 @@ function requireString(entry: Json, field: string): void {
 
 /** `value` as a SessionEntry (a copy), or one line naming why it is not one. */
 export function parseEntry(value: unknown): SessionEntry {
-  const entry = copyJson(value, "entry");
+  return checkEntry(copyJson(value, "entry"));
+}
+
+/**
+ * `entry` as a SessionEntry, checked where it is (not copied), or one line naming why it is not
+ * one. It must hold only JSON shapes and belong to no one else: copyJson's copy, or a value fresh
+ * from JSON.parse (its numbers are still checked, since JSON.parse reads 1e400 as Infinity).
+ */
+export function checkEntry(entry: unknown): SessionEntry {
+  // JSON.parse reads a literal too large for a double (1e400) as Infinity; copyJson names where.
+  if (!onlyFiniteNumbers(entry)) copyJson(entry, "entry");
   if (!isObject(entry)) throw new Error("条目不是 JSON 对象");
   const { type } = entry;
   if (typeof type !== "string") throw new Error("条目没有 type");

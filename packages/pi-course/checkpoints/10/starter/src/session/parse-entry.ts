@@ -1,6 +1,7 @@
-// Checkpoint 10 · 学习脚手架：copyJson() 与 parseEntry() 的签名、isObject()、isTimestamp()、
-// requireString() 和会话头的解析 parseHeader() 已经写好（parseHeader 用到你写的 copyJson）；消息的
-// 形状检查在 message-shape.ts 的 messageProblem() 里。Lab 10.2 的算法先抛出“尚未实现”的临时错误。
+// Checkpoint 10 · 学习脚手架：copyJson() 与 checkEntry() 的签名、parseEntry()（先 copyJson 再
+// checkEntry）、onlyFiniteNumbers()、isObject()、isTimestamp()、requireString() 和会话头的解析
+// parseHeader() 已经写好（parseHeader 用到你写的 copyJson）；消息的形状检查在 message-shape.ts 的
+// messageProblem() 里。Lab 10.2 的算法先抛出“尚未实现”的临时错误。
 // 按 ① → ④ 完成 `// Lab 10.2` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="条目解析" packages/pi-coding-agent/dist/test/10-*.test.js
@@ -25,6 +26,15 @@ export function copyJson(value: unknown, where: string, ancestors: Set<object> =
   throw new Error("Lab 10.2 fail-closed 的条目解析 尚未实现");
 }
 
+/** Whether every number in `json`, a value holding only JSON shapes, is finite. */
+export function onlyFiniteNumbers(json: unknown): boolean {
+  if (typeof json === "number") return Number.isFinite(json);
+  if (typeof json !== "object" || json === null) return true;
+  if (Array.isArray(json)) return json.every(onlyFiniteNumbers);
+  for (const key of Object.keys(json)) if (!onlyFiniteNumbers((json as Json)[key])) return false;
+  return true;
+}
+
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -39,12 +49,23 @@ function requireString(entry: Json, field: string): void {
 
 /** `value` as a SessionEntry (a copy), or one line naming why it is not one. */
 export function parseEntry(value: unknown): SessionEntry {
-  // Lab 10.2 ③：先 copyJson(value, "entry")，之后只看副本。副本必须是对象、有字符串 type；type 在
+  return checkEntry(copyJson(value, "entry"));
+}
+
+/**
+ * `entry` as a SessionEntry, checked where it is (not copied), or one line naming why it is not
+ * one. It must hold only JSON shapes and belong to no one else: copyJson's copy, or a value fresh
+ * from JSON.parse (its numbers are still checked, since JSON.parse reads 1e400 as Infinity).
+ */
+export function checkEntry(entry: unknown): SessionEntry {
+  // JSON.parse reads a literal too large for a double (1e400) as Infinity; copyJson names where.
+  if (!onlyFiniteNumbers(entry)) copyJson(entry, "entry");
+  // Lab 10.2 ③：entry 已经只有 JSON 的形状，就地检查，不再复制。它必须是对象、有字符串 type；type 在
   // LATER_ENTRY_TYPES 里（compaction 这类后面章节的类型）就一行报错点名它，不去猜；id 必须匹配
   // ENTRY_ID（8 位十六进制），parentId 是 null 或同样的 id，timestamp 是 ISO 时间。
   // Lab 10.2 ④：按 type 检查其余字段：message 用 messageProblem(entry.message)（有问题就报错并写出
   // 条目 id）；label 要字符串 targetId，label 字段可以没有；session_info 要 name；model_change 要
-  // provider 与 modelId；thinking_level_change 要 thinkingLevel。其他 type 一行报错点名它。通过后返回副本。
+  // provider 与 modelId；thinking_level_change 要 thinkingLevel。其他 type 一行报错点名它。通过后返回 entry。
   throw new Error("Lab 10.2 fail-closed 的条目解析 尚未实现");
 }
 
