@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 import {
   assistantMessage,
   executeToolCall,
@@ -395,7 +396,11 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       ),
     );
     await tree.put("repo/app/extensions/d-none.mjs", extensionText(path.join(tree.base, "d"), '"not a function"'));
-    await tree.put("repo/app/extensions/e-good.mjs", extensionText(path.join(tree.base, "e"), register("format", "")));
+    // The good extension keeps its API object, to try registering after its factory has returned.
+    const good = await tree.put(
+      "repo/app/extensions/e-good.mjs",
+      `export let kept;\n${extensionText(path.join(tree.base, "e"), register("format", "kept = api;"))}`,
+    );
     const registry = new ToolRegistry().register(tool("read"));
     const hooks: HookSet = { before: [], after: [] };
     const outcome = await loadExtensions(discoverResources(rootsOf(tree)).resources, {
@@ -409,6 +414,13 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       "失败的工厂、与已有工具同名或自己重名的扩展什么工具也没注册，原有的 read 没被替换",
     );
     assert.deepEqual([hooks.before.length, hooks.after.length], [1, 1], "失败的扩展的钩子也没有登记：只有成功的那一个");
+    const { kept } = (await import(pathToFileURL(good).href)) as { kept: { registerTool(tool: Tool): void } };
+    assert.throws(
+      () => kept.registerTool(tool("late")),
+      /扩展只能在它的工厂函数运行时注册工具与钩子/,
+      "工厂返回之后，它拿到的 API 拒绝再注册",
+    );
+    assert.equal(registry.get("late"), undefined, "工厂返回之后注册的工具不会出现");
     assert.deepEqual(
       outcome.loaded.map((file) => path.basename(file)),
       ["e-good.mjs"],

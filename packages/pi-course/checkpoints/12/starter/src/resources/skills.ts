@@ -49,7 +49,7 @@ export async function activateSkill(skill: Resource, files: readonly string[] = 
   // Lab 12.2 ③：技能的根是 SKILL.md 所在的目录（path.dirname(skill.path)）。SKILL.md 本身也经 insideSkill()
   // 换成真实路径再读：目录清单里只有它的位置，正文是这时才第一次读，用 parseSkillFile() 拆出来。
   // Lab 12.2 ④：files 里的每个文件都先经 insideSkill()（拒绝 ..、目录外的绝对路径、指向外面的符号链接），
-  // 再读它的真实路径，以 `\n<file path="${real}">\n${内容}\n</file>` 接在正文后面（各段用 \n 连起来）。
+  // 再读它的真实路径，把 `\n<file path="${real}">\n${内容.trimEnd()}\n</file>\n` 接在正文后面。
   // sources 是读过的每个真实路径：先 SKILL.md，再按顺序的 files。
   throw new Error("Lab 12.2 技能按需 尚未实现");
 }
