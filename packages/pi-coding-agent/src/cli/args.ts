@@ -9,8 +9,9 @@ import { parseToolNames, type ToolName } from "./tool-names.js";
 
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
-  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] [prompt]" +
-  " | tiny-pi sessions | tiny-pi tree FILE";
+  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
+  "[--no-context-files] [--trust-extensions] [--yes] [--protected-paths LIST] [prompt]" +
+  " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources";
 
 export type SessionChoice =
   | { kind: "new" }
@@ -19,6 +20,12 @@ export type SessionChoice =
 
 /** `tiny-pi sessions` and `tiny-pi tree FILE`: they only read session files. */
 export type SessionCommand = { kind: "sessions" } | { kind: "tree"; file: string };
+
+/** What tiny-pi does instead of a run: a session command, or `tiny-pi resources` (lists what a run would load). */
+export type CliCommand = SessionCommand | { kind: "resources" };
+
+/** The folders protected from write and edit when no --protected-paths is given. */
+export const DEFAULT_PROTECTED_PATHS = [".git/", ".tiny-pi/", "node_modules/"] as const;
 
 export interface CliArgs {
   /** A real OpenAI-compatible endpoint; absent: the embedded scripted model. */
@@ -38,7 +45,15 @@ export interface CliArgs {
   reserve?: number;
   json: boolean;
   session: SessionChoice;
-  command?: SessionCommand;
+  command?: CliCommand;
+  /** --no-context-files: no AGENTS.md / CLAUDE.md in the system prompt (skills stay listed). */
+  noContextFiles?: true;
+  /** --trust-extensions: load the workspace's and the user's extensions without asking (for runs without a terminal). */
+  trustExtensions?: true;
+  /** --yes: the permission gate allows write, edit and bash without asking (protected paths stay denied). */
+  yes?: true;
+  /** --protected-paths LIST: workspace paths write and edit may never touch; absent: DEFAULT_PROTECTED_PATHS. */
+  protectedPaths?: string[];
   /** The prompt words joined by spaces; absent when none was given. */
   prompt?: string;
 }
@@ -60,6 +75,10 @@ export const cliOptions = {
   resume: { type: "string" },
   fork: { type: "string" },
   leaf: { type: "string" },
+  "no-context-files": { type: "boolean" },
+  "trust-extensions": { type: "boolean" },
+  yes: { type: "boolean", short: "y" },
+  "protected-paths": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -93,7 +112,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
       `--from 和 ${flag} 不能同时使用：--from 已经取练习目录里每一章的代码（loop、工具、Agent、会话），去掉 ${flag}。`,
     );
   }
-  const command = sessionCommand(positionals, from);
+  const command = cliCommand(positionals, from);
   const prompt = command === undefined ? positionals.join(" ").trim() : "";
 
   return {
@@ -110,6 +129,12 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     json: values.json === true,
     session,
     ...(command !== undefined ? { command } : {}),
+    ...(values["no-context-files"] ? { noContextFiles: true as const } : {}),
+    ...(values["trust-extensions"] ? { trustExtensions: true as const } : {}),
+    ...(values.yes ? { yes: true as const } : {}),
+    ...(values["protected-paths"] !== undefined
+      ? { protectedPaths: parseProtectedPaths(values["protected-paths"]) }
+      : {}),
     ...(prompt !== "" ? { prompt } : {}),
   };
 }
@@ -143,9 +168,10 @@ function sessionChoice(values: ReturnType<typeof parseStrict>["values"], from: s
   return values["no-session"] ? { kind: "none" } : { kind: "new" };
 }
 
-/** `sessions` alone, or `tree FILE`: the two commands; anything else is a prompt. */
-function sessionCommand(positionals: string[], from: string): SessionCommand | undefined {
+/** `sessions` or `resources` alone, or `tree FILE`: the commands; anything else is a prompt. */
+function cliCommand(positionals: string[], from: string): CliCommand | undefined {
   if (positionals.length === 1 && positionals[0] === "sessions") return { kind: "sessions" };
+  if (positionals.length === 1 && positionals[0] === "resources") return { kind: "resources" };
   if (positionals.length === 2 && positionals[0] === "tree") {
     return { kind: "tree", file: path.resolve(from, positionals[1] as string) };
   }
@@ -205,6 +231,20 @@ function checkURL(value: string): void {
       `--base-url 里不能带用户名或密码：请写 --base-url ${url.href}，密钥用 --api-key（或环境变量 OPENAI_API_KEY）给出。`,
     );
   }
+}
+
+/** `".git/,dist"` → `[".git/", "dist/"]`: folders relative to the workspace, each ending in "/"; "" protects nothing. */
+function parseProtectedPaths(value: string): string[] {
+  if (value.trim() === "") return [];
+  return value.split(",").map((entry) => {
+    const folder = entry.trim().replaceAll("\\", "/").replace(/^\.\//, "");
+    if (folder === "" || folder.startsWith("/") || /^[A-Za-z]:/.test(folder) || folder.split("/").includes("..")) {
+      throw new UsageError(
+        `--protected-paths 里有"${entry.trim()}"：请写工作区里的相对路径，用逗号分隔，例如 --protected-paths .git/,.tiny-pi/,node_modules/（写 "" 表示不保护）。`,
+      );
+    }
+    return folder.endsWith("/") ? folder : `${folder}/`;
+  });
 }
 
 function parseMaxSteps(value: string): number {
