@@ -1,0 +1,563 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { readFile, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import {
+  assistantMessage,
+  executeToolCall,
+  ScriptedModel,
+  type Tool,
+  type ToolCall,
+  ToolRegistry,
+  text,
+} from "@pi/core";
+import { runAgentLoop } from "@pi/course";
+import { hookedRegistry } from "../src/extensions/hooks.js";
+import { loadExtensions } from "../src/extensions/load.js";
+import type { HookSet } from "../src/extensions/types.js";
+import { buildCatalogue } from "../src/resources/catalogue.js";
+import { formatResourceContext } from "../src/resources/context.js";
+import { discoverResources } from "../src/resources/discover.js";
+import { resourceRoots } from "../src/resources/roots.js";
+import { activateSkill, parseSkillFile } from "../src/resources/skills.js";
+import { renderTemplate, splitTemplateArgs } from "../src/resources/templates.js";
+import type { Diagnostic, Resource, ResourceRoot } from "../src/resources/types.js";
+import { createWorkspaceTools } from "../src/workspace-tools.js";
+import { extensionText, SECRET, skillText, type Tree, withTree } from "./resources-fixture.js";
+
+/** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
+const TEST_TIMEOUT_MS = 10_000;
+
+// Chapter 12: a repository whose AGENTS.md says "never touch generated/", its app (the workspace)
+// with a release skill and review templates, a global folder, and extensions from a cloned
+// repository that would run code on import. Every folder is real; so are the symlinks.
+
+const rootsOf = (tree: Tree): ResourceRoot[] =>
+  resourceRoots({ globalDir: tree.global, workspace: tree.workspace, stopAt: tree.repo });
+const RELEASE = skillText("release", "发布新版本时用：打标签、写变更记录", "1. 跑 npm test\n2. 打标签 vX.Y.Z\n");
+
+// ---------------------------------------------------------------------------
+// Lab 12.1 · 根与优先级
+// ---------------------------------------------------------------------------
+
+test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目录，最后是工作区，都是真实路径", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withTree(async (tree) => {
+    const link = path.join(tree.base, "app-link");
+    await symlink(tree.workspace, link, "dir");
+    const roots = resourceRoots({ globalDir: tree.global, workspace: link, stopAt: tree.repo });
+    assert.deepEqual(
+      roots,
+      [
+        { kind: "global", dir: tree.global },
+        { kind: "ancestor", dir: tree.repo },
+        { kind: "workspace", dir: tree.workspace },
+      ],
+      "顺序是 全局 → 上级目录（从外往里，到 stopAt 为止）→ 工作区；经符号链接给出的工作区用它的真实路径",
+    );
+
+    const toRoot = resourceRoots({ globalDir: path.join(tree.base, "missing"), workspace: tree.workspace });
+    assert.equal(toRoot[0]?.dir, path.parse(tree.base).root, "没有 stopAt 时，最外层的上级目录是文件系统的根");
+    assert.deepEqual(
+      toRoot.slice(-3).map((root) => `${root.kind} ${root.dir}`),
+      [`ancestor ${tree.base}`, `ancestor ${tree.repo}`, `workspace ${tree.workspace}`],
+      "上级目录一层一层往里，工作区在最后；不存在的全局目录不算一个根",
+    );
+    assert.ok(
+      toRoot.every((root) => root.kind !== "global"),
+      "不存在的全局目录不算一个根",
+    );
+    assert.throws(
+      () => resourceRoots({ workspace: tree.workspace, stopAt: tree.outside }),
+      /stopAt .* 不是工作区 .* 或它的上级目录/,
+      "stopAt 不在工作区的上级里是一行错误",
+    );
+  });
+});
+
+test("资源的根：同类同名时后面的根胜出并记下谁遮住了谁；上下文文件不遮挡，按根的顺序都生效", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withTree(async (tree) => {
+    const globalAgents = await tree.put("global/AGENTS.md", "全局：回答用中文\n");
+    const repoAgents = await tree.put("repo/AGENTS.md", "仓库：不要碰 generated/\n");
+    const appAgents = await tree.put("repo/app/AGENTS.md", "应用：改完跑 npm test\n");
+    const appClaude = await tree.put("repo/app/CLAUDE.md", "应用：提交信息写清楚\n");
+    const globalReview = await tree.put("global/prompts/review.md", "全局的 review $@");
+    const repoReview = await tree.put("repo/prompts/review.md", "仓库的 review $@");
+    const appReview = await tree.put("repo/app/prompts/review.md", "应用的 review $@");
+    const reviewExtension = await tree.put("repo/app/extensions/review.mjs", "export default () => {};\n");
+
+    const catalogue = discoverResources(rootsOf(tree));
+    assert.deepEqual(
+      catalogue.contextFiles.map((file) => file.path),
+      [globalAgents, repoAgents, appAgents, appClaude],
+      "上下文文件全部生效，按根的顺序（从外往里），同一个根里先 AGENTS.md 再 CLAUDE.md",
+    );
+    assert.deepEqual(
+      catalogue.resources.map((resource) => `${resource.kind} ${resource.name} ${resource.path}`),
+      [`extension review.mjs ${reviewExtension}`, `template review ${appReview}`],
+      "同类同名只留一个：后面的根（工作区）胜出；不同种类的同名资源互不影响",
+    );
+    assert.deepEqual(
+      catalogue.shadowed.map(({ winner, shadowed }) => [winner.path, shadowed.path]),
+      [
+        [appReview, globalReview],
+        [appReview, repoReview],
+      ],
+      "每个被遮住的资源都记下最终的胜者",
+    );
+  });
+});
+
+test("资源的根：目录按（种类，名称）稳定排列，与发现的顺序无关", { timeout: TEST_TIMEOUT_MS }, () => {
+  const root: ResourceRoot = { kind: "workspace", dir: "/repo/app" };
+  const make = (kind: Resource["kind"], name: string): Resource => ({ kind, name, root, path: `/repo/app/${name}` });
+  const found = [
+    make("template", "release"),
+    make("skill", "release"),
+    make("extension", "gate.mjs"),
+    make("skill", "deploy"),
+    make("template", "Review"),
+    make("template", "fix"),
+  ];
+  const listed = (order: Resource[]) => buildCatalogue(order).resources.map((r) => `${r.kind} ${r.name}`);
+  const expected = [
+    "extension gate.mjs",
+    "skill deploy",
+    "skill release",
+    "template Review",
+    "template fix",
+    "template release",
+  ];
+  assert.deepEqual(listed(found), expected, "先按种类、再按名称（逐个码元比较，不看语言环境）排列");
+  assert.deepEqual(listed([...found].reverse()), expected, "发现的顺序反过来，目录不变");
+  assert.deepEqual(listed([...found.slice(3), ...found.slice(0, 3)]), expected, "发现的顺序轮换，目录不变");
+});
+
+// ---------------------------------------------------------------------------
+// Lab 12.2 · 技能按需
+// ---------------------------------------------------------------------------
+
+test("技能按需：SKILL.md 的前置元数据给出 name 与 description；不合格式的技能不进目录，留下一行诊断，目录里没有正文", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  assert.deepEqual(
+    parseSkillFile(`---\nname: release\ndescription: "发布新版本时用"\nlicense: MIT\n---\n正文\n`, "SKILL.md"),
+    { name: "release", description: "发布新版本时用", body: "正文\n" },
+    "name 与 description 来自 --- 之间的前置元数据（引号去掉，别的键忽略），正文是其后的全部",
+  );
+  assert.throws(
+    () => parseSkillFile("name: release\n", "a/SKILL.md"),
+    /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/,
+    "没有前置元数据",
+  );
+  assert.throws(
+    () => parseSkillFile("---\nname: release\n---\n", "a/SKILL.md"),
+    /a\/SKILL\.md：缺少 description/,
+    "缺少 description 是一行错误，点名文件",
+  );
+  assert.throws(
+    () => parseSkillFile("---\nname: Release Notes\ndescription: x\n---\n", "a/SKILL.md"),
+    /name "Release Notes" 要是小写字母、数字与单个连字符/,
+    "name 要符合 Agent Skills 的规则",
+  );
+
+  await withTree(async (tree) => {
+    const release = await tree.put("repo/app/skills/release/SKILL.md", RELEASE);
+    const broken = await tree.put("repo/app/skills/broken/SKILL.md", "---\nname: broken\n---\n秘密正文\n");
+    const catalogue = discoverResources(rootsOf(tree));
+    assert.deepEqual(
+      catalogue.resources,
+      [
+        {
+          kind: "skill",
+          name: "release",
+          description: "发布新版本时用：打标签、写变更记录",
+          root: { kind: "workspace", dir: tree.workspace },
+          path: release,
+        },
+      ],
+      "技能在目录里只有名称、描述与位置（SKILL.md 的真实路径）",
+    );
+    assert.deepEqual(
+      catalogue.diagnostics.map((diagnostic: Diagnostic) => diagnostic.source),
+      [broken],
+      "不合格式的技能不进目录，留下一行点名它的诊断",
+    );
+    const listed = JSON.stringify(catalogue);
+    assert.ok(!listed.includes("打标签 vX.Y.Z") && !listed.includes("秘密正文"), "目录里没有任何技能的正文");
+  });
+});
+
+test("技能按需：激活才第一次读正文，并返回读过的每个文件的真实路径", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withTree(async (tree) => {
+    // The skill folder itself comes from a shared folder through a symlink.
+    const shared = path.join(tree.base, "shared", "release");
+    await tree.put("shared/release/SKILL.md", RELEASE);
+    const checklist = await tree.put("shared/release/checklist.md", "- 变更记录写好了\n");
+    await tree.put("repo/app/skills/.keep", "");
+    await symlink(shared, path.join(tree.workspace, "skills", "release"), "dir");
+    const [skill] = discoverResources(rootsOf(tree)).resources;
+    assert.ok(skill !== undefined, "发现了 release 技能");
+    assert.equal(skill.path, path.join(shared, "SKILL.md"), "技能的位置是 SKILL.md 的真实路径");
+
+    await writeFile(skill.path, skillText("release", "发布新版本时用", "激活时的新正文\n"));
+    const activated = await activateSkill(skill, ["checklist.md"]);
+    assert.equal(activated.name, "release");
+    assert.ok(activated.body.startsWith("激活时的新正文\n"), "正文在激活时才读：发现之后改过的正文就是激活得到的正文");
+    assert.ok(activated.body.includes("- 变更记录写好了"), "请求的技能文件一起读进来");
+    assert.deepEqual(
+      activated.sources,
+      [path.join(shared, "SKILL.md"), checklist],
+      "sources 是读过的每个文件的真实路径：先 SKILL.md，再按顺序的其他文件",
+    );
+  });
+});
+
+test("技能按需：只读技能目录里的文件：..、目录外的绝对路径与指向外面的符号链接都被拒绝", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withTree(async (tree) => {
+    await tree.put("repo/app/skills/release/SKILL.md", RELEASE);
+    await tree.put("repo/app/skills/release/notes.md", "发布说明\n");
+    await symlink(path.join(tree.outside, "secret.txt"), path.join(tree.workspace, "skills/release/leak.md"));
+    await symlink(tree.outside, path.join(tree.workspace, "skills/release/more"), "dir");
+    await symlink("notes.md", path.join(tree.workspace, "skills/release/alias.md"));
+    const [skill] = discoverResources(rootsOf(tree)).resources;
+    assert.ok(skill !== undefined, "发现了 release 技能");
+
+    for (const file of ["../../AGENTS.md", path.join(tree.outside, "secret.txt"), "leak.md", "more/secret.txt"]) {
+      await assert.rejects(
+        activateSkill(skill, [file]),
+        (error: Error) =>
+          error.message.startsWith(
+            `技能 release 只能读它自己目录 ${path.dirname(skill.path)} 里的文件，"${file}" 被拒绝`,
+          ) && !error.message.includes(SECRET),
+        `${file}：技能目录外的文件被拒绝，一行错误点名它，不含外面文件的内容`,
+      );
+    }
+    const inside = await activateSkill(skill, ["alias.md"]);
+    assert.deepEqual(
+      inside.sources.at(-1),
+      path.join(tree.workspace, "skills/release/notes.md"),
+      "指向目录里面的符号链接可以读，记下的是它的真实路径",
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Lab 12.3 · 模板与上下文
+// ---------------------------------------------------------------------------
+
+test("模板与上下文：模板渲染成一条 UserMessage：$1…$9 是位置参数，$@ 是全部参数，$$ 是字面的 $", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const template = { name: "fix", text: "修 $1（$2 号），范围：$@；预算 $$5，$3 不存在，$x 与 $0 原样" };
+  const message = renderTemplate(template, ["login", "42", "$1"]);
+  assert.equal(message.role, "user", "模板渲染成一条 user 消息");
+  assert.equal(
+    message.content,
+    "修 login（42 号），范围：login 42 $1；预算 $5，$1 不存在，$x 与 $0 原样",
+    "一遍从左到右替换：第三个参数“$1”原样放进去，不再展开；$$ 是 $，$x 与 $0 不是占位符",
+  );
+  assert.equal(
+    renderTemplate(template, ["login"]).content,
+    "修 login（ 号），范围：login；预算 $5， 不存在，$x 与 $0 原样",
+    "缺的位置参数渲染成空串",
+  );
+  await withTree(async (tree) => {
+    const file = await tree.put("repo/app/prompts/review.md", "请审查 $1，重点：$@\n");
+    const [review] = discoverResources(rootsOf(tree)).resources;
+    assert.ok(review?.kind === "template", "发现了 review 模板");
+    assert.equal(review.path, file);
+    assert.equal(
+      renderTemplate(review, ["src/a.ts"]).content,
+      "请审查 src/a.ts，重点：src/a.ts\n",
+      "模板文件按同一协议渲染",
+    );
+  });
+});
+
+test("模板与上下文：参数按空白切开，引号把词组在一起；没配对的引号是一行错误", { timeout: TEST_TIMEOUT_MS }, () => {
+  assert.deepEqual(
+    splitTemplateArgs(`  login  "two words" 'it said "hi"'  42 `),
+    ["login", "two words", 'it said "hi"', "42"],
+    "空白切开参数，\"…\" 与 '…' 把词组在一起（引号本身去掉）",
+  );
+  assert.deepEqual(splitTemplateArgs(""), [], "没有参数就是空列表");
+  assert.throws(() => splitTemplateArgs(`fix "login`), /引号没有配对/, "没配对的引号是一行错误");
+});
+
+test("模板与上下文：资源上下文先是按顺序的上下文文件（带路径），再是技能目录，没有正文；它只经由系统提示到达模型", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withTree(async (tree) => {
+    await tree.put("repo/AGENTS.md", "仓库：不要碰 generated/\n");
+    await tree.put("repo/app/AGENTS.md", "应用：改完跑 npm test\n");
+    await tree.put("repo/app/skills/release/SKILL.md", RELEASE);
+    const catalogue = discoverResources(rootsOf(tree));
+    const files = await Promise.all(
+      catalogue.contextFiles.map(async (file) => ({ path: file.path, content: await readFile(file.path, "utf8") })),
+    );
+    const context = formatResourceContext(files, catalogue.resources);
+    const repoAt = context.indexOf(path.join(tree.repo, "AGENTS.md"));
+    const appAt = context.indexOf(path.join(tree.workspace, "AGENTS.md"));
+    const skillAt = context.indexOf('<skill name="release"');
+    assert.ok(repoAt >= 0 && appAt > repoAt && skillAt > appAt, "先上下文文件（外层在前，各带路径），再技能目录");
+    assert.ok(
+      context.indexOf("不要碰 generated/") > repoAt && context.includes("发布新版本时用：打标签、写变更记录"),
+      "上下文文件的内容与技能的描述都在",
+    );
+    assert.ok(context.includes(path.join(tree.workspace, "skills/release/SKILL.md")), "技能目录写出每个技能的位置");
+    assert.ok(!context.includes("打标签 vX.Y.Z"), "技能目录里没有正文");
+    assert.equal(formatResourceContext([], []), "", "没有资源时是空串");
+
+    const model = new ScriptedModel([assistantMessage([text("好的")], "stop")]);
+    const task = renderTemplate({ name: "fix", text: "修 $1" }, ["login"]);
+    await runAgentLoop({
+      model,
+      context: { systemPrompt: `你是编码助手。\n\n${context}`, messages: [task] },
+      tools: new ToolRegistry(),
+    });
+    const [request] = model.requests;
+    assert.ok(request?.systemPrompt?.includes("不要碰 generated/"), "资源上下文在请求的系统提示里");
+    assert.deepEqual(request?.messages, [task], "消息里只有模板渲染的那条用户消息：资源上下文不是一条消息");
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Lab 12.4 · 信任门
+// ---------------------------------------------------------------------------
+
+const tool = (name: string): Tool => ({
+  name,
+  description: `the ${name} tool`,
+  parameters: { type: "object", properties: {} },
+  execute: async () => ({ content: [text(`${name} ran`)] }),
+});
+
+test("信任门：信任在 import() 之前决定，不被信任的扩展的顶层代码从不运行", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withTree(async (tree) => {
+    const marker = (name: string) => path.join(tree.base, `${name}.imported`);
+    await tree.put("repo/app/extensions/cloned.mjs", extensionText(marker("cloned"), "() => {}"));
+    await tree.put(
+      "repo/app/extensions/gate.mjs",
+      extensionText(marker("gate"), "(api) => api.before(() => undefined)"),
+    );
+    await tree.put("repo/app/extensions/odd.mjs", extensionText(marker("odd"), "() => {}"));
+    const files = discoverResources(rootsOf(tree)).resources;
+    const markerAtDecision: string[] = [];
+    const hooks: HookSet = { before: [], after: [] };
+    const outcome = await loadExtensions(files, {
+      trusted: (file) => {
+        if (existsSync(marker(file.name.replace(".mjs", "")))) markerAtDecision.push(file.name);
+        if (file.name === "odd.mjs") throw new Error("信任记录读不出来");
+        return file.name === "gate.mjs";
+      },
+      registry: new ToolRegistry(),
+      hooks,
+    });
+    assert.deepEqual(markerAtDecision, [], "信任的决定在 import() 之前：决定时任何扩展的顶层代码都还没运行");
+    assert.equal(existsSync(marker("cloned")), false, "不被信任的扩展从不 import：它的顶层代码没有留下标记文件");
+    assert.equal(existsSync(marker("odd")), false, "信任检查出错就当作不信任：也不 import");
+    assert.equal(existsSync(marker("gate")), true, "被信任的扩展 import 了");
+    assert.deepEqual(outcome.loaded, [path.join(tree.workspace, "extensions/gate.mjs")], "只加载了被信任的扩展");
+    assert.deepEqual(
+      outcome.skipped.map((file) => path.basename(file)),
+      ["cloned.mjs", "odd.mjs"],
+      "不被信任的扩展记为跳过",
+    );
+    assert.equal(hooks.before.length, 1, "被信任的扩展的钩子登记了");
+    assert.match(outcome.diagnostics[0]?.message ?? "", /扩展 odd\.mjs 的信任检查出错/, "信任检查出错留下一行诊断");
+  });
+});
+
+test("信任门：工厂失败或工具名冲突时什么也不注册，后面的扩展照常加载", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withTree(async (tree) => {
+    const register = (name: string, tail: string) =>
+      `(api) => { api.registerTool({ name: ${JSON.stringify(name)}, description: "x", parameters: { type: "object" }, execute: async () => ({ content: [] }) }); api.before(() => ({ allow: false, reason: "x" })); api.after(() => {}); ${tail} }`;
+    await tree.put(
+      "repo/app/extensions/a-broken.mjs",
+      extensionText(path.join(tree.base, "a"), register("deploy", 'throw new Error("配置缺失");')),
+    );
+    await tree.put("repo/app/extensions/b-clash.mjs", extensionText(path.join(tree.base, "b"), register("read", "")));
+    await tree.put(
+      "repo/app/extensions/c-twice.mjs",
+      extensionText(
+        path.join(tree.base, "c"),
+        `${register("lint", "")}`.replace(
+          "api.after(() => {});",
+          `api.registerTool({ name: "lint", description: "y", parameters: {}, execute: async () => ({ content: [] }) });`,
+        ),
+      ),
+    );
+    await tree.put("repo/app/extensions/d-none.mjs", extensionText(path.join(tree.base, "d"), '"not a function"'));
+    await tree.put("repo/app/extensions/e-good.mjs", extensionText(path.join(tree.base, "e"), register("format", "")));
+    const registry = new ToolRegistry().register(tool("read"));
+    const hooks: HookSet = { before: [], after: [] };
+    const outcome = await loadExtensions(discoverResources(rootsOf(tree)).resources, {
+      trusted: () => true,
+      registry,
+      hooks,
+    });
+    assert.deepEqual(
+      registry.definitions().map((definition) => `${definition.name}: ${definition.description}`),
+      ["read: the read tool", "format: x"],
+      "失败的工厂、与已有工具同名或自己重名的扩展什么工具也没注册，原有的 read 没被替换",
+    );
+    assert.deepEqual([hooks.before.length, hooks.after.length], [1, 1], "失败的扩展的钩子也没有登记：只有成功的那一个");
+    assert.deepEqual(
+      outcome.loaded.map((file) => path.basename(file)),
+      ["e-good.mjs"],
+      "后面的扩展照常加载",
+    );
+    assert.deepEqual(
+      outcome.diagnostics.map((diagnostic) => path.basename(diagnostic.source)),
+      ["a-broken.mjs", "b-clash.mjs", "c-twice.mjs", "d-none.mjs"],
+      "每个失败的扩展留下一行点名它的诊断，loadExtensions 本身不抛出",
+    );
+    assert.match(outcome.diagnostics[0]?.message ?? "", /扩展 a-broken\.mjs 没有加载，什么也没有注册：配置缺失/);
+    assert.match(outcome.diagnostics[1]?.message ?? "", /工具名 read 已经有人用了/);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Lab 12.5 · 工具钩子
+// ---------------------------------------------------------------------------
+
+let calls = 0;
+const writeCall = (file: string): ToolCall => ({
+  type: "toolCall",
+  id: `call-${++calls}`,
+  name: "write",
+  arguments: { path: file, content: "generated\n" },
+});
+const protectGenerated: HookSet["before"][number] = (call) =>
+  String(call.arguments.path).startsWith("generated/")
+    ? { allow: false, reason: "AGENTS.md: never touch generated/" }
+    : undefined;
+
+test("工具钩子：before 钩子拒绝时，调用得到配对的错误结果，核心工具从不运行", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withTree(async (tree) => {
+    const registry = new ToolRegistry();
+    for (const core of createWorkspaceTools(tree.workspace)) registry.register(core);
+    const seen: string[] = [];
+    const hooks: HookSet = {
+      before: [
+        (call) => void seen.push(`first ${call.name} ${String(call.arguments.path)}`),
+        protectGenerated,
+        (call) => void seen.push(`third ${String(call.arguments.path)}`),
+      ],
+      after: [],
+    };
+    const hooked = hookedRegistry(registry, hooks);
+    assert.deepEqual(hooked.definitions(), registry.definitions(), "包上钩子的注册表给模型的工具定义不变");
+
+    const denied = writeCall("generated/api.ts");
+    const result = await executeToolCall(denied, hooked, {});
+    assert.deepEqual(
+      [result.toolCallId, result.toolName, result.isError],
+      [denied.id, "write", true],
+      "被拒绝的调用得到与它配对的错误结果",
+    );
+    assert.match(
+      result.content[0]?.text ?? "",
+      /denied: AGENTS\.md: never touch generated\//,
+      "错误结果说明被拒绝及理由",
+    );
+    assert.equal(existsSync(path.join(tree.workspace, "generated/api.ts")), false, "核心工具从不运行：文件没有写出");
+    assert.deepEqual(seen, ["first write generated/api.ts"], "按顺序运行，第一个拒绝就定了：后面的钩子不再问");
+
+    const allowed = await executeToolCall(writeCall("src/api.ts"), hooked, {});
+    assert.equal(allowed.isError, false, "没有钩子拒绝的调用照常运行");
+    assert.equal(await readFile(path.join(tree.workspace, "src/api.ts"), "utf8"), "generated\n", "文件写出了");
+  });
+});
+
+test("工具钩子：抛错、超时或答非所问的 before 钩子让调用被拒绝（失败即拒绝），并留下诊断", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  let ran = 0;
+  const registry = new ToolRegistry().register({
+    ...tool("bash"),
+    execute: async () => ({ content: [text(`ran ${++ran}`)] }),
+  });
+  const bash: ToolCall = { type: "toolCall", id: "call-bash", name: "bash", arguments: {} };
+  const failing: [string, HookSet["before"][number], RegExp][] = [
+    [
+      "抛错",
+      () => {
+        throw new Error("权限文件读不出来");
+      },
+      /第 1 个 before 钩子抛出了错误：权限文件读不出来/,
+    ],
+    ["超时", () => new Promise(() => {}), /第 1 个 before 钩子在 20 ms 内没有答复/],
+    ["答非所问", () => ({ allow: "yes" }) as never, /第 1 个 before 钩子返回了 \{"allow":"yes"\}/],
+  ];
+  for (const [what, hook, diagnostic] of failing) {
+    const diagnostics: Diagnostic[] = [];
+    const hooked = hookedRegistry(
+      registry,
+      { before: [hook], after: [] },
+      {
+        beforeTimeoutMs: 20,
+        onDiagnostic: (entry) => diagnostics.push(entry),
+      },
+    );
+    const result = await executeToolCall(bash, hooked, {});
+    assert.equal(result.isError, true, `${what}：调用被拒绝`);
+    assert.match(result.content[0]?.text ?? "", /denied/, `${what}：错误结果说明被拒绝`);
+    assert.equal(diagnostics.length, 1, `${what}：留下一行诊断`);
+    assert.match(diagnostics[0]?.message ?? "", diagnostic, `${what}：诊断说明钩子怎么失败的`);
+    assert.equal(diagnostics[0]?.source, "bash", `${what}：诊断点名工具`);
+  }
+  assert.equal(ran, 0, "失败即拒绝：核心工具一次也没有运行");
+});
+
+test("工具钩子：after 钩子对每个核心结果恰好运行一次，它出错也不替换结果", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withTree(async (tree) => {
+    const registry = new ToolRegistry();
+    for (const core of createWorkspaceTools(tree.workspace)) registry.register(core);
+    const observed: string[] = [];
+    const diagnostics: Diagnostic[] = [];
+    const hooked = hookedRegistry(
+      registry,
+      {
+        before: [protectGenerated],
+        after: [
+          (call, output) => void observed.push(`${call.name} ${output.content[0]?.text.slice(0, 5)}`),
+          () => {
+            throw new Error("审计日志写不进去");
+          },
+        ],
+      },
+      { onDiagnostic: (entry) => diagnostics.push(entry) },
+    );
+    const plain = await executeToolCall(writeCall("src/a.ts"), registry, {});
+    const result = await executeToolCall(writeCall("src/b.ts"), hooked, {});
+    assert.equal(result.isError, false, "after 钩子出错不把结果变成错误");
+    assert.deepEqual(
+      result.content[0]?.text.replace("src/b.ts", "src/a.ts"),
+      plain.content[0]?.text,
+      "结果就是核心工具的结果，没有被替换",
+    );
+    assert.deepEqual(
+      observed,
+      [`write ${result.content[0]?.text.slice(0, 5)}`],
+      "after 钩子恰好运行一次，看到核心结果",
+    );
+    assert.match(
+      diagnostics[0]?.message ?? "",
+      /第 2 个 after 钩子出错（结果不变）：审计日志写不进去/,
+      "它的失败只是一行诊断",
+    );
+
+    await executeToolCall(writeCall("generated/x.ts"), hooked, {});
+    assert.equal(observed.length, 1, "被拒绝的调用没有核心结果，after 钩子不运行");
+  });
+});
