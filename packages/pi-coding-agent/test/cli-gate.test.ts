@@ -9,14 +9,16 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
+import { put, withProject } from "./cli-support/project.js";
 import { runCli } from "./cli-support/run-cli.js";
-import { put, withProject } from "./cli-resources.test.js";
 
 const model = (baseURL: string) => ["--base-url", baseURL, "--model", "m", "--no-session"];
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are read field by field
 const toolResult = (request: any, id: string) =>
-  request.messages.find((message: { role: string; tool_call_id?: string }) => message.role === "tool" && message.tool_call_id === id);
+  request.messages.find(
+    (message: { role: string; tool_call_id?: string }) => message.role === "tool" && message.tool_call_id === id,
+  );
 
 /** An extension that leaves `marker` when its top-level code runs. */
 const markingExtension = (marker: string, body = "export default () => {};") =>
@@ -40,7 +42,11 @@ test("tiny-pi 权限门（没有终端）：不加 --yes 时 bash 调用得到�
       assert.equal(existsSync(path.join(workspace, "marker")), false, "命令没有运行");
       assert.match(denied.stdout, /没能运行/, "这一轮继续到模型的回答");
 
-      const allowed = await runCli([...model(server.baseURL), "--tools", "bash", "--yes", "建一个文件"], workspace, env);
+      const allowed = await runCli(
+        [...model(server.baseURL), "--tools", "bash", "--yes", "建一个文件"],
+        workspace,
+        env,
+      );
       assert.equal(allowed.code, 0, allowed.stderr);
       assert.doesNotMatch(toolResult(server.requests[3], "call_2").content, /denied/);
       assert.equal(existsSync(path.join(workspace, "marker")), true, "--yes：命令运行了");
@@ -55,7 +61,10 @@ test("tiny-pi 权限门：受保护的路径（.git/、.tiny-pi/、node_modules/
     await put(path.join(workspace, "node_modules", "x", "index.js"), "original\n");
     const server = await startChatServer([
       toolCallReply("call_1", "write", { path: ".git/config", content: "[core]\n" }),
-      toolCallReply("call_2", "edit", { path: "node_modules/x/index.js", edits: [{ oldText: "original", newText: "changed" }] }),
+      toolCallReply("call_2", "edit", {
+        path: "node_modules/x/index.js",
+        edits: [{ oldText: "original", newText: "changed" }],
+      }),
       toolCallReply("call_3", "write", { path: "notes.txt", content: "ok\n" }),
       textReply(["好"]),
       toolCallReply("call_4", "write", { path: ".git/config", content: "[core]\n" }),
@@ -109,7 +118,10 @@ test("tiny-pi 扩展（没有终端）：不加 --trust-extensions 时扩展的�
       assert.equal(existsSync(marker), false, "不信任的扩展没有被导入");
       const lines = untrusted.stderr.split("\n").filter((line) => line.includes("扩展"));
       assert.equal(lines.length, 1, untrusted.stderr);
-      assert.match(lines[0] ?? "", /没有加载 2 个扩展：mark\.mjs、shout\.ts——不在终端里时，加 --trust-extensions 才加载它们/);
+      assert.match(
+        lines[0] ?? "",
+        /没有加载 2 个扩展：mark\.mjs、shout\.ts——不在终端里时，加 --trust-extensions 才加载它们/,
+      );
       const names = (request: { tools?: { function: { name: string } }[] }) =>
         (request.tools ?? []).map((tool) => tool.function.name);
       assert.deepEqual(names(server.requests[0]), ["read"]);
@@ -131,7 +143,10 @@ test("tiny-pi 扩展的 before 钩子抛出异常：调用被拒绝（成对的�
       'export default (api) => api.before(() => { throw new Error("hook exploded"); });\n',
     );
     await put(path.join(workspace, ".tiny-pi", "extensions", "bad.mjs"), 'throw new Error("broken at import");\n');
-    const server = await startChatServer([toolCallReply("call_1", "bash", { command: "touch marker" }), textReply(["好"])]);
+    const server = await startChatServer([
+      toolCallReply("call_1", "bash", { command: "touch marker" }),
+      textReply(["好"]),
+    ]);
     try {
       const run = await runCli(
         [...model(server.baseURL), "--tools", "bash", "--yes", "--trust-extensions", "建一个文件"],

@@ -6,30 +6,11 @@
 // a temp one: TINY_PI_HOME stands for ~/.tiny-pi.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { cliEnv, isOneLine, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
-
-/** A project: <dir>/.git (the repository root), <dir>/AGENTS.md, the workspace <dir>/app with its own AGENTS.md, and a home. */
-export async function withProject<T>(
-  use: (paths: { root: string; workspace: string; home: string; env: NodeJS.ProcessEnv }) => Promise<T>,
-): Promise<T> {
-  return withWorkspace(async (root) => {
-    const workspace = path.join(root, "app");
-    const home = path.join(root, "home");
-    await mkdir(path.join(root, ".git"), { recursive: true });
-    await mkdir(workspace, { recursive: true });
-    await mkdir(home, { recursive: true });
-    return use({ root, workspace, home, env: cliEnv({ TINY_PI_HOME: home }) });
-  });
-}
-
-export async function put(file: string, content: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
-}
+import { put, withProject } from "./cli-support/project.js";
+import { isOneLine, runCli, sessionFiles } from "./cli-support/run-cli.js";
 
 const skill = (name: string, description: string, body: string) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
@@ -56,13 +37,21 @@ test("tiny-pi 的系统提示：全局、仓库根、工作区的 AGENTS.md 依�
       for (const text of ["GLOBAL-RULE", "ROOT-RULE", "APP-RULE", "APP-CLAUDE-RULE", "review", "检查一段代码的风格"]) {
         assert.ok(at(text) !== -1, `系统提示里有 ${text}`);
       }
-      assert.ok(at("GLOBAL-RULE") < at("ROOT-RULE") && at("ROOT-RULE") < at("APP-RULE"), "全局、仓库根、工作区依次出现");
+      assert.ok(
+        at("GLOBAL-RULE") < at("ROOT-RULE") && at("ROOT-RULE") < at("APP-RULE"),
+        "全局、仓库根、工作区依次出现",
+      );
       assert.ok(at("APP-RULE") < at("APP-CLAUDE-RULE"), "同一个目录里 AGENTS.md 在 CLAUDE.md 之前");
       assert.ok(at("APP-CLAUDE-RULE") < at("检查一段代码的风格"), "技能目录在上下文文件之后");
-      assert.ok(system.content.includes(path.join(workspace, ".tiny-pi", "skills", "review", "SKILL.md")), "技能的位置");
+      assert.ok(
+        system.content.includes(path.join(workspace, ".tiny-pi", "skills", "review", "SKILL.md")),
+        "技能的位置",
+      );
       assert.equal(at("SKILL-BODY-SECRET"), -1, "没有激活的技能，正文不进系统提示");
       assert.ok(
-        server.requests[0].tools.some((tool: { function: { name: string } }) => tool.function.name === "activate_skill"),
+        server.requests[0].tools.some(
+          (tool: { function: { name: string } }) => tool.function.name === "activate_skill",
+        ),
         "有技能时模型有 activate_skill 工具",
       );
       for (const message of server.requests[0].messages.slice(1)) {
@@ -138,7 +127,10 @@ test("tiny-pi resources：列出根、上下文文件、技能、模板、扩展
   await withProject(async ({ root, workspace, home, env }) => {
     await put(path.join(root, "AGENTS.md"), "root\n");
     await put(path.join(home, "skills", "review", "SKILL.md"), skill("review", "全局的版本", "GLOBAL-BODY"));
-    await put(path.join(workspace, ".tiny-pi", "skills", "review", "SKILL.md"), skill("review", "工作区的版本", "BODY"));
+    await put(
+      path.join(workspace, ".tiny-pi", "skills", "review", "SKILL.md"),
+      skill("review", "工作区的版本", "BODY"),
+    );
     await put(path.join(workspace, ".tiny-pi", "prompts", "fix.md"), "修好 $1\n");
     const marker = path.join(workspace, "imported");
     await put(

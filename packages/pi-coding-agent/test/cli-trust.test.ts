@@ -9,9 +9,9 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
+import { put, withProject } from "./cli-support/project.js";
 import { ptyUnavailable, startOnPty } from "./cli-support/pty.js";
 import { runCli } from "./cli-support/run-cli.js";
-import { put, withProject } from "./cli-resources.test.js";
 import { HANG_GUARD_MS } from "./hang-guard.js";
 
 const skip = ptyUnavailable();

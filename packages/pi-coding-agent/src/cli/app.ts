@@ -4,12 +4,13 @@
 import { runAgentLoop } from "@pi/course";
 import { createWorkspaceTools } from "../index.js";
 import type { CliArgs } from "./args.js";
+import { DEFAULT_PROTECTED_PATHS } from "./args.js";
 import { compactingModel } from "./compacting-model.js";
 import { Compactor } from "./compaction-turn.js";
 import { windowInForce, windowLine } from "./context-window.js";
 import { agentConversation, canUseAgent, loopConversation } from "./conversation.js";
 import { embeddedModelNotice, readmeQuestion } from "./embedded-model.js";
-import { EXIT_INTERRUPTED } from "./errors.js";
+import { EXIT_INTERRUPTED, UsageError } from "./errors.js";
 import { humanView } from "./human-view.js";
 import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
 import { jsonView } from "./json-view.js";
@@ -20,8 +21,8 @@ import { type ModelChoice, selectModel } from "./model-selection.js";
 import { type Redact, redactingStore, redactingView } from "./redacting.js";
 import { runRepl } from "./repl.js";
 import { courseResourceCode, type ResourceCode } from "./resource-code.js";
-import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
 import { runExtensions } from "./run-extensions.js";
+import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
 import { loadRunResources, type RunResources } from "./run-resources.js";
 import { runTurn, type TurnSetup } from "./run-turn.js";
 import { type RuntimeFacts, runtimeLine } from "./runtime-line.js";
@@ -43,8 +44,6 @@ import { systemPrompt } from "./system-prompt.js";
 import { type TerminalQuestions, terminalQuestions } from "./terminal-questions.js";
 import { tinyPiHome } from "./tiny-pi-home.js";
 import { selectTools, type ToolFactory } from "./tool-selection.js";
-import { DEFAULT_PROTECTED_PATHS } from "./args.js";
-import { UsageError } from "./errors.js";
 
 /** Runs tiny-pi as `args` say; `interactive`: the REPL. Resolves with the exit code. */
 export async function runTinyPi(args: CliArgs, from: string, interactive: boolean): Promise<number> {

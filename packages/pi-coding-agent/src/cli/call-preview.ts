@@ -3,8 +3,8 @@
 // will hold, chapter 08's unified-diff.ts). The preview never changes anything and never fails: a
 // path the tool would refuse is shown as such, and the tool itself still decides.
 import { readFile } from "node:fs/promises";
-import type { ToolCall } from "@pi/core";
 import { createPatch } from "diff";
+import type { HookCall } from "../index.js";
 import { toLf } from "../tools/line-endings.js";
 import { replacementDiff } from "../tools/unified-diff.js";
 import { resolveWorkspacePath } from "../tools/workspace-path.js";
@@ -14,7 +14,7 @@ import { visible } from "./visible-text.js";
 const PREVIEW_LINES = 40;
 const PREVIEW_BYTES = 16 * 1024;
 
-export async function callPreview(call: ToolCall, workspace: string): Promise<string> {
+export async function callPreview(call: HookCall, workspace: string): Promise<string> {
   const args = call.arguments;
   if (call.name === "bash") return `bash 要执行：${visible(String(args.command ?? ""))}`;
   const requested = typeof args.path === "string" ? args.path : "";
@@ -26,7 +26,8 @@ export async function callPreview(call: ToolCall, workspace: string): Promise<st
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") return `${head}（工具会拒绝这个路径：${(error as Error).message}）`;
   }
-  const diff = call.name === "write" ? writeDiff(requested, before, args.content) : editDiff(requested, before, args.edits);
+  const diff =
+    call.name === "write" ? writeDiff(requested, before, args.content) : editDiff(requested, before, args.edits);
   return `${head}\n${shortened(diff)}`;
 }
 
@@ -45,7 +46,8 @@ function editDiff(requested: string, before: string | undefined, edits: unknown)
   for (const [index, edit] of list.entries()) {
     const oldText = typeof edit?.oldText === "string" ? toLf(edit.oldText).text : "";
     const start = oldText === "" ? -1 : lf.indexOf(oldText);
-    if (start === -1 || lf.indexOf(oldText, start + 1) !== -1) return `（edits[${index}].oldText 不是唯一的一处：edit 会拒绝这次调用）`;
+    if (start === -1 || lf.indexOf(oldText, start + 1) !== -1)
+      return `（edits[${index}].oldText 不是唯一的一处：edit 会拒绝这次调用）`;
     replacements.push({ start, end: start + oldText.length, text: String(edit.newText ?? "") });
   }
   replacements.sort((a, b) => a.start - b.start);

@@ -11,8 +11,8 @@
 import type { Agent, runAgentLoop } from "@pi/course";
 import type { CliArgs } from "./args.js";
 import type { CompactionCode } from "./compaction-code.js";
-import type { ResourceCode } from "./resource-code.js";
 import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
+import type { ResourceCode } from "./resource-code.js";
 import type { RuntimePart } from "./runtime-line.js";
 import type { SessionCode } from "./session-code.js";
 import type { ToolFactory } from "./tool-selection.js";
@@ -127,7 +127,9 @@ export const CODE_ROWS: readonly CodeRow[] = [
     // A skill reads its files through chapter 08's workspace boundary in the same tree.
     uses: ["08"],
     fill: (code, module) => {
-      code.resources = Object.fromEntries(RESOURCE_EXPORTS.map((name) => [name, module[name]])) as unknown as ResourceCode;
+      code.resources = Object.fromEntries(
+        RESOURCE_EXPORTS.map((name) => [name, module[name]]),
+      ) as unknown as ResourceCode;
     },
   },
 ];

@@ -8,12 +8,10 @@
 //     y / n / always for this tool.
 // A denial reaches the model as the call's paired error result (hookedRegistry), and the turn goes on.
 import path from "node:path";
-import type { ToolCall } from "@pi/core";
+import type { BeforeDecision, BeforeHook, HookCall } from "../index.js";
 import { resolveWorkspacePath, workspaceRealPath } from "../tools/workspace-path.js";
 import { callPreview } from "./call-preview.js";
 import type { TerminalQuestions } from "./terminal-questions.js";
-
-export type GateDecision = { allow: true } | { allow: false; reason: string };
 
 export interface GateOptions {
   workspace: string;
@@ -30,9 +28,9 @@ export interface GateOptions {
 export const GATED_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash"]);
 
 /** The gate's before hook: undefined (no opinion) for tools it does not gate. */
-export function permissionGate(options: GateOptions) {
+export function permissionGate(options: GateOptions): BeforeHook {
   const always = new Set<string>();
-  return async (call: ToolCall, context: { signal?: AbortSignal } = {}): Promise<GateDecision | undefined> => {
+  return async (call, context) => {
     if (!GATED_TOOLS.has(call.name)) return undefined;
     if (call.name !== "bash") {
       const protectedBy = await protectedFolder(call, options);
@@ -55,7 +53,7 @@ export function permissionGate(options: GateOptions) {
   };
 }
 
-function deny(reason: string): GateDecision {
+function deny(reason: string): BeforeDecision {
   return { allow: false, reason };
 }
 
@@ -64,13 +62,16 @@ function deny(reason: string): GateDecision {
  * into .git/ is caught too). A one-segment entry (".git/") protects that folder at any depth; a longer
  * one ("docs/api/") only at the workspace's top. A path the tool itself would refuse is left to it.
  */
-async function protectedFolder(call: ToolCall, options: GateOptions): Promise<string | undefined> {
+async function protectedFolder(call: HookCall, options: GateOptions): Promise<string | undefined> {
   const requested = call.arguments.path;
   if (typeof requested !== "string" || options.protectedPaths.length === 0) return undefined;
   let relative: string;
   try {
     const real = await resolveWorkspacePath(options.workspace, requested);
-    relative = path.relative(await workspaceRealPath(options.workspace), real).split(path.sep).join("/");
+    relative = path
+      .relative(await workspaceRealPath(options.workspace), real)
+      .split(path.sep)
+      .join("/");
   } catch {
     return undefined;
   }

@@ -3,8 +3,12 @@
 // path, same content hash), --trust-extensions, or the person's answer on a terminal; without a
 // terminal an untrusted extension is not loaded, and one line says so. The permission gate is a
 // built-in extension whose before hook runs after the user's. The registry the loop gets is
-// hookedRegistry's: a denied call becomes its paired error result, and the turn goes on.
+// hookedRegistry's: a denied call becomes its paired error result, and the turn goes on. The gate
+// waits for a person, so it is a layer of its own without a time limit; the user's hooks keep
+// chapter 12's limit (a hook that hangs denies).
+import { register as registerHooks } from "node:module";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { ToolRegistry } from "@pi/core";
 import type { ExtensionFactory, HookSet, Resource } from "../index.js";
 import { type GateOptions, permissionGate } from "./permission-gate.js";
@@ -49,7 +53,7 @@ export async function runExtensions(options: ExtensionOptions): Promise<ToolRegi
       yes = /^y(es)?$/i.test(answer);
       if (yes) record.trust(file.path);
     }
-    if (yes && file.path.endsWith(".ts")) await typeScriptLoader();
+    if (yes && file.path.endsWith(".ts")) await typeScriptLoader(options.extensions);
     return yes;
   };
   const outcome = await options.code.loadExtensions(options.extensions, {
@@ -69,22 +73,33 @@ export async function runExtensions(options: ExtensionOptions): Promise<ToolRegi
         : `（没有加载扩展：${names}——你没有信任它们）\n`,
     );
   }
+  const gateHooks: HookSet = { before: [], after: [] };
   await permissionGateExtension({ ...options.gate, workspace, notes, ...(questions ? { questions } : {}) })({
     registerTool: (tool) => options.registry.register(tool),
-    before: (hook) => void hooks.before.push(hook),
-    after: (hook) => void hooks.after.push(hook),
+    before: (hook) => void gateHooks.before.push(hook),
+    after: (hook) => void gateHooks.after.push(hook),
   });
-  return options.code.hookedRegistry(options.registry, hooks, {
-    onDiagnostic: (diagnostic) => notes.write(`（${diagnostic.message}）\n`),
+  const onDiagnostic = (diagnostic: { message: string }) => notes.write(`（${diagnostic.message}）\n`);
+  const gated = options.code.hookedRegistry(options.registry, gateHooks, {
+    beforeTimeoutMs: Number.POSITIVE_INFINITY,
+    onDiagnostic,
   });
+  // The outer layer runs first: an extension that denies a call does so before anyone is asked.
+  return options.code.hookedRegistry(gated, hooks, { onDiagnostic });
 }
 
 let registered: Promise<void> | undefined;
 
-/** tsx's loader, registered once before the first .ts extension is imported (Node does not run TypeScript itself). */
-function typeScriptLoader(): Promise<void> {
+/**
+ * tsx's loader, registered once before the first .ts extension is imported (Node does not run
+ * TypeScript itself), and ts-extension-hooks.ts, which makes every .ts file of the extension
+ * folders an ES module whatever package.json is near it.
+ */
+function typeScriptLoader(extensions: readonly Resource[]): Promise<void> {
   registered ??= import("tsx/esm/api").then(({ register }) => {
     register();
+    const folders = [...new Set(extensions.map((file) => pathToFileURL(`${path.dirname(file.path)}${path.sep}`).href))];
+    registerHooks(new URL("./ts-extension-hooks.js", import.meta.url), { data: { folders } });
   });
   return registered;
 }

@@ -18,7 +18,12 @@ export const CONTEXT_FILES = ["AGENTS.md", "CLAUDE.md"];
  */
 export function tinyPiLayout(root: ResourceRoot): ResourceLayout {
   if (root.kind === "global") {
-    return { contextFiles: CONTEXT_FILES, skillDirs: ["skills"], promptDirs: ["prompts"], extensionDirs: ["extensions"] };
+    return {
+      contextFiles: CONTEXT_FILES,
+      skillDirs: ["skills"],
+      promptDirs: ["prompts"],
+      extensionDirs: ["extensions"],
+    };
   }
   return {
     contextFiles: CONTEXT_FILES,

@@ -1,6 +1,6 @@
 // Skills on demand: the model-callable `activate_skill` tool, and the text an activated skill
 // becomes. A skill's body is read only here (chapter 12's activateSkill), never at discovery.
-import { errorMessageOf, text, type Tool } from "@pi/core";
+import { errorMessageOf, type Tool, text } from "@pi/core";
 import type { Resource } from "../index.js";
 import type { ResourceCode } from "./resource-code.js";
 

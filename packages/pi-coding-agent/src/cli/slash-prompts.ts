@@ -24,7 +24,9 @@ export async function expandSlash(
     const [, name = "", rest = ""] = skillCall;
     const skill = resources.skills.find((candidate) => candidate.name === name);
     if (skill === undefined) {
-      return { problem: `没有名为 "${name}" 的技能：${listed("技能", resources.skills)}（tiny-pi resources 列出它们）` };
+      return {
+        problem: `没有名为 "${name}" 的技能：${listed("技能", resources.skills)}（tiny-pi resources 列出它们）`,
+      };
     }
     try {
       const body = skillText(skill, await code.activateSkill(skill));

@@ -21,7 +21,10 @@ export function terminalQuestions(input: NodeJS.ReadableStream, output: NodeJS.W
   const askOnce = (question: string, signal?: AbortSignal) =>
     new Promise<string>((resolve) => {
       if (signal?.aborted) return resolve("");
+      let settled = false;
       const done = (line: string) => {
+        if (settled) return;
+        settled = true;
         signal?.removeEventListener("abort", onAbort);
         waiting = undefined;
         resolve(line.trim());
@@ -39,14 +42,15 @@ export function terminalQuestions(input: NodeJS.ReadableStream, output: NodeJS.W
       }
       const rl = readline.createInterface({ input, output, terminal: true });
       close = () => rl.close();
+      // The answer is settled before the close that follows it (a first settle wins).
       rl.once("line", (line) => {
-        rl.close();
         done(line);
+        rl.close();
       });
       rl.once("close", () => done(""));
       rl.once("SIGINT", () => {
-        rl.close();
         done("");
+        rl.close();
       });
       rl.setPrompt(`${question} `);
       rl.prompt();
