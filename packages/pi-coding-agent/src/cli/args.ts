@@ -271,11 +271,11 @@ export const helpText = `用法：${usage}
   --tools LIST          逗号分隔，从 read,write,edit,bash 中选；默认只有只读的 read
   --max-steps N         最多请求模型 N 次（默认 32）
   --from DIR            在练习目录 DIR 里你自己写的每一章代码上运行：loop（07）、工具（08）、Agent（09）、
-                        会话存储与投影（10）、压缩（11），DIR 里有哪一章就用哪一章，其余用课程的；先检查每个包都用当前源码
+                        会话存储与投影（10）、压缩（11）、资源与工具钩子（12），DIR 里有哪一章就用哪一章，其余用课程的；先检查每个包都用当前源码
                         构建过，这些章以及它们用到的前面各章的聚焦测试全部通过，否则一行说明怎么做
   --loop DIR            只用 DIR 里你的 runAgentLoop（第 06、07 章的聚焦测试须通过）
   --tools-from DIR      只用 DIR 里你的 createWorkspaceTools（第 08 章的聚焦测试须通过）
-                        开头一行说出 loop、工具、Agent、会话、压缩各是课程的还是练习目录里你的
+                        开头一行说出 loop、工具、Agent、会话、压缩、资源各是课程的还是练习目录里你的
 
 上下文压缩
   --context-window N    模型的上下文窗口（token）；不给时用服务器 /v1/models 报告的（vLLM 的 max_model_len，
@@ -289,6 +289,29 @@ export const helpText = `用法：${usage}
                         摘要请求失败、被中止或不是要求的 JSON 时，会话不追加任何条目，这一轮以一行说明结束；
                         最新的一轮本身就放不下时不发请求，一行说明大小。--resume 同样使用 Pi 写的 compaction 条目。
   REPL 里 /compact [要求] 随时压缩：除最新的一轮外都换成摘要，要求（例如“保留文件名”）交给摘要请求
+
+资源、扩展与权限门（第 12 章）
+  资源的根按优先级从低到高：tiny-pi 目录（~/.tiny-pi，环境变量 TINY_PI_HOME 可改），工作区所在仓库的根（有 .git 的
+  那一层，没有就是文件系统根）到工作区之间的每一层目录，最后是工作区；同名的技能、模板、扩展，后面的根胜出。
+                        系统提示 = tiny-pi 自己的几行，加每个根里的 AGENTS.md 与 CLAUDE.md（按这个顺序），再加技能目录
+                        （每个技能只有名字、说明与位置；正文在激活时才读）
+  --no-context-files    不把 AGENTS.md / CLAUDE.md 放进系统提示（技能目录照常）
+  技能                  ~/.tiny-pi/skills/NAME/SKILL.md、.tiny-pi/skills/、.agents/skills/（Agent Skills 格式：name 与
+                        description 前置元数据）；模型用 activate_skill 工具激活，REPL 里 /skill:NAME [话] 激活并发送
+  模板                  .tiny-pi/prompts/NAME.md（~/.tiny-pi/prompts/ 也行），用 /NAME 参数 调用：$1…$9 是各个参数，
+                        $@ 是全部参数，$$ 是 $；带空格的参数用引号包起来
+  扩展                  .tiny-pi/extensions/ 与 ~/.tiny-pi/extensions/ 里的 .js、.mjs、.ts（.ts 经 tsx 加载），默认导出
+                        (api) => { api.registerTool(…); api.before(…); api.after(…) }。导入之前先决定信任：在终端里
+                        第一次运行时逐个询问 (y / n)，信任按真实路径与内容哈希记在 ~/.tiny-pi/trusted-extensions.json，
+                        改动过的扩展会再问；不在终端里时不加载，打印一行
+  --trust-extensions    不询问，加载工作区与 ~/.tiny-pi 的扩展（不在终端里时用它）
+  权限门                内置扩展：write、edit、bash 运行之前，在终端里显示调用（命令，或路径与 diff 预览），问
+                        y / n / always for this tool；不在终端里时默认拒绝。被拒绝的调用作为成对的错误结果交给模型，
+                        这一轮继续
+  -y, --yes             权限门不再询问，直接允许 write、edit、bash（受保护的路径仍然拒绝）
+  --protected-paths LIST  write 与 edit 永远不能改动的工作区路径，逗号分隔，默认 .git/,.tiny-pi/,node_modules/
+                        （只有一段的名字在任何深度都受保护）；即使有 --yes 也拒绝；写 "" 表示不保护
+  tiny-pi resources     列出这次会加载什么：各个根、上下文文件、技能、模板、扩展及其信任、谁遮蔽了谁（只读，不导入扩展）
 
 输出与会话
   --json                每个 LoopEvent 输出一行 JSON，代替给人看的视图
@@ -321,14 +344,27 @@ export const helpText = `用法：${usage}
   OPENAI_API_KEY=sk-... npm run tiny-pi -- --base-url https://api.openai.com/v1 --model gpt-4o-mini --loop practice/07
   npm run tiny-pi -- --from practice/10 "请读取 README.md，并告诉我项目名。"
   npm run tiny-pi -- tree .tiny-pi/sessions/<时间>.jsonl
+  npm run tiny-pi -- resources
+  npm run tiny-pi -- --base-url … --model … --tools read,edit,bash --yes --trust-extensions "/fix src/a.ts"
   npm run tiny-pi -- --resume .tiny-pi/sessions/<时间>.jsonl --leaf a1b2c3d4 "换一种说法再问一次"
 
 English: runs the course's agent loop (or your own: --from DIR takes every chapter's code a practice
-directory has, loop, tools, Agent, session store and compaction; --loop/--tools-from one chapter) with the workspace tools against any
+directory has, loop, tools, Agent, session store, compaction and resources with tool hooks; --loop/--tools-from one chapter) with the workspace tools against any
 OpenAI-compatible endpoint; with no --base-url an embedded scripted model replays the chapter's README
 round trip offline. Sessions are Pi's session trees (format 3): --resume FILE [--leaf ID] continues or
 branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them.
 Past the model's window (--context-window N, else the server's /v1/models entry; --reserve N for the
 answer) tiny-pi compacts: one summarisation request to the same model, a \`compaction\` entry in the
 session, then the summary plus the kept suffix in every request, even between two steps of one turn;
-/compact [instructions] in the REPL does it on demand. Exit 0 on stop, 1 on a failed run, 2 on a usage error.`;
+/compact [instructions] in the REPL does it on demand. Resources (chapter 12): AGENTS.md and CLAUDE.md from
+~/.tiny-pi (TINY_PI_HOME), each folder from the repository root down and the workspace go into the system prompt in
+that order (--no-context-files leaves them out), then the skills catalogue without bodies; skills
+(~/.tiny-pi/skills, .tiny-pi/skills, .agents/skills) are activated by the model's activate_skill tool or
+/skill:NAME; templates .tiny-pi/prompts/NAME.md run as /NAME args; \`tiny-pi resources\` lists what was found
+and what shadowed what. Extensions (.tiny-pi/extensions, ~/.tiny-pi/extensions; .js, .mjs, .ts) are trusted
+before import: asked on a terminal and recorded by real path and content hash (a changed file asks again), or
+--trust-extensions; otherwise not loaded, in one line. The permission gate, a built-in extension, shows each
+write/edit/bash call (command, or path and diff preview) and asks y / n / always for this tool; without a
+terminal it denies unless --yes; protected paths (--protected-paths, default .git/,.tiny-pi/,node_modules/) are
+denied for write and edit even with --yes. A denied call is its paired error result and the turn goes on.
+Exit 0 on stop, 1 on a failed run, 2 on a usage error.`;
