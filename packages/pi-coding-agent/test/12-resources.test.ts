@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 import {
   assistantMessage,
   executeToolCall,
@@ -206,7 +207,7 @@ test("技能按需：激活才第一次读正文，并返回读过的每个文�
 
     await writeFile(skill.path, skillText("release", "发布新版本时用", "激活时的新正文\n"));
     const activated = await activateSkill(skill, ["checklist.md"]);
-    assert.equal(activated.name, "release");
+    assert.equal(activated.name, "release", "激活得到技能的名称");
     assert.ok(activated.body.startsWith("激活时的新正文\n"), "正文在激活时才读：发现之后改过的正文就是激活得到的正文");
     assert.ok(activated.body.includes("- 变更记录写好了"), "请求的技能文件一起读进来");
     assert.deepEqual(
@@ -272,7 +273,7 @@ test("模板与上下文：模板渲染成一条 UserMessage：$1…$9 是位置
     const file = await tree.put("repo/app/prompts/review.md", "请审查 $1，重点：$@\n");
     const [review] = discoverResources(rootsOf(tree)).resources;
     assert.ok(review?.kind === "template", "发现了 review 模板");
-    assert.equal(review.path, file);
+    assert.equal(review.path, file, "模板的位置是它的真实路径");
     assert.equal(
       renderTemplate(review, ["src/a.ts"]).content,
       "请审查 src/a.ts，重点：src/a.ts\n",
@@ -395,7 +396,11 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       ),
     );
     await tree.put("repo/app/extensions/d-none.mjs", extensionText(path.join(tree.base, "d"), '"not a function"'));
-    await tree.put("repo/app/extensions/e-good.mjs", extensionText(path.join(tree.base, "e"), register("format", "")));
+    // The good extension keeps its API object, to try registering after its factory has returned.
+    const good = await tree.put(
+      "repo/app/extensions/e-good.mjs",
+      `export let kept;\n${extensionText(path.join(tree.base, "e"), register("format", "kept = api;"))}`,
+    );
     const registry = new ToolRegistry().register(tool("read"));
     const hooks: HookSet = { before: [], after: [] };
     const outcome = await loadExtensions(discoverResources(rootsOf(tree)).resources, {
@@ -409,6 +414,13 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       "失败的工厂、与已有工具同名或自己重名的扩展什么工具也没注册，原有的 read 没被替换",
     );
     assert.deepEqual([hooks.before.length, hooks.after.length], [1, 1], "失败的扩展的钩子也没有登记：只有成功的那一个");
+    const { kept } = (await import(pathToFileURL(good).href)) as { kept: { registerTool(tool: Tool): void } };
+    assert.throws(
+      () => kept.registerTool(tool("late")),
+      /扩展只能在它的工厂函数运行时注册工具与钩子/,
+      "工厂返回之后，它拿到的 API 拒绝再注册",
+    );
+    assert.equal(registry.get("late"), undefined, "工厂返回之后注册的工具不会出现");
     assert.deepEqual(
       outcome.loaded.map((file) => path.basename(file)),
       ["e-good.mjs"],
@@ -419,8 +431,12 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       ["a-broken.mjs", "b-clash.mjs", "c-twice.mjs", "d-none.mjs"],
       "每个失败的扩展留下一行点名它的诊断，loadExtensions 本身不抛出",
     );
-    assert.match(outcome.diagnostics[0]?.message ?? "", /扩展 a-broken\.mjs 没有加载，什么也没有注册：配置缺失/);
-    assert.match(outcome.diagnostics[1]?.message ?? "", /工具名 read 已经有人用了/);
+    assert.match(
+      outcome.diagnostics[0]?.message ?? "",
+      /扩展 a-broken\.mjs 没有加载，什么也没有注册：配置缺失/,
+      "诊断说明工厂失败的原因",
+    );
+    assert.match(outcome.diagnostics[1]?.message ?? "", /工具名 read 已经有人用了/, "诊断点名冲突的工具名");
   });
 });
 
@@ -479,7 +495,7 @@ test("工具钩子：before 钩子拒绝时，调用得到配对的错误结果�
   });
 });
 
-test("工具钩子：抛错、超时或答非所问的 before 钩子让调用被拒绝（失败即拒绝），并留下诊断", {
+test("工具钩子：抛错、超时、答非所问或等待中被中止的 before 钩子让调用被拒绝（失败即拒绝），并留下诊断", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   let ran = 0;
@@ -488,7 +504,8 @@ test("工具钩子：抛错、超时或答非所问的 before 钩子让调用被
     execute: async () => ({ content: [text(`ran ${++ran}`)] }),
   });
   const bash: ToolCall = { type: "toolCall", id: "call-bash", name: "bash", arguments: {} };
-  const failing: [string, HookSet["before"][number], RegExp][] = [
+  const aborted = new AbortController();
+  const failing: [string, HookSet["before"][number], RegExp, AbortSignal?][] = [
     [
       "抛错",
       () => {
@@ -498,18 +515,28 @@ test("工具钩子：抛错、超时或答非所问的 before 钩子让调用被
     ],
     ["超时", () => new Promise(() => {}), /第 1 个 before 钩子在 20 ms 内没有答复/],
     ["答非所问", () => ({ allow: "yes" }) as never, /第 1 个 before 钩子返回了 \{"allow":"yes"\}/],
+    [
+      "等待中被中止",
+      () => {
+        queueMicrotask(() => aborted.abort());
+        return new Promise(() => {});
+      },
+      /第 1 个 before 钩子还没有答复，运行就被中止了/,
+      aborted.signal,
+    ],
   ];
-  for (const [what, hook, diagnostic] of failing) {
+  for (const [what, hook, diagnostic, signal] of failing) {
     const diagnostics: Diagnostic[] = [];
     const hooked = hookedRegistry(
       registry,
       { before: [hook], after: [] },
       {
-        beforeTimeoutMs: 20,
+        // The abort case waits with no limit: only the abort can end it.
+        beforeTimeoutMs: signal === undefined ? 20 : Number.POSITIVE_INFINITY,
         onDiagnostic: (entry) => diagnostics.push(entry),
       },
     );
-    const result = await executeToolCall(bash, hooked, {});
+    const result = await executeToolCall(bash, hooked, signal === undefined ? {} : { signal });
     assert.equal(result.isError, true, `${what}：调用被拒绝`);
     assert.match(result.content[0]?.text ?? "", /denied/, `${what}：错误结果说明被拒绝`);
     assert.equal(diagnostics.length, 1, `${what}：留下一行诊断`);

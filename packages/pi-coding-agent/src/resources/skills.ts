@@ -56,13 +56,13 @@ export async function activateSkill(skill: Resource, files: readonly string[] = 
   const skillFile = await insideSkill(root, path.basename(skill.path), skill.name);
   const { name, body } = parseSkillFile(await readFile(skillFile, "utf8"), skillFile);
   const sources = [skillFile];
-  const parts = [body];
+  let text = body;
   for (const file of files) {
     const real = await insideSkill(root, file, name);
-    parts.push(`\n<file path="${real}">\n${await readFile(real, "utf8")}\n</file>`);
+    text += `\n<file path="${real}">\n${(await readFile(real, "utf8")).trimEnd()}\n</file>\n`;
     sources.push(real);
   }
-  return { name, body: parts.join("\n"), sources };
+  return { name, body: text, sources };
 }
 
 async function insideSkill(root: string, file: string, name: string): Promise<string> {
