@@ -10,7 +10,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
 import { put, withProject } from "./cli-support/project.js";
-import { ptyUnavailable, startOnPty } from "./cli-support/pty.js";
+import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
 import { runCli } from "./cli-support/run-cli.js";
 import { HANG_GUARD_MS } from "./hang-guard.js";
 
@@ -99,6 +99,51 @@ test("tiny-pi 权限门（终端）：bash 显示命令、write 显示路径与 
       assert.equal(await readFile(path.join(workspace, "notes.txt"), "utf8"), "第一行\n新的第二行\n");
       assert.equal(await readFile(path.join(workspace, "more.txt"), "utf8"), "更多\n", "always：第二次 write 不再问");
       assert.equal(pty.screen().split("允许吗？").length - 1, 2, "只问了两次");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+test("tiny-pi REPL 里的技能、模板与权限门：/skill:NAME 发出技能正文，/NAME 参数 发出渲染后的模板，不存在的模板一行说明、REPL 继续；权限门的问题由下一行回答，不转入这一轮", {
+  skip,
+  timeout: HANG_GUARD_MS,
+}, async (t) => {
+  await withProject(async ({ workspace, env }) => {
+    await put(
+      path.join(workspace, ".tiny-pi", "skills", "tidy", "SKILL.md"),
+      "---\nname: tidy\ndescription: 整理文件\n---\nTIDY-BODY 先列出文件\n",
+    );
+    await put(path.join(workspace, ".tiny-pi", "prompts", "say.md"), "请说 $1\n");
+    const server = await startChatServer([
+      textReply(["整理好了"]),
+      toolCallReply("call_1", "bash", { command: "touch marker" }),
+      textReply(["说完了"]),
+    ]);
+    try {
+      const pty = startOnPty(
+        ["--base-url", server.baseURL, "--model", "m", "--tools", "bash", "--no-session"],
+        workspace,
+        env,
+      );
+      t.after(() => pty.stop());
+      await pty.waitFor(PROMPT);
+      await pty.ask("/skill:tidy 现在整理", "整理好了");
+      const first = server.requests[0].messages.at(-1);
+      assert.ok(first.content.includes("TIDY-BODY 先列出文件") && first.content.endsWith("现在整理"), first.content);
+      await pty.ask("/nosuch 你好", '没有名为 "nosuch" 的提示模板');
+      assert.equal(server.requests.length, 1, "不存在的模板不发请求");
+      pty.type("/say 你好\r");
+      await pty.waitFor("bash 要执行：touch marker");
+      await pty.waitFor("允许吗？");
+      pty.type("y\r");
+      await pty.waitFor("说完了");
+      await pty.waitFor(PROMPT);
+      assert.equal(await pty.leave(), 0, pty.screen());
+      assert.equal(server.requests[1].messages.at(-1).content, "请说 你好\n", "模板渲染成一条用户消息");
+      assert.equal(existsSync(path.join(workspace, "marker")), true, "答 y：命令运行了");
+      assert.doesNotMatch(pty.screen(), /已转入正在运行的这一轮：y/, "回答没有转入这一轮");
+      assert.equal(server.requests.length, 3);
     } finally {
       await server.close();
     }

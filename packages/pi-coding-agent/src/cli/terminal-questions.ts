@@ -48,9 +48,12 @@ export function terminalQuestions(input: NodeJS.ReadableStream, output: NodeJS.W
         rl.close();
       });
       rl.once("close", () => done(""));
+      // Ctrl-C at a question means what it means elsewhere: no to the question, and tiny-pi's own
+      // handler (abort the turn, or exit during setup) gets the signal the raw terminal swallowed.
       rl.once("SIGINT", () => {
         done("");
         rl.close();
+        process.kill(process.pid, "SIGINT");
       });
       rl.setPrompt(`${question} `);
       rl.prompt();
