@@ -69,7 +69,10 @@ test("tiny-pi 参数：默认工作区是运行 npm 的目录、只有 read、�
 
 test("tiny-pi 第 12 章的参数：--no-context-files、--trust-extensions、--yes（-y）、--protected-paths 与 resources 命令", () => {
   assert.deepEqual(
-    parseCliArgs(["--no-context-files", "--trust-extensions", "-y", "--protected-paths", ".git,./dist/, docs/api", "hi"], from),
+    parseCliArgs(
+      ["--no-context-files", "--trust-extensions", "-y", "--protected-paths", ".git,./dist/, docs/api", "hi"],
+      from,
+    ),
     {
       workspace: from,
       tools: ["read"],
