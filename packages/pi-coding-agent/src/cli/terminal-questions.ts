@@ -49,11 +49,12 @@ export function terminalQuestions(input: NodeJS.ReadableStream, output: NodeJS.W
       });
       rl.once("close", () => done(""));
       // Ctrl-C at a question means what it means elsewhere: no to the question, and tiny-pi's own
-      // handler (abort the turn, or exit during setup) gets the signal the raw terminal swallowed.
+      // handler (abort the turn, or exit during setup) hears the Ctrl-C the raw terminal swallowed
+      // (emitted, not sent: on Windows a real SIGINT to oneself kills outright).
       rl.once("SIGINT", () => {
         done("");
         rl.close();
-        process.kill(process.pid, "SIGINT");
+        process.emit("SIGINT", "SIGINT");
       });
       rl.setPrompt(`${question} `);
       rl.prompt();
