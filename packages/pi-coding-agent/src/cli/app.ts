@@ -1,10 +1,10 @@
-// One tiny-pi run, wired from its parts: the session, the loop and tools (the course's or the
-// learner's), the model, the view; then one turn (a prompt) or the REPL.
+// One tiny-pi run, wired from its parts: the resources (AGENTS.md, skills, templates), the session,
+// the loop and tools (the course's or the learner's) behind the extensions' hooks and the permission
+// gate, the model, the view; then one turn (a prompt) or the REPL.
 
 import { runAgentLoop } from "@pi/course";
 import { createWorkspaceTools } from "../index.js";
-import type { CliArgs } from "./args.js";
-import { DEFAULT_PROTECTED_PATHS } from "./args.js";
+import { type CliArgs, DEFAULT_PROTECTED_PATHS } from "./args.js";
 import { compactingModel } from "./compacting-model.js";
 import { Compactor } from "./compaction-turn.js";
 import { windowInForce, windowLine } from "./context-window.js";

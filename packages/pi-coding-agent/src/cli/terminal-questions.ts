@@ -22,6 +22,8 @@ export function terminalQuestions(input: NodeJS.ReadableStream, output: NodeJS.W
     new Promise<string>((resolve) => {
       if (signal?.aborted) return resolve("");
       let settled = false;
+      /** Closes this question's own readline, once there is one. */
+      let close = () => {};
       const done = (line: string) => {
         if (settled) return;
         settled = true;
@@ -34,7 +36,6 @@ export function terminalQuestions(input: NodeJS.ReadableStream, output: NodeJS.W
         done("");
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      let close = () => {};
       if (attached) {
         output.write(`${question} `);
         waiting = done;
