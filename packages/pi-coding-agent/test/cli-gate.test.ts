@@ -6,6 +6,7 @@
 // the questions asked on a terminal.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
+import { symlink } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
@@ -56,13 +57,15 @@ test("tiny-pi 权限门（没有终端）：不加 --yes 时 bash 调用得到�
   });
 });
 
-test("tiny-pi 权限门：受保护的路径（.git/、.tiny-pi/、node_modules/，可用 --protected-paths 改）即使有 --yes 也不能 write 或 edit", async () => {
+test("tiny-pi 权限门：受保护的路径（.git/、.tiny-pi/、node_modules/，按真实路径判断，可用 --protected-paths 改）即使有 --yes 也不能 write 或 edit", async () => {
   await withProject(async ({ workspace, env }) => {
     await put(path.join(workspace, "node_modules", "x", "index.js"), "original\n");
+    // A link into node_modules/: the gate judges the real path, as the tools resolve it.
+    await symlink("node_modules", path.join(workspace, "vendor"));
     const server = await startChatServer([
       toolCallReply("call_1", "write", { path: ".git/config", content: "[core]\n" }),
       toolCallReply("call_2", "edit", {
-        path: "node_modules/x/index.js",
+        path: "vendor/x/index.js",
         edits: [{ oldText: "original", newText: "changed" }],
       }),
       toolCallReply("call_3", "write", { path: "notes.txt", content: "ok\n" }),
