@@ -67,6 +67,32 @@ test("tiny-pi 参数：默认工作区是运行 npm 的目录、只有 read、�
   assert.equal((parseCliArgs(["--from", "practice/10"], from) as CliArgs).fromDir, path.join(from, "practice/10"));
 });
 
+test("tiny-pi 第 12 章的参数：--no-context-files、--trust-extensions、--yes（-y）、--protected-paths 与 resources 命令", () => {
+  assert.deepEqual(
+    parseCliArgs(
+      ["--no-context-files", "--trust-extensions", "-y", "--protected-paths", ".git,./dist/, docs/api", "hi"],
+      from,
+    ),
+    {
+      workspace: from,
+      tools: ["read"],
+      json: false,
+      session: { kind: "new" },
+      noContextFiles: true,
+      trustExtensions: true,
+      yes: true,
+      protectedPaths: [".git/", "dist/", "docs/api/"],
+      prompt: "hi",
+    },
+  );
+  assert.deepEqual((parseCliArgs(["--protected-paths", ""], from) as CliArgs).protectedPaths, [], '"" 表示不保护');
+  assert.deepEqual((parseCliArgs(["resources"], from) as CliArgs).command, { kind: "resources" });
+  assert.equal((parseCliArgs(["resources", "please"], from) as CliArgs).prompt, "resources please", "多个词是 prompt");
+  usageError(["--protected-paths", "../up"], /^--protected-paths 里有"\.\.\/up"：请写工作区里的相对路径/);
+  usageError(["--protected-paths", "/etc"], /^--protected-paths 里有"\/etc"/);
+  usageError(["--protected-paths", ".git,,x"], /^--protected-paths 里有""/);
+});
+
 test("tiny-pi 参数有误：每种错误一行，说明怎么改", () => {
   usageError(["--bogus"], /^未知选项 --bogus：请删掉它，或换成 --help 列出的选项。用法：tiny-pi /);
   usageError(["--model"], /^选项 --model 缺少取值：请在 --model 后面写上取值/);

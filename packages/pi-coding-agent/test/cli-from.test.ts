@@ -9,8 +9,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { focusedTestCount } from "@pi/course-kit";
-import { startChatServer, textReply } from "./cli-support/chat-server.js";
+import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
 import { build, insertAfter, manifest, withTempDir, writeTarget } from "./cli-support/practice-tree.js";
+import { put, withProject } from "./cli-support/project.js";
 import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
 import { cliEnv, isOneLine, repoRoot, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
 import { HANG_GUARD_MS } from "./hang-guard.js";
@@ -51,7 +52,7 @@ const MARKS = [
 ];
 
 const START_LINE =
-  /^loop：.*practice-10 里你的 runAgentLoop · 工具：.*practice-10 里你的 read · Agent：.*practice-10 里你的 Agent · 会话：.*practice-10 里你的 JsonlSessionStore · 压缩：课程的 buildContext$/m;
+  /^loop：.*practice-10 里你的 runAgentLoop · 工具：.*practice-10 里你的 read · Agent：.*practice-10 里你的 Agent · 会话：.*practice-10 里你的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources$/m;
 
 test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），REPL 用你的 Agent，--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变", {
   timeout: HANG_GUARD_MS,
@@ -94,7 +95,7 @@ test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；
         try {
           const mine = (what: string) => `${tree} 里你的 ${what}`;
           await pty.waitFor(
-            `loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 压缩：课程的 buildContext · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
+            `loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 压缩：课程的 buildContext · 资源：课程的 discoverResources · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
           );
           await pty.waitFor(PROMPT);
           pty.type("项目叫什么？\r");
@@ -193,7 +194,11 @@ test("tiny-pi --from practice/11：每次请求的上下文用练习目录里你
       await writeFile(path.join(workspace, "README.md"), `# tiny-pi\n${"A small agent runtime. ".repeat(70)}\n`);
       const first = await runCli(["--from", tree], workspace);
       assert.equal(first.code, 0, first.stderr);
-      assert.match(first.stderr, /· 压缩：.*practice-11 里你的 buildContext$/m, "开头一行说出压缩来自练习目录");
+      assert.match(
+        first.stderr,
+        /· 压缩：.*practice-11 里你的 buildContext · 资源：课程的 discoverResources$/m,
+        "开头一行说出压缩来自练习目录",
+      );
       assert.ok(
         first.stderr.includes("学习者的 buildContext"),
         `请求的上下文由你的 buildContext 构造\n${first.stderr}`,
@@ -229,6 +234,66 @@ test("tiny-pi --from practice/11：每次请求的上下文用练习目录里你
       assert.ok(isOneLine(refused.stderr), refused.stderr);
       assert.match(refused.stderr, /第 11 章的聚焦测试没有全部通过（通过 \d+\/\d+）：先完成 Lab/);
       assert.deepEqual(await readFile(file), saved, "会话文件一个字节也没变");
+    });
+  });
+});
+
+test("tiny-pi --from practice/12：资源的根与发现、工具钩子都用练习目录里你的代码（开头一行说出资源是你的），权限门经你的 hookedRegistry 拒绝 bash；第 12 章的聚焦测试不通过时一行拒绝", {
+  timeout: HANG_GUARD_MS,
+}, async () => {
+  const resources = checkpoint("12");
+  await withTempDir(async (dir) => {
+    const tree = path.join(dir, "practice-12");
+    writeTarget(resources.id, tree);
+    await insertAfter(
+      tree,
+      "packages/pi-coding-agent/src/resources/roots.ts",
+      "export function resourceRoots(options: { globalDir?: string; workspace: string; stopAt?: string }): ResourceRoot[] {",
+      'process.stderr.write("学习者的 resourceRoots\\n");',
+    );
+    await insertAfter(
+      tree,
+      "packages/pi-coding-agent/src/extensions/hooks.ts",
+      "export function hookedRegistry(registry: ToolRegistry, hooks: HookSet, options: HookOptions = {}): ToolRegistry {",
+      'process.stderr.write("学习者的 hookedRegistry\\n");',
+    );
+    build(tree, "packages/pi-coding-agent");
+
+    await withProject(async ({ workspace, env }) => {
+      await put(path.join(workspace, "AGENTS.md"), "APP-RULE\n");
+      const server = await startChatServer([
+        toolCallReply("call_1", "bash", { command: "touch marker" }),
+        textReply(["好"]),
+      ]);
+      try {
+        const run = await runCli(
+          ["--from", tree, "--base-url", server.baseURL, "--model", "m", "--tools", "bash", "--no-session", "建文件"],
+          workspace,
+          env,
+        );
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stderr, /· 资源：.*practice-12 里你的 discoverResources$/m, "开头一行说出资源来自练习目录");
+        assert.ok(run.stderr.includes("学习者的 resourceRoots"), run.stderr);
+        assert.ok(run.stderr.includes("学习者的 hookedRegistry"), run.stderr);
+        assert.ok(server.requests[0].messages[0].content.includes("APP-RULE"), "你的代码读到的 AGENTS.md 进了系统提示");
+        const result = server.requests[1].messages.find(
+          (message: { tool_call_id?: string }) => message.tool_call_id === "call_1",
+        );
+        assert.match(result.content, /denied/, "权限门经你的 hookedRegistry 拒绝");
+        assert.equal(existsSync(path.join(workspace, "marker")), false);
+
+        const teaching = "packages/pi-coding-agent/src/extensions/hooks.ts";
+        const starter = resources.starters[teaching];
+        assert.ok(starter !== undefined);
+        await writeFile(path.join(tree, teaching), await readFile(path.join(repoRoot, starter), "utf8"));
+        build(tree, "packages/pi-coding-agent");
+        const refused = await runCli(["--from", tree, "--no-session", "再来"], workspace, env);
+        assert.equal(refused.code, 1);
+        assert.ok(isOneLine(refused.stderr), refused.stderr);
+        assert.match(refused.stderr, /第 12 章的聚焦测试没有全部通过（通过 \d+\/\d+）：先完成 Lab/);
+      } finally {
+        await server.close();
+      }
     });
   });
 });

@@ -36,7 +36,7 @@ async function withCommandRunning(
   }
 }
 
-const args = (baseURL: string) => ["--base-url", baseURL, "--model", "m", "--tools", "bash", "--no-session"];
+const args = (baseURL: string) => ["--base-url", baseURL, "--model", "m", "--tools", "bash", "--yes", "--no-session"];
 
 for (const [signal, code, command, started, what] of [
   ["SIGTERM", 143, WITHOUT_TOKEN, 3, "忽略 SIGTERM 的、另开会话的、环境被清空的"],

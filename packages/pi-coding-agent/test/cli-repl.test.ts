@@ -31,7 +31,7 @@ test("tiny-pi REPL（Agent）：开头一行说出 loop 与工具；运行中输
       const pty = startOnPty(["--base-url", server.baseURL, "--model", "m"], workspace, cliEnv());
       t.after(() => pty.stop());
       await pty.waitFor(
-        "loop：课程的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 运行中输入的一行转入这一轮（第 09 章的 Agent）",
+        "loop：课程的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources · 运行中输入的一行转入这一轮（第 09 章的 Agent）",
       );
       await pty.waitFor(PROMPT);
       pty.type("项目叫什么？\r");
@@ -79,7 +79,7 @@ test("tiny-pi REPL（--resume，逐轮 runAgentLoop）：开头一行说出输�
       );
       t.after(() => pty.stop());
       await pty.waitFor(
-        "loop：课程的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 运行中输入的一行排到这一轮结束之后",
+        "loop：课程的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources · 运行中输入的一行排到这一轮结束之后",
       );
       await pty.waitFor(PROMPT);
       pty.type("新问题\r");

@@ -1,15 +1,16 @@
-// One tiny-pi run, wired from its parts: the session, the loop and tools (the course's or the
-// learner's), the model, the view; then one turn (a prompt) or the REPL.
+// One tiny-pi run, wired from its parts: the resources (AGENTS.md, skills, templates), the session,
+// the loop and tools (the course's or the learner's) behind the extensions' hooks and the permission
+// gate, the model, the view; then one turn (a prompt) or the REPL.
 
 import { runAgentLoop } from "@pi/course";
 import { createWorkspaceTools } from "../index.js";
-import type { CliArgs } from "./args.js";
+import { type CliArgs, DEFAULT_PROTECTED_PATHS } from "./args.js";
 import { compactingModel } from "./compacting-model.js";
 import { Compactor } from "./compaction-turn.js";
 import { windowInForce, windowLine } from "./context-window.js";
 import { agentConversation, canUseAgent, loopConversation } from "./conversation.js";
 import { embeddedModelNotice, readmeQuestion } from "./embedded-model.js";
-import { EXIT_INTERRUPTED } from "./errors.js";
+import { EXIT_INTERRUPTED, UsageError } from "./errors.js";
 import { humanView } from "./human-view.js";
 import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
 import { jsonView } from "./json-view.js";
@@ -19,7 +20,10 @@ import { guardChildren, leave } from "./leave.js";
 import { type ModelChoice, selectModel } from "./model-selection.js";
 import { type Redact, redactingStore, redactingView } from "./redacting.js";
 import { runRepl } from "./repl.js";
+import { courseResourceCode, type ResourceCode } from "./resource-code.js";
+import { runExtensions } from "./run-extensions.js";
 import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
+import { loadRunResources, type RunResources } from "./run-resources.js";
 import { runTurn, type TurnSetup } from "./run-turn.js";
 import { type RuntimeFacts, runtimeLine } from "./runtime-line.js";
 import type { SessionCode } from "./session-code.js";
@@ -34,8 +38,12 @@ import {
   resumeSession,
   type SessionStore,
 } from "./session-store.js";
+import { activateSkillTool } from "./skill-tool.js";
+import { expandSlash } from "./slash-prompts.js";
 import { styleFor } from "./style.js";
 import { systemPrompt } from "./system-prompt.js";
+import { type TerminalQuestions, terminalQuestions } from "./terminal-questions.js";
+import { tinyPiHome } from "./tiny-pi-home.js";
 import { selectTools, type ToolFactory } from "./tool-selection.js";
 
 /** Runs tiny-pi as `args` say; `interactive`: the REPL. Resolves with the exit code. */
@@ -51,10 +59,30 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   process.on("SIGINT", onSignal);
   // --from / --loop / --tools-from: checked before the session is opened, so a refusal touches no session file.
   const learner = await loadLearnerRun(learnerSources(args), from);
+  const notes = process.stderr;
+  // Resources (AGENTS.md, skills, templates; no extension is imported yet) and a one-shot /template
+  // or /skill: before the session is opened, so a prompt naming neither touches no session file.
+  const resourceCode = learner.code.resources ?? courseResourceCode;
+  const home = tinyPiHome(process.env);
+  const resources = loadRunResources(resourceCode, {
+    workspace: args.workspace,
+    home,
+    contextFiles: args.noContextFiles !== true,
+  });
+  for (const line of resources.problems) notes.write(`${line}\n`);
+  const expand = (line: string) => expandSlash(line, resources, resourceCode);
+  let prompt = args.prompt ?? readmeQuestion;
+  if (!interactive && args.prompt !== undefined) {
+    const expanded = await expand(args.prompt);
+    if (expanded !== undefined && "problem" in expanded) throw new UsageError(expanded.problem);
+    if (expanded !== undefined) prompt = expanded.prompt;
+  }
+  const questions =
+    process.stdin.isTTY && process.stderr.isTTY ? terminalQuestions(process.stdin, process.stderr) : undefined;
+
   const { session, history } = await openSession(args, choice.redact, learner.code.session);
   const recorder = sessionRecorder(session, history.length);
 
-  const notes = process.stderr;
   // Compaction: every request goes through the Compactor (compaction-turn.ts); the summariser is the same model, unrecorded.
   const window = await windowInForce(args);
   const compaction = learner.code.compaction;
@@ -66,7 +94,12 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     ...(compaction ? { code: compaction } : {}),
   });
   const model = compactingModel(choice.model, compactor);
-  const setup = await turnSetup(args, recorder, { ...choice, model }, learner);
+  const setup = await turnSetup(args, recorder, { ...choice, model }, learner, {
+    code: resourceCode,
+    resources,
+    home,
+    ...(questions !== undefined ? { questions } : {}),
+  });
   const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
   if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
 
@@ -95,6 +128,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     const onAgent = canUseAgent(setup, history);
     notes.write(`${runtimeLine({ ...facts, typedLines: onAgent ? "steer" : "queue" })}\n`);
     notes.write(`${windowLine(window)}\n`);
+    questions?.attach();
     const code = await runRepl({
       input: process.stdin,
       output: process.stdout,
@@ -113,6 +147,8 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
         if (line !== undefined) notes.write(`${line}\n`);
       },
       interrupts,
+      expand,
+      ...(questions !== undefined ? { answer: (line: string) => questions.take(line) } : {}),
       compact: (instructions, signal) => compactor.compactNow(instructions, signal),
       session: {
         tree: () => session.tree(),
@@ -133,7 +169,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   if (window !== undefined) notes.write(`${windowLine(window)}\n`);
   const controller = new AbortController();
   interrupts.beginTurn(() => controller.abort());
-  const result = await runTurn(setup, history, args.prompt ?? readmeQuestion, controller.signal);
+  const result = await runTurn(setup, history, prompt, controller.signal);
   interrupts.endTurn();
   process.removeListener("SIGINT", onSignal);
   const line = failureLine(result, outcome);
@@ -155,16 +191,38 @@ async function openSession(args: CliArgs, redact: Redact, code?: SessionCode): P
   return { session: guarded(opened.session), history: opened.history };
 }
 
+/** What the tools of a run are built with beyond chapter 08's: chapter 12's code and the resources found. */
+interface ToolResources {
+  code: ResourceCode;
+  resources: RunResources;
+  home: string;
+  questions?: TerminalQuestions;
+}
+
 async function turnSetup(
   args: CliArgs,
   recorder: SessionRecorder,
   choice: ModelChoice,
   learner: LearnerRun,
+  extras: ToolResources,
 ): Promise<TurnSetup & { baseURL?: string; label: string }> {
   const { code, dirs } = learner;
   const runLoop = code.runAgentLoop ?? runAgentLoop;
   const createTools: ToolFactory = code.createWorkspaceTools ?? createWorkspaceTools;
-  const tools = selectTools(createTools, args.workspace, args.tools, dirs.get("08") ?? "课程");
+  const chosen = selectTools(createTools, args.workspace, args.tools, dirs.get("08") ?? "课程");
+  const { skills, extensions, context } = extras.resources;
+  if (skills.length > 0) chosen.register(activateSkillTool(skills, extras.code));
+  const tools = await runExtensions({
+    code: extras.code,
+    extensions,
+    registry: chosen,
+    workspace: args.workspace,
+    home: extras.home,
+    trustAll: args.trustExtensions === true,
+    ...(extras.questions !== undefined ? { questions: extras.questions } : {}),
+    notes: process.stderr,
+    gate: { yes: args.yes === true, protectedPaths: args.protectedPaths ?? DEFAULT_PROTECTED_PATHS },
+  });
   const view = args.json ? jsonView(process.stdout) : humanView(process.stdout, styleFor(process.stdout, process.env));
   return {
     runLoop,
@@ -172,7 +230,11 @@ async function turnSetup(
     ...(code.agent !== undefined ? { agent: code.agent } : {}),
     model: recorder.recording(choice.model),
     tools,
-    systemPrompt: systemPrompt(args.workspace, args.tools),
+    systemPrompt: systemPrompt(
+      args.workspace,
+      tools.definitions().map((tool) => tool.name),
+      context,
+    ),
     ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
     view: redactingView(view, choice.redact),
     recorder,

@@ -9,8 +9,9 @@ import { parseToolNames, type ToolName } from "./tool-names.js";
 
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
-  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] [prompt]" +
-  " | tiny-pi sessions | tiny-pi tree FILE";
+  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
+  "[--no-context-files] [--trust-extensions] [--yes] [--protected-paths LIST] [prompt]" +
+  " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources";
 
 export type SessionChoice =
   | { kind: "new" }
@@ -19,6 +20,12 @@ export type SessionChoice =
 
 /** `tiny-pi sessions` and `tiny-pi tree FILE`: they only read session files. */
 export type SessionCommand = { kind: "sessions" } | { kind: "tree"; file: string };
+
+/** What tiny-pi does instead of a run: a session command, or `tiny-pi resources` (lists what a run would load). */
+export type CliCommand = SessionCommand | { kind: "resources" };
+
+/** The folders protected from write and edit when no --protected-paths is given. */
+export const DEFAULT_PROTECTED_PATHS = [".git/", ".tiny-pi/", "node_modules/"] as const;
 
 export interface CliArgs {
   /** A real OpenAI-compatible endpoint; absent: the embedded scripted model. */
@@ -38,7 +45,15 @@ export interface CliArgs {
   reserve?: number;
   json: boolean;
   session: SessionChoice;
-  command?: SessionCommand;
+  command?: CliCommand;
+  /** --no-context-files: no AGENTS.md / CLAUDE.md in the system prompt (skills stay listed). */
+  noContextFiles?: true;
+  /** --trust-extensions: load the workspace's and the user's extensions without asking (for runs without a terminal). */
+  trustExtensions?: true;
+  /** --yes: the permission gate allows write, edit and bash without asking (protected paths stay denied). */
+  yes?: true;
+  /** --protected-paths LIST: workspace paths write and edit may never touch; absent: DEFAULT_PROTECTED_PATHS. */
+  protectedPaths?: string[];
   /** The prompt words joined by spaces; absent when none was given. */
   prompt?: string;
 }
@@ -60,6 +75,10 @@ export const cliOptions = {
   resume: { type: "string" },
   fork: { type: "string" },
   leaf: { type: "string" },
+  "no-context-files": { type: "boolean" },
+  "trust-extensions": { type: "boolean" },
+  yes: { type: "boolean", short: "y" },
+  "protected-paths": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -93,7 +112,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
       `--from 和 ${flag} 不能同时使用：--from 已经取练习目录里每一章的代码（loop、工具、Agent、会话），去掉 ${flag}。`,
     );
   }
-  const command = sessionCommand(positionals, from);
+  const command = cliCommand(positionals, from);
   const prompt = command === undefined ? positionals.join(" ").trim() : "";
 
   return {
@@ -110,6 +129,12 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     json: values.json === true,
     session,
     ...(command !== undefined ? { command } : {}),
+    ...(values["no-context-files"] ? { noContextFiles: true as const } : {}),
+    ...(values["trust-extensions"] ? { trustExtensions: true as const } : {}),
+    ...(values.yes ? { yes: true as const } : {}),
+    ...(values["protected-paths"] !== undefined
+      ? { protectedPaths: parseProtectedPaths(values["protected-paths"]) }
+      : {}),
     ...(prompt !== "" ? { prompt } : {}),
   };
 }
@@ -143,9 +168,10 @@ function sessionChoice(values: ReturnType<typeof parseStrict>["values"], from: s
   return values["no-session"] ? { kind: "none" } : { kind: "new" };
 }
 
-/** `sessions` alone, or `tree FILE`: the two commands; anything else is a prompt. */
-function sessionCommand(positionals: string[], from: string): SessionCommand | undefined {
+/** `sessions` or `resources` alone, or `tree FILE`: the commands; anything else is a prompt. */
+function cliCommand(positionals: string[], from: string): CliCommand | undefined {
   if (positionals.length === 1 && positionals[0] === "sessions") return { kind: "sessions" };
+  if (positionals.length === 1 && positionals[0] === "resources") return { kind: "resources" };
   if (positionals.length === 2 && positionals[0] === "tree") {
     return { kind: "tree", file: path.resolve(from, positionals[1] as string) };
   }
@@ -207,6 +233,20 @@ function checkURL(value: string): void {
   }
 }
 
+/** `".git/,dist"` → `[".git/", "dist/"]`: folders relative to the workspace, each ending in "/"; "" protects nothing. */
+function parseProtectedPaths(value: string): string[] {
+  if (value.trim() === "") return [];
+  return value.split(",").map((entry) => {
+    const folder = entry.trim().replaceAll("\\", "/").replace(/^\.\//, "");
+    if (folder === "" || folder.startsWith("/") || /^[A-Za-z]:/.test(folder) || folder.split("/").includes("..")) {
+      throw new UsageError(
+        `--protected-paths 里有"${entry.trim()}"：请写工作区里的相对路径，用逗号分隔，例如 --protected-paths .git/,.tiny-pi/,node_modules/（写 "" 表示不保护）。`,
+      );
+    }
+    return folder.endsWith("/") ? folder : `${folder}/`;
+  });
+}
+
 function parseMaxSteps(value: string): number {
   const steps = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   if (!Number.isSafeInteger(steps) || steps < 1) {
@@ -231,11 +271,11 @@ export const helpText = `用法：${usage}
   --tools LIST          逗号分隔，从 read,write,edit,bash 中选；默认只有只读的 read
   --max-steps N         最多请求模型 N 次（默认 32）
   --from DIR            在练习目录 DIR 里你自己写的每一章代码上运行：loop（07）、工具（08）、Agent（09）、
-                        会话存储与投影（10）、压缩（11），DIR 里有哪一章就用哪一章，其余用课程的；先检查每个包都用当前源码
+                        会话存储与投影（10）、压缩（11）、资源与工具钩子（12），DIR 里有哪一章就用哪一章，其余用课程的；先检查每个包都用当前源码
                         构建过，这些章以及它们用到的前面各章的聚焦测试全部通过，否则一行说明怎么做
   --loop DIR            只用 DIR 里你的 runAgentLoop（第 06、07 章的聚焦测试须通过）
   --tools-from DIR      只用 DIR 里你的 createWorkspaceTools（第 08 章的聚焦测试须通过）
-                        开头一行说出 loop、工具、Agent、会话、压缩各是课程的还是练习目录里你的
+                        开头一行说出 loop、工具、Agent、会话、压缩、资源各是课程的还是练习目录里你的
 
 上下文压缩
   --context-window N    模型的上下文窗口（token）；不给时用服务器 /v1/models 报告的（vLLM 的 max_model_len，
@@ -249,6 +289,29 @@ export const helpText = `用法：${usage}
                         摘要请求失败、被中止或不是要求的 JSON 时，会话不追加任何条目，这一轮以一行说明结束；
                         最新的一轮本身就放不下时不发请求，一行说明大小。--resume 同样使用 Pi 写的 compaction 条目。
   REPL 里 /compact [要求] 随时压缩：除最新的一轮外都换成摘要，要求（例如“保留文件名”）交给摘要请求
+
+资源、扩展与权限门（第 12 章）
+  资源的根按优先级从低到高：tiny-pi 目录（~/.tiny-pi，环境变量 TINY_PI_HOME 可改），工作区所在仓库的根（有 .git 的
+  那一层，没有就是文件系统根）到工作区之间的每一层目录，最后是工作区；同名的技能、模板、扩展，后面的根胜出。
+                        系统提示 = tiny-pi 自己的几行，加每个根里的 AGENTS.md 与 CLAUDE.md（按这个顺序），再加技能目录
+                        （每个技能只有名字、说明与位置；正文在激活时才读）
+  --no-context-files    不把 AGENTS.md / CLAUDE.md 放进系统提示（技能目录照常）
+  技能                  ~/.tiny-pi/skills/NAME/SKILL.md、.tiny-pi/skills/、.agents/skills/（Agent Skills 格式：name 与
+                        description 前置元数据）；模型用 activate_skill 工具激活，REPL 里 /skill:NAME [话] 激活并发送
+  模板                  .tiny-pi/prompts/NAME.md（~/.tiny-pi/prompts/ 也行），用 /NAME 参数 调用：$1…$9 是各个参数，
+                        $@ 是全部参数，$$ 是 $；带空格的参数用引号包起来
+  扩展                  .tiny-pi/extensions/ 与 ~/.tiny-pi/extensions/ 里的 .js、.mjs、.ts（.ts 经 tsx 加载），默认导出
+                        (api) => { api.registerTool(…); api.before(…); api.after(…) }。导入之前先决定信任：在终端里
+                        第一次运行时逐个询问 (y / n)，信任按真实路径与内容哈希记在 ~/.tiny-pi/trusted-extensions.json，
+                        改动过的扩展会再问；不在终端里时不加载，打印一行
+  --trust-extensions    不询问，加载工作区与 ~/.tiny-pi 的扩展（不在终端里时用它）
+  权限门                内置扩展：write、edit、bash 运行之前，在终端里显示调用（命令，或路径与 diff 预览），问
+                        y / n / always for this tool；不在终端里时默认拒绝。被拒绝的调用作为成对的错误结果交给模型，
+                        这一轮继续
+  -y, --yes             权限门不再询问，直接允许 write、edit、bash（受保护的路径仍然拒绝）
+  --protected-paths LIST  write 与 edit 永远不能改动的工作区路径，逗号分隔，默认 .git/,.tiny-pi/,node_modules/
+                        （只有一段的名字在任何深度都受保护）；即使有 --yes 也拒绝；写 "" 表示不保护
+  tiny-pi resources     列出这次会加载什么：各个根、上下文文件、技能、模板、扩展及其信任、谁遮蔽了谁（只读，不导入扩展）
 
 输出与会话
   --json                每个 LoopEvent 输出一行 JSON，代替给人看的视图
@@ -281,14 +344,27 @@ export const helpText = `用法：${usage}
   OPENAI_API_KEY=sk-... npm run tiny-pi -- --base-url https://api.openai.com/v1 --model gpt-4o-mini --loop practice/07
   npm run tiny-pi -- --from practice/10 "请读取 README.md，并告诉我项目名。"
   npm run tiny-pi -- tree .tiny-pi/sessions/<时间>.jsonl
+  npm run tiny-pi -- resources
+  npm run tiny-pi -- --base-url … --model … --tools read,edit,bash --yes --trust-extensions "/fix src/a.ts"
   npm run tiny-pi -- --resume .tiny-pi/sessions/<时间>.jsonl --leaf a1b2c3d4 "换一种说法再问一次"
 
 English: runs the course's agent loop (or your own: --from DIR takes every chapter's code a practice
-directory has, loop, tools, Agent, session store and compaction; --loop/--tools-from one chapter) with the workspace tools against any
+directory has, loop, tools, Agent, session store, compaction and resources with tool hooks; --loop/--tools-from one chapter) with the workspace tools against any
 OpenAI-compatible endpoint; with no --base-url an embedded scripted model replays the chapter's README
 round trip offline. Sessions are Pi's session trees (format 3): --resume FILE [--leaf ID] continues or
 branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them.
 Past the model's window (--context-window N, else the server's /v1/models entry; --reserve N for the
 answer) tiny-pi compacts: one summarisation request to the same model, a \`compaction\` entry in the
 session, then the summary plus the kept suffix in every request, even between two steps of one turn;
-/compact [instructions] in the REPL does it on demand. Exit 0 on stop, 1 on a failed run, 2 on a usage error, 141 when the reader of the output has gone.`;
+/compact [instructions] in the REPL does it on demand. Resources (chapter 12): AGENTS.md and CLAUDE.md from
+~/.tiny-pi (TINY_PI_HOME), each folder from the repository root down and the workspace go into the system prompt in
+that order (--no-context-files leaves them out), then the skills catalogue without bodies; skills
+(~/.tiny-pi/skills, .tiny-pi/skills, .agents/skills) are activated by the model's activate_skill tool or
+/skill:NAME; templates .tiny-pi/prompts/NAME.md run as /NAME args; \`tiny-pi resources\` lists what was found
+and what shadowed what. Extensions (.tiny-pi/extensions, ~/.tiny-pi/extensions; .js, .mjs, .ts) are trusted
+before import: asked on a terminal and recorded by real path and content hash (a changed file asks again), or
+--trust-extensions; otherwise not loaded, in one line. The permission gate, a built-in extension, shows each
+write/edit/bash call (command, or path and diff preview) and asks y / n / always for this tool; without a
+terminal it denies unless --yes; protected paths (--protected-paths, default .git/,.tiny-pi/,node_modules/) are
+denied for write and edit even with --yes. A denied call is its paired error result and the turn goes on.
+Exit 0 on stop, 1 on a failed run, 2 on a usage error, 141 when the reader of the output has gone.`;

@@ -12,6 +12,7 @@ import type { Agent, runAgentLoop } from "@pi/course";
 import type { CliArgs } from "./args.js";
 import type { CompactionCode } from "./compaction-code.js";
 import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
+import type { ResourceCode } from "./resource-code.js";
 import type { RuntimePart } from "./runtime-line.js";
 import type { SessionCode } from "./session-code.js";
 import type { ToolFactory } from "./tool-selection.js";
@@ -27,7 +28,20 @@ export interface LearnerCode {
   agent?: { Agent: AgentClass; drives: RunAgentLoop };
   session?: SessionCode;
   compaction?: CompactionCode;
+  resources?: ResourceCode;
 }
+
+/** Chapter 12's exports tiny-pi takes: every field of ResourceCode. */
+const RESOURCE_EXPORTS = [
+  "resourceRoots",
+  "discoverResources",
+  "activateSkill",
+  "renderTemplate",
+  "splitTemplateArgs",
+  "formatResourceContext",
+  "loadExtensions",
+  "hookedRegistry",
+] as const satisfies readonly (keyof ResourceCode)[];
 
 export interface CodeRow {
   /** The checkpoint (manifest id) whose teaching files hold this code. */
@@ -103,6 +117,19 @@ export const CODE_ROWS: readonly CodeRow[] = [
         createCompactionEntry: module.createCompactionEntry as CompactionCode["createCompactionEntry"],
         parseCompactionSummary: module.parseCompactionSummary as CompactionCode["parseCompactionSummary"],
       };
+    },
+  },
+  {
+    checkpoint: "12",
+    label: "资源",
+    what: () => "discoverResources",
+    exports: RESOURCE_EXPORTS,
+    // A skill reads its files through chapter 08's workspace boundary in the same tree.
+    uses: ["08"],
+    fill: (code, module) => {
+      code.resources = Object.fromEntries(
+        RESOURCE_EXPORTS.map((name) => [name, module[name]]),
+      ) as unknown as ResourceCode;
     },
   },
 ];

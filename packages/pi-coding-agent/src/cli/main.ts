@@ -15,6 +15,11 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     return EXIT_OK;
   }
   requireWorkspace(args.workspace);
+  if (args.command?.kind === "resources") {
+    const { resourcesCommandText } = await import("./resources-command.js");
+    process.stdout.write(`${resourcesCommandText(args, env)}\n`);
+    return EXIT_OK;
+  }
   if (args.command !== undefined) {
     const { sessionCommandText } = await import("./session-view.js");
     const { shownPath } = await import("./learner-tree.js");

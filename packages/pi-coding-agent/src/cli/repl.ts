@@ -20,6 +20,10 @@ export interface ReplOptions {
   interrupts: Interrupts;
   /** /compact [instructions]: compacts the session now; resolves with the line to show (compaction-turn.ts). */
   compact?: (instructions: string | undefined, signal: AbortSignal) => Promise<string>;
+  /** `/skill:NAME …` and `/NAME args` (slash-prompts.ts): the prompt a line stands for, or the one line why not. */
+  expand?: (line: string) => Promise<{ prompt: string } | { problem: string } | undefined>;
+  /** A question is waiting for the person (the permission gate): the line answers it. Returns whether it did. */
+  answer?: (line: string) => boolean;
   /** /tree and /branch ID: the session's tree, and a conversation continuing from another entry. */
   session?: { tree(): Promise<string>; branch(id: string): Promise<Conversation>; saved(): Promise<void> };
 }
@@ -54,7 +58,9 @@ export function runRepl(options: ReplOptions): Promise<number> {
       running = true;
       interrupts.beginTurn(() => conversation.abort());
       try {
-        options.afterTurn(await conversation.prompt(prompt));
+        const expanded = prompt.startsWith("/") ? await options.expand?.(prompt) : undefined;
+        if (expanded !== undefined && "problem" in expanded) notes.write(`${expanded.problem}\n`);
+        else options.afterTurn(await conversation.prompt(expanded?.prompt ?? prompt));
         await options.session?.saved();
         const queued = conversation.queued();
         if (queued > 0) notes.write(`（还有 ${queued} 条排队的消息，会随下一条输入一起发送）\n`);
@@ -77,6 +83,7 @@ export function runRepl(options: ReplOptions): Promise<number> {
 
     rl.on("line", (line) => {
       interrupts.disarm();
+      if (options.answer?.(line) === true) return;
       const text = line.trim();
       if (text === "/exit") {
         rl.close();
@@ -94,7 +101,8 @@ export function runRepl(options: ReplOptions): Promise<number> {
         compactCommand(text.slice("/compact".length).trim());
         return;
       }
-      if (running && !compacting && conversation.steer !== undefined) {
+      // A /skill or /template line is expanded when its turn starts, so it is never steered in raw.
+      if (running && !compacting && conversation.steer !== undefined && !text.startsWith("/")) {
         conversation.steer(text);
         notes.write(`（已转入正在运行的这一轮：${text}）\n`);
         return;

@@ -21,7 +21,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The environment of a learner's shell: no inherited key, colour or npm/test variables. */
+/**
+ * A tiny-pi home no test creates: tiny-pi reads ~/.tiny-pi (global AGENTS.md, skills, extensions, the
+ * trust record) from TINY_PI_HOME, so no test ever reads or writes the real home. Tests of the home
+ * give their own temp folder.
+ */
+export const ABSENT_HOME = path.join(os.tmpdir(), "tiny-pi-tests-no-home");
+
+/** The environment of a learner's shell: no inherited key, colour or npm/test variables; TINY_PI_HOME absent. */
 export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -31,7 +38,7 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     if (upper === "NODE_TEST_CONTEXT") continue;
     env[key] = value;
   }
-  return { ...env, ...extra };
+  return { ...env, TINY_PI_HOME: ABSENT_HOME, ...extra };
 }
 
 export function startCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = cliEnv()): ChildProcess {
