@@ -157,6 +157,7 @@ export const pageScript = String.raw`
               pair.appendChild(el("div", "call", "调用 " + block.name + "(" + block.id + ")\n" + JSON.stringify(block.arguments, null, 1)));
               if (result) {
                 paired.add(block.id);
+                pair.dataset.result = result.id;
                 var r = result.message;
                 pair.appendChild(el("div", "result" + (r.isError ? " error" : ""), "结果 " + r.toolCallId + (r.isError ? " ✗" : "") + "\n" + blocksText(r.content)));
               } else {
