@@ -82,7 +82,9 @@ async function main(): Promise<void> {
     }
     const relative = path.relative(process.env.INIT_CWD ?? process.cwd(), options.html);
     const shown = relative === "" || relative.startsWith("..") ? options.html : relative;
-    process.stdout.write(`已写入 ${shown}（${Math.ceil(Buffer.byteLength(page) / 1024)} kB）：用浏览器打开它，不需要网络。\n`);
+    process.stdout.write(
+      `已写入 ${shown}（${Math.ceil(Buffer.byteLength(page) / 1024)} kB）：用浏览器打开它，不需要网络。\n`,
+    );
     return;
   }
   const output = options.json ? jsonLines(run).join("\n") : formatRun(run, styleFor(process.stdout, process.env));

@@ -1,9 +1,10 @@
 // The run page in a real headless Chromium (the system's, driven by playwright-core): the session
 // tree of a branched tiny-pi session and a click that changes the transcript, the concurrent
 // demo's tool lanes ending in completion order, an unpaired call drawn red, session text that
-// stays text, and no console error or request leaving the page. Without Chromium: one skip line.
+// stays text, and no console error or request leaving the page. Without Chromium: one skip line
+// (a failure under .ci/run, which installs it).
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
@@ -34,7 +35,8 @@ function entriesOf(file: string): Entry[] {
 function pathIds(entries: Entry[], id: string): string[] {
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
   const ids: string[] = [];
-  for (let at = byId.get(id); at !== undefined; at = at.parentId === null ? undefined : byId.get(at.parentId)) ids.push(at.id);
+  for (let at = byId.get(id); at !== undefined; at = at.parentId === null ? undefined : byId.get(at.parentId))
+    ids.push(at.id);
   return ids.reverse();
 }
 
@@ -48,7 +50,10 @@ let browser: Browser | undefined;
 let dir = "";
 let releaseDir: () => void = () => undefined;
 
-if (chromiumPath === undefined) {
+if (chromiumPath === undefined && process.env.PI_COURSE_REQUIRE_CHROMIUM === "1") {
+  // .ci/run installs Chromium and sets this: there a missing browser is a failure, not a skip.
+  test("CI 要求浏览器检查：没有找到 Chromium", () => assert.fail(NO_CHROMIUM));
+} else if (chromiumPath === undefined) {
   test(NO_CHROMIUM, { skip: true }, () => undefined);
 } else {
   before(async () => {
@@ -71,11 +76,11 @@ if (chromiumPath === undefined) {
 
   test("浏览器里的会话树：条目数等于会话文件的条目数，叶的分支先显示，点另一条分支的叶，transcript 换成那条分支", async () => {
     const workspace = path.join(dir, "branched");
-    await runNode(["-e", `require("fs").mkdirSync(${JSON.stringify(workspace)})`], dir);
+    mkdirSync(workspace);
     writeFileSync(path.join(workspace, "README.md"), "# tiny-pi\nA small agent runtime.\n");
     await tinyPiIn(workspace, []);
     const sessions = path.join(workspace, ".tiny-pi", "sessions");
-    const file = path.join(sessions, (await import("node:fs")).readdirSync(sessions)[0] as string);
+    const file = path.join(sessions, readdirSync(sessions)[0] as string);
     const first = entriesOf(file);
     await tinyPiIn(workspace, ["--resume", file, "--leaf", (first[0] as Entry).id, "再读一次 README.md"]);
     const out = path.join(dir, "branched.html");
@@ -84,7 +89,10 @@ if (chromiumPath === undefined) {
 
     const { page, watch } = await openRunPage(browser as Browser, out);
     assert.equal(await page.locator("#tree-rows [data-entry]").count(), entries.length, "树里每个条目一行");
-    assert.match((await page.locator("#entry-count").textContent()) ?? "", new RegExp(`^${entries.length} 个条目 · 2 个分支`));
+    assert.match(
+      (await page.locator("#entry-count").textContent()) ?? "",
+      new RegExp(`^${entries.length} 个条目 · 2 个分支`),
+    );
     // A paired result is drawn beside its call, inside the answer's card.
     const shown = () =>
       page.$$eval("#transcript-body > [data-entry], #transcript-body .pair[data-result]", (cards) =>
@@ -110,7 +118,11 @@ if (chromiumPath === undefined) {
         .filter((row) => row.getAttribute("data-lane")?.startsWith("tool-"))
         .map((row) => [...row.querySelectorAll(".span[data-call]")].map((span) => span.getAttribute("data-call"))),
     );
-    assert.deepEqual(lanes, run.transcriptOrder.map((id) => [id]), "一次调用一条泳道，按调用顺序");
+    assert.deepEqual(
+      lanes,
+      run.transcriptOrder.map((id) => [id]),
+      "一次调用一条泳道，按调用顺序",
+    );
     const ends = await page.$$eval(".span[data-call]", (spans) =>
       spans.map((span) => ({ id: span.getAttribute("data-call"), right: span.getBoundingClientRect().right })),
     );
@@ -124,13 +136,19 @@ if (chromiumPath === undefined) {
 
   test("浏览器里没有结果的调用标红；会话里的 </script>、<img> 只是文字：标题不变，没有请求", async () => {
     const workspace = path.join(dir, "unpaired");
-    await runNode(["-e", `require("fs").mkdirSync(${JSON.stringify(workspace)})`], dir);
+    mkdirSync(workspace);
     const file = path.join(workspace, "crashed.jsonl");
     const at = "2026-12-01T10:00:00.000Z";
     const hostile = '</script><script>document.title="pwned"</script><img src="x.png" onerror="document.title=1">';
     const lines = [
       { type: "session", version: 3, id: "crashed", timestamp: at, cwd: workspace },
-      { type: "message", id: "00000001", parentId: null, timestamp: at, message: { role: "user", content: hostile, timestamp: 1 } },
+      {
+        type: "message",
+        id: "00000001",
+        parentId: null,
+        timestamp: at,
+        message: { role: "user", content: hostile, timestamp: 1 },
+      },
       {
         type: "message",
         id: "00000002",
@@ -150,7 +168,11 @@ if (chromiumPath === undefined) {
     const { page, watch } = await openRunPage(browser as Browser, out);
     const unpaired = page.locator('.pair.unpaired[data-call="call-1"] .call');
     assert.equal(await unpaired.count(), 1, "没有结果的调用被标出");
-    assert.equal(await unpaired.evaluate((node) => node.ownerDocument.defaultView?.getComputedStyle(node).borderTopColor), "rgb(207, 34, 46)", "它是红的");
+    assert.equal(
+      await unpaired.evaluate((node) => node.ownerDocument.defaultView?.getComputedStyle(node).borderTopColor),
+      "rgb(207, 34, 46)",
+      "它是红的",
+    );
     assert.equal(await page.title(), "会话 crashed.jsonl");
     assert.equal(await page.locator("#transcript-body .text").first().textContent(), hostile, "原样显示为文字");
     assert.equal(await page.locator("#transcript-body img").count(), 0);

@@ -82,7 +82,8 @@ test("tiny-pi export 的错误用法：一行中文、退出码 2，不写任何
       assert.match(result.stderr, message);
     }
     assert.equal(await readFile(path.join(workspace, "notes.txt"), "utf8"), "learner notes\n", "notes.txt 没被覆盖");
-    for (const name of ["run.html", "readme.html", "missing.html"]) assert.ok(!existsSync(path.join(workspace, name)), name);
+    for (const name of ["run.html", "readme.html", "missing.html"])
+      assert.ok(!existsSync(path.join(workspace, name)), name);
     assert.deepEqual((await sessionFiles(workspace)).length, 1);
   });
 });
@@ -91,20 +92,41 @@ test("时间线来自会话已有的 timestamp：同一批的两个调用各占�
   await withWorkspace(async (workspace) => {
     const file = path.join(workspace, "timed.jsonl");
     const iso = (ms: number) => new Date(Date.UTC(2026, 11, 1) + ms).toISOString();
-    const entry = (id: string, parentId: string | null, at: number, message: object) =>
-      ({ type: "message", id, parentId, timestamp: iso(at), message });
+    const entry = (id: string, parentId: string | null, at: number, message: object) => ({
+      type: "message",
+      id,
+      parentId,
+      timestamp: iso(at),
+      message,
+    });
     const base = Date.UTC(2026, 11, 1);
     const call = (id: string) => ({ type: "toolCall", id, name: "read", arguments: { path: "README.md" } });
-    const result = (id: string, at: number) =>
-      ({ role: "toolResult", toolCallId: id, toolName: "read", content: [{ type: "text", text: id }], isError: false, timestamp: base + at });
+    const result = (id: string, at: number) => ({
+      role: "toolResult",
+      toolCallId: id,
+      toolName: "read",
+      content: [{ type: "text", text: id }],
+      isError: false,
+      timestamp: base + at,
+    });
     const lines = [
       { type: "session", version: 3, id: "timed", timestamp: iso(0), cwd: workspace },
       entry("00000001", null, 0, { role: "user", content: "读两个文件", timestamp: base }),
-      entry("00000002", "00000001", 100, { role: "assistant", content: [call("slow"), call("fast")], stopReason: "toolUse", timestamp: base + 10 }),
+      entry("00000002", "00000001", 100, {
+        role: "assistant",
+        content: [call("slow"), call("fast")],
+        stopReason: "toolUse",
+        timestamp: base + 10,
+      }),
       entry("00000003", "00000002", 600, result("slow", 500)),
       entry("00000004", "00000003", 600, result("fast", 200)),
       entry("00000005", "00000004", 600, { role: "user", content: "只回答项目名", timestamp: base + 300 }),
-      entry("00000006", "00000005", 900, { role: "assistant", content: [call("late")], stopReason: "toolUse", timestamp: base + 600 }),
+      entry("00000006", "00000005", 900, {
+        role: "assistant",
+        content: [call("late")],
+        stopReason: "toolUse",
+        timestamp: base + 600,
+      }),
     ];
     await writeFile(file, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
     const { entries } = readSessionFile(file);
@@ -112,16 +134,28 @@ test("时间线来自会话已有的 timestamp：同一批的两个调用各占�
     const spans = (lane: string) => timeline.spans.filter((span) => span.lane === lane);
     assert.deepEqual(
       spans("model").map(({ start, end }) => [start - base, end - base]),
-      [[10, 100], [600, 900]],
+      [
+        [10, 100],
+        [600, 900],
+      ],
       "请求从 assistant 的 timestamp 到它的条目写下",
     );
     assert.deepEqual(
-      timeline.spans.filter((span) => span.callId !== undefined).map(({ lane, callId, start, end, state }) => [lane, callId, start - base, end - base, state]),
-      [["tool-1", "slow", 100, 500, "ok"], ["tool-2", "fast", 100, 200, "ok"], ["tool-1", "late", 900, 900, "open"]],
+      timeline.spans
+        .filter((span) => span.callId !== undefined)
+        .map(({ lane, callId, start, end, state }) => [lane, callId, start - base, end - base, state]),
+      [
+        ["tool-1", "slow", 100, 500, "ok"],
+        ["tool-2", "fast", 100, 200, "ok"],
+        ["tool-1", "late", 900, 900, "open"],
+      ],
     );
     assert.deepEqual(
       timeline.marks.map(({ kind, at }) => [kind, at - base]),
-      [["prompt", 0], ["steer", 300]],
+      [
+        ["prompt", 0],
+        ["steer", 300],
+      ],
     );
   });
 });

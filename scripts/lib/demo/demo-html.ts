@@ -6,8 +6,8 @@ import { renderRunPage } from "../../../packages/pi-coding-agent/src/cli/run-vie
 import type { RunView } from "../../../packages/pi-coding-agent/src/cli/run-view/run-view.js";
 import {
   LOOP_LANE,
-  MODEL_LANE,
   type Mark,
+  MODEL_LANE,
   type Span,
   type Timeline,
   type ToolInterval,
@@ -35,12 +35,7 @@ export function demoView(run: DemoRun): RunView {
 function linearEntries(run: DemoRun): SessionEntry[] {
   const start = Date.UTC(2026, 0, 1);
   return run.result.messages.map((message, index) =>
-    messageEntry(
-      message,
-      index === 0 ? null : hexId(index),
-      hexId(index + 1),
-      new Date(start + index),
-    ),
+    messageEntry(message, index === 0 ? null : hexId(index), hexId(index + 1), new Date(start + index)),
   );
 }
 
@@ -69,7 +64,12 @@ export function demoTimeline(run: DemoRun): Timeline {
       requestStart.set(request, seq);
       const compaction = run.compactions?.find((each) => each.request === request - 1);
       if (compaction !== undefined) {
-        marks.push({ lane: LOOP_LANE.id, at: seq, label: `压缩：之前 ${compaction.tokensBefore} tokens`, kind: "compaction" });
+        marks.push({
+          lane: LOOP_LANE.id,
+          at: seq,
+          label: `压缩：之前 ${compaction.tokensBefore} tokens`,
+          kind: "compaction",
+        });
       }
       if (steers > 0) marks.push({ lane: LOOP_LANE.id, at: seq, label: "steer 进入", kind: "steer" });
       steers = 0;

@@ -2,8 +2,8 @@
 // the active branch's transcript and its timeline). Reads the file like `tiny-pi tree`; writes
 // only the page, next to the session unless --out says where.
 import { UsageError } from "../errors.js";
-import { readSessionFile } from "../session-file.js";
 import { courseSessionCode } from "../session-code.js";
+import { readSessionFile } from "../session-file.js";
 import { renderRunPage } from "./page.js";
 import type { RunView } from "./run-view.js";
 import { sessionTimeline } from "./session-timeline.js";

@@ -6,7 +6,16 @@
 // went on: after a tool result it is a steer, after an answer a follow-up; otherwise it starts a
 // new turn. Times that do not fit (a file from elsewhere) are clamped, never invented.
 import type { SessionEntry } from "../../session/entries.js";
-import { LOOP_LANE, type Lane, MODEL_LANE, type Mark, type Span, type Timeline, type ToolInterval, toolLanes } from "./timeline.js";
+import {
+  type Lane,
+  LOOP_LANE,
+  type Mark,
+  MODEL_LANE,
+  type Span,
+  type Timeline,
+  type ToolInterval,
+  toolLanes,
+} from "./timeline.js";
 
 export function sessionTimeline(path: readonly SessionEntry[]): Timeline {
   const model: Span[] = [];
@@ -38,14 +47,22 @@ export function sessionTimeline(path: readonly SessionEntry[]): Timeline {
         marks.push({ lane: LOOP_LANE.id, at: typed, label: kind === "steer" ? "steer" : "follow-up", kind });
       } else {
         closeTurn();
-        turn = { lane: LOOP_LANE.id, start: typed, end: typed, label: `第 ${loop.length + 1} 轮`, state: "ok", entryId: entry.id };
+        turn = {
+          lane: LOOP_LANE.id,
+          start: typed,
+          end: typed,
+          label: `第 ${loop.length + 1} 轮`,
+          state: "ok",
+          entryId: entry.id,
+        };
         loop.push(turn);
         marks.push({ lane: LOOP_LANE.id, at: typed, label: "prompt", kind: "prompt" });
         lastEnd = Math.max(lastEnd, typed);
       }
     } else if (message.role === "assistant") {
       const end = Math.max(at, lastEnd);
-      const sent = message.timestamp >= lastEnd && message.timestamp <= end ? message.timestamp : Math.min(lastEnd, end);
+      const sent =
+        message.timestamp >= lastEnd && message.timestamp <= end ? message.timestamp : Math.min(lastEnd, end);
       const failed = message.stopReason === "error" || message.stopReason === "aborted";
       model.push({
         lane: MODEL_LANE.id,
@@ -57,7 +74,14 @@ export function sessionTimeline(path: readonly SessionEntry[]): Timeline {
       });
       for (const block of message.content) {
         if (block.type !== "toolCall") continue;
-        const call: ToolInterval = { start: end, end, label: block.name, state: "open", callId: block.id, batch: entry.id };
+        const call: ToolInterval = {
+          start: end,
+          end,
+          label: block.name,
+          state: "open",
+          callId: block.id,
+          batch: entry.id,
+        };
         calls.push(call);
         open.set(block.id, call);
       }

@@ -61,6 +61,10 @@ export function toolLanes(calls: readonly ToolInterval[]): { lanes: Lane[]; span
     last[index] = { batch, end: call.end };
     spans.push({ ...call, lane: `tool-${index + 1}` });
   }
-  const lanes = last.map((_, index) => ({ id: `tool-${index + 1}`, label: `工具 ${index + 1}`, kind: "tool" as const }));
+  const lanes = last.map((_, index) => ({
+    id: `tool-${index + 1}`,
+    label: `工具 ${index + 1}`,
+    kind: "tool" as const,
+  }));
   return { lanes, spans };
 }

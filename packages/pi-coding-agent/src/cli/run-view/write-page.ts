@@ -17,7 +17,8 @@ export function pageOutProblem(out: string, source?: string): string | undefined
   } catch {
     folder = undefined;
   }
-  if (folder === undefined || !folder.isDirectory()) return `输出文件夹 ${dir} 不存在：请先建好它，或换一个 --out 路径。`;
+  if (folder === undefined || !folder.isDirectory())
+    return `输出文件夹 ${dir} 不存在：请先建好它，或换一个 --out 路径。`;
   return undefined;
 }
 
