@@ -66,6 +66,8 @@ export const pageScript = String.raw`
   var rows = new Map();
   var tree = document.getElementById("tree-rows");
   var fragment = document.createDocumentFragment();
+  // Rows go in blocks the browser may skip laying out while they are off screen (content-visibility).
+  var block = null;
   var stack = [];
   function push(parent, prefix) {
     var kids = children.get(parent) || [];
@@ -82,19 +84,25 @@ export const pageScript = String.raw`
   push(null, "");
   for (var item = stack.pop(); item !== undefined; item = stack.pop()) {
     var entry = item.entry;
-    var row = el("div", "row");
+    // One text node per row (10,000 rows must lay out fast); only a label or the leaf adds an element.
+    var row = el("div", "row kind-" + entry.type, item.connector + entry.id + " " + summary(entry));
     row.dataset.entry = entry.id;
     row.tabIndex = 0;
-    row.appendChild(document.createTextNode(item.connector));
-    row.appendChild(el("span", "id", entry.id + " "));
-    row.appendChild(el("span", "kind-" + entry.type, summary(entry)));
     if (labels.has(entry.id)) row.appendChild(el("span", "tag", labels.get(entry.id)));
     if (entry.id === data.leafId) row.appendChild(el("span", "leaf", "  ← 叶"));
     rows.set(entry.id, row);
-    fragment.appendChild(row);
+    if (block === null || block.childElementCount === ROWS_PER_BLOCK) {
+      block = el("div", "rows");
+      fragment.appendChild(block);
+    }
+    block.appendChild(row);
     push(entry.id, item.prefix);
   }
   tree.appendChild(fragment);
+
+  var ROWS_PER_BLOCK = 200;
+  /** A long branch shows its newest entries first; a button brings the earlier ones in, a page at a time. */
+  var TRANSCRIPT_PAGE = 200;
 
   function pathTo(id) {
     var path = [];
@@ -119,10 +127,10 @@ export const pageScript = String.raw`
     var chosen = rows.get(id);
     if (chosen) chosen.classList.add("selected");
     document.getElementById("transcript-title").textContent = "分支 " + id + " 的 transcript（" + path.length + " 个条目）";
-    renderTranscript(path, id);
+    renderTranscript(path, id, Math.max(0, path.length - TRANSCRIPT_PAGE));
   }
 
-  function renderTranscript(path, selectedId) {
+  function renderTranscript(path, selectedId, from) {
     var results = new Map();
     path.forEach(function (entry) {
       if (entry.type === "message" && entry.message.role === "toolResult") results.set(entry.message.toolCallId, entry);
@@ -137,7 +145,13 @@ export const pageScript = String.raw`
     }
     var paired = new Set();
     var body = document.createDocumentFragment();
-    path.forEach(function (entry) {
+    if (from > 0) {
+      var more = el("button", "more", "显示更早的 " + Math.min(from, TRANSCRIPT_PAGE) + " 个条目（这条分支还有 " + from + " 个更早的条目）");
+      more.addEventListener("click", function () { renderTranscript(path, selectedId, Math.max(0, from - TRANSCRIPT_PAGE)); });
+      body.appendChild(more);
+    }
+    path.forEach(function (entry, index) {
+      if (index < from) return;
       var card;
       if (entry.type === "message") {
         var m = entry.message;
@@ -221,6 +235,7 @@ export const pageScript = String.raw`
     return timeline.unit === "ms" ? length + " ms" : length + " 个事件";
   }
   var lanesBox = document.getElementById("lanes");
+  var trackWidth = Math.max(window.innerWidth - 110, 200);
   var tracks = new Map();
   timeline.lanes.forEach(function (lane) {
     var row = el("div", "lane");
@@ -235,9 +250,11 @@ export const pageScript = String.raw`
     var lane = tracks.get(span.lane);
     if (!lane) return;
     var left = position(span.start);
-    var node = el("div", "span " + lane.kind + (span.state === "ok" ? "" : " " + span.state), span.label);
+    var width = Math.max(position(span.end) - left, 0);
+    // A label only where it can be read: narrow spans keep it in their tooltip.
+    var node = el("div", "span " + lane.kind + (span.state === "ok" ? "" : " " + span.state), (width * trackWidth) / 100 > 24 ? span.label : undefined);
     node.style.left = left + "%";
-    node.style.width = Math.max(position(span.end) - left, 0) + "%";
+    node.style.width = width + "%";
     node.title = span.label + (span.callId ? " " + span.callId : "") + " · " + duration(span) + (span.state === "open" ? " · 没有结果" : "");
     if (span.callId) node.dataset.call = span.callId;
     if (span.entryId) node.dataset.entry = span.entryId;
@@ -252,14 +269,15 @@ export const pageScript = String.raw`
     node.appendChild(el("span", "", mark.label));
     lane.track.appendChild(node);
   });
+  // Collapsed idle gaps: one dotted line across every lane.
+  var overlay = el("div", "gaps");
   gaps.forEach(function (index) {
-    tracks.forEach(function (lane) {
-      var node = el("div", "gap");
-      node.style.left = (100 * (shown[index - 1] + GAP / 8)) / total + "%";
-      node.title = "空闲 " + Math.round((unique[index] - unique[index - 1]) / 1000) + " 秒（已压缩）";
-      lane.track.appendChild(node);
-    });
+    var node = el("div", "gap");
+    node.style.left = (100 * (shown[index - 1] + GAP / 8)) / total + "%";
+    node.title = "空闲 " + Math.round((unique[index] - unique[index - 1]) / 1000) + " 秒（已压缩）";
+    overlay.appendChild(node);
   });
+  lanesBox.appendChild(overlay);
   lanesBox.addEventListener("click", function (event) {
     var span = event.target.closest(".span");
     if (span && span.dataset.entry && rows.has(span.dataset.entry)) select(span.dataset.entry);

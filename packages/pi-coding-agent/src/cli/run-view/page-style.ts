@@ -10,12 +10,13 @@ main { display: grid; grid-template-columns: minmax(280px, 36%) 1fr; min-height:
 section { padding: 10px 16px; min-width: 0; }
 h2 { font-size: 14px; margin: 4px 0 8px; color: var(--muted); font-weight: 600; }
 #tree { border-right: 1px solid var(--line); max-height: 70vh; overflow: auto; }
+.rows { content-visibility: auto; contain-intrinsic-size: auto 3840px; }
+.more { margin: 0 0 8px; font: inherit; cursor: pointer; }
 .row { font: 12px/1.6 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; white-space: pre; cursor: pointer; padding: 0 4px; border-radius: 4px; }
 .row:hover { background: #f6f8fa; }
 .row.on-path { background: #ddf4ff; }
 .row.selected { background: #b6e3ff; }
-.row .id { color: var(--muted); }
-.row .kind-compaction { color: var(--amber); font-weight: 600; }
+.row.kind-compaction { color: var(--amber); font-weight: 600; }
 .row .tag { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 8px; padding: 0 5px; margin-left: 6px; }
 .row .leaf { color: var(--green); font-weight: 600; }
 #transcript { max-height: 70vh; overflow: auto; }
@@ -36,7 +37,7 @@ h2 { font-size: 14px; margin: 4px 0 8px; color: var(--muted); font-weight: 600; 
 .lanes { position: relative; }
 .lane { display: grid; grid-template-columns: 72px 1fr; align-items: center; height: 30px; border-bottom: 1px dashed #eaeef2; }
 .lane-name { font-size: 12px; color: var(--muted); }
-.track { position: relative; height: 100%; }
+.track { position: relative; height: 100%; contain: strict; }
 .span { position: absolute; top: 5px; height: 20px; min-width: 3px; border-radius: 3px; font-size: 11px; line-height: 20px; padding: 0 3px; overflow: hidden; white-space: nowrap; color: #fff; cursor: pointer; }
 .span.model { background: #8250df; }
 .span.loop { background: #57606a; }
@@ -49,6 +50,7 @@ h2 { font-size: 14px; margin: 4px 0 8px; color: var(--muted); font-weight: 600; 
 .mark.steer span, .mark.followUp span { color: #bc4c00; }
 .mark.compaction { background: var(--amber); }
 .mark.compaction span { color: var(--amber); }
+.gaps { position: absolute; top: 0; bottom: 0; left: 72px; right: 0; pointer-events: none; }
 .gap { position: absolute; top: 0; bottom: 0; border-left: 2px dotted #afb8c1; }
 .note { font-size: 12px; color: var(--muted); margin-top: 6px; }
 `;

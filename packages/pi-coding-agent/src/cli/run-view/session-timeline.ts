@@ -56,7 +56,6 @@ export function sessionTimeline(path: readonly SessionEntry[]): Timeline {
           entryId: entry.id,
         };
         loop.push(turn);
-        marks.push({ lane: LOOP_LANE.id, at: typed, label: "prompt", kind: "prompt" });
         lastEnd = Math.max(lastEnd, typed);
       }
     } else if (message.role === "assistant") {

@@ -28,7 +28,7 @@ export interface Mark {
   lane: string;
   at: number;
   label: string;
-  kind: "prompt" | "steer" | "followUp" | "compaction" | "queued";
+  kind: "steer" | "followUp" | "compaction" | "queued";
 }
 
 export interface Timeline {
