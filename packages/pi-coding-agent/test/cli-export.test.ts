@@ -152,10 +152,7 @@ test("时间线来自会话已有的 timestamp：同一批的两个调用各占�
     );
     assert.deepEqual(
       timeline.marks.map(({ kind, at }) => [kind, at - base]),
-      [
-        ["prompt", 0],
-        ["steer", 300],
-      ],
+      [["steer", 300]],
     );
   });
 });
