@@ -63,11 +63,8 @@ export const pageScript = String.raw`
   });
   var leaves = entries.filter(function (entry) { return !children.has(entry.id); }).length;
   document.getElementById("entry-count").textContent = entries.length + " 个条目 · " + leaves + " 个分支";
-  var rows = new Map();
-  var tree = document.getElementById("tree-rows");
-  var fragment = document.createDocumentFragment();
-  // Rows go in blocks the browser may skip laying out while they are off screen (content-visibility).
-  var block = null;
+  // The rows in depth-first order; only a branch point indents (like tiny-pi tree).
+  var order = [];
   var stack = [];
   function push(parent, prefix) {
     var kids = children.get(parent) || [];
@@ -83,24 +80,61 @@ export const pageScript = String.raw`
   }
   push(null, "");
   for (var item = stack.pop(); item !== undefined; item = stack.pop()) {
+    order.push(item);
+    push(item.entry.id, item.prefix);
+  }
+
+  // Rows are drawn a block at a time, when the block scrolls near the view: a 10,000-entry tree
+  // costs a few blocks of elements, not 10,000 rows. Every row has the same height, so an empty
+  // block already takes its final place.
+  var ROWS_PER_BLOCK = 100;
+  var ROW_HEIGHT = 19;
+  var tree = document.getElementById("tree-rows");
+  var rows = new Map();
+  var blockOf = new Map();
+  var blocks = [];
+  var onPath = new Set();
+  var selectedId = null;
+  order.forEach(function (item, index) { blockOf.set(item.entry.id, Math.floor(index / ROWS_PER_BLOCK)); });
+  function drawRow(item) {
     var entry = item.entry;
-    // One text node per row (10,000 rows must lay out fast); only a label or the leaf adds an element.
+    // One text node per row; only a label or the leaf adds an element.
     var row = el("div", "row kind-" + entry.type, item.connector + entry.id + " " + summary(entry));
     row.dataset.entry = entry.id;
     row.tabIndex = 0;
     if (labels.has(entry.id)) row.appendChild(el("span", "tag", labels.get(entry.id)));
     if (entry.id === data.leafId) row.appendChild(el("span", "leaf", "  ← 叶"));
+    if (onPath.has(entry.id)) row.classList.add("on-path");
+    if (entry.id === selectedId) row.classList.add("selected");
     rows.set(entry.id, row);
-    if (block === null || block.childElementCount === ROWS_PER_BLOCK) {
-      block = el("div", "rows");
-      fragment.appendChild(block);
-    }
-    block.appendChild(row);
-    push(entry.id, item.prefix);
+    return row;
   }
-  tree.appendChild(fragment);
+  function fill(index) {
+    var block = blocks[index];
+    if (block.dataset.drawn) return;
+    block.dataset.drawn = "true";
+    var fragment = document.createDocumentFragment();
+    order.slice(index * ROWS_PER_BLOCK, (index + 1) * ROWS_PER_BLOCK).forEach(function (item) { fragment.appendChild(drawRow(item)); });
+    block.appendChild(fragment);
+  }
+  var observer = new IntersectionObserver(function (seen) {
+    seen.forEach(function (each) { if (each.isIntersecting) fill(Number(each.target.dataset.block)); });
+  }, { root: document.getElementById("tree"), rootMargin: "600px 0px" });
+  for (var start = 0; start < order.length; start += ROWS_PER_BLOCK) {
+    var block = el("div", "rows");
+    block.dataset.block = String(blocks.length);
+    block.style.height = Math.min(ROWS_PER_BLOCK, order.length - start) * ROW_HEIGHT + "px";
+    blocks.push(block);
+    tree.appendChild(block);
+    observer.observe(block);
+  }
+  /** The row of id, drawn now if its block was not yet. */
+  function rowOf(id) {
+    if (!blockOf.has(id)) return undefined;
+    fill(blockOf.get(id));
+    return rows.get(id);
+  }
 
-  var ROWS_PER_BLOCK = 200;
   /** A long branch shows its newest entries first; a button brings the earlier ones in, a page at a time. */
   var TRANSCRIPT_PAGE = 200;
 
@@ -115,17 +149,18 @@ export const pageScript = String.raw`
   }
 
   var transcript = document.getElementById("transcript-body");
-  var marked = [];
-  function select(id) {
-    marked.forEach(function (row) { row.classList.remove("on-path", "selected"); });
+  function select(id, reveal) {
+    onPath.forEach(function (each) { var row = rows.get(each); if (row) row.classList.remove("on-path"); });
+    if (selectedId !== null && rows.has(selectedId)) rows.get(selectedId).classList.remove("selected");
     var path = pathTo(id);
-    marked = [];
-    path.forEach(function (entry) {
-      var row = rows.get(entry.id);
-      if (row) { row.classList.add("on-path"); marked.push(row); }
-    });
-    var chosen = rows.get(id);
-    if (chosen) chosen.classList.add("selected");
+    onPath = new Set(path.map(function (entry) { return entry.id; }));
+    selectedId = id;
+    onPath.forEach(function (each) { var row = rows.get(each); if (row) row.classList.add("on-path"); });
+    var chosen = rowOf(id);
+    if (chosen) {
+      chosen.classList.add("selected");
+      if (reveal) chosen.scrollIntoView({ block: "nearest" });
+    }
     document.getElementById("transcript-title").textContent = "分支 " + id + " 的 transcript（" + path.length + " 个条目）";
     renderTranscript(path, id, Math.max(0, path.length - TRANSCRIPT_PAGE));
   }
@@ -210,81 +245,102 @@ export const pageScript = String.raw`
   });
 
   // The timeline: each lane a track; the axis maps times to percents, with idle gaps (ms) collapsed.
-  var timeline = data.timeline;
-  var GAP = 2000;
-  var points = [];
-  timeline.spans.forEach(function (span) { points.push(span.start, span.end); });
-  timeline.marks.forEach(function (mark) { points.push(mark.at); });
-  points.sort(function (a, b) { return a - b; });
-  var unique = points.filter(function (p, i) { return i === 0 || p !== points[i - 1]; });
-  var shown = [0];
-  var gaps = [];
-  for (var g = 1; g < unique.length; g += 1) {
-    var step = unique[g] - unique[g - 1];
-    if (timeline.unit === "ms" && step > GAP) { gaps.push(g); step = GAP / 4; }
-    shown.push(shown[g - 1] + step);
-  }
-  var total = Math.max(shown[shown.length - 1] || 0, 1);
-  function position(t) {
-    var lo = 0, hi = unique.length - 1;
-    while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (unique[mid] <= t) lo = mid; else hi = mid - 1; }
-    return (100 * (shown[lo] || 0)) / total;
-  }
-  function duration(span) {
-    var length = span.end - span.start;
-    return timeline.unit === "ms" ? length + " ms" : length + " 个事件";
-  }
+  // A long branch draws its newest turns first; a button draws the whole timeline.
+  var TIMELINE_TURNS = 50;
   var lanesBox = document.getElementById("lanes");
-  var trackWidth = Math.max(window.innerWidth - 110, 200);
-  var tracks = new Map();
-  timeline.lanes.forEach(function (lane) {
-    var row = el("div", "lane");
-    row.dataset.lane = lane.id;
-    row.appendChild(el("div", "lane-name", lane.label));
-    var track = el("div", "track");
-    row.appendChild(track);
-    tracks.set(lane.id, { track: track, kind: lane.kind });
-    lanesBox.appendChild(row);
-  });
-  timeline.spans.forEach(function (span) {
-    var lane = tracks.get(span.lane);
-    if (!lane) return;
-    var left = position(span.start);
-    var width = Math.max(position(span.end) - left, 0);
-    // A label only where it can be read: narrow spans keep it in their tooltip.
-    var node = el("div", "span " + lane.kind + (span.state === "ok" ? "" : " " + span.state), (width * trackWidth) / 100 > 24 ? span.label : undefined);
-    node.style.left = left + "%";
-    node.style.width = width + "%";
-    node.title = span.label + (span.callId ? " " + span.callId : "") + " · " + duration(span) + (span.state === "open" ? " · 没有结果" : "");
-    if (span.callId) node.dataset.call = span.callId;
-    if (span.entryId) node.dataset.entry = span.entryId;
-    lane.track.appendChild(node);
-  });
-  timeline.marks.forEach(function (mark) {
-    var lane = tracks.get(mark.lane);
-    if (!lane) return;
-    var node = el("div", "mark " + mark.kind);
-    node.style.left = position(mark.at) + "%";
-    node.title = mark.label;
-    node.appendChild(el("span", "", mark.label));
-    lane.track.appendChild(node);
-  });
-  // Collapsed idle gaps: one dotted line across every lane.
-  var overlay = el("div", "gaps");
-  gaps.forEach(function (index) {
-    var node = el("div", "gap");
-    node.style.left = (100 * (shown[index - 1] + GAP / 8)) / total + "%";
-    node.title = "空闲 " + Math.round((unique[index] - unique[index - 1]) / 1000) + " 秒（已压缩）";
-    overlay.appendChild(node);
-  });
-  lanesBox.appendChild(overlay);
+  var trackNote = document.getElementById("timeline-window");
+  function drawTimeline(whole) {
+    var source = data.timeline;
+    var turns = source.spans.filter(function (span) { return span.lane === "loop"; });
+    var cut = !whole && turns.length > TIMELINE_TURNS ? turns[turns.length - TIMELINE_TURNS].start : -Infinity;
+    var timeline = {
+      unit: source.unit,
+      lanes: source.lanes,
+      spans: source.spans.filter(function (span) { return span.end >= cut; }),
+      marks: source.marks.filter(function (mark) { return mark.at >= cut; }),
+    };
+    lanesBox.replaceChildren();
+    trackNote.replaceChildren();
+    if (cut !== -Infinity) {
+      var all = el("button", "more", "显示整个时间线（共 " + turns.length + " 轮，现在是最后 " + TIMELINE_TURNS + " 轮）");
+      all.addEventListener("click", function () { drawTimeline(true); });
+      trackNote.appendChild(all);
+    }
+    var GAP = 2000;
+    var points = [];
+    timeline.spans.forEach(function (span) { points.push(span.start, span.end); });
+    timeline.marks.forEach(function (mark) { points.push(mark.at); });
+    points.sort(function (a, b) { return a - b; });
+    var unique = points.filter(function (p, i) { return i === 0 || p !== points[i - 1]; });
+    var shown = [0];
+    var gaps = [];
+    for (var g = 1; g < unique.length; g += 1) {
+      var step = unique[g] - unique[g - 1];
+      if (timeline.unit === "ms" && step > GAP) { gaps.push(g); step = GAP / 4; }
+      shown.push(shown[g - 1] + step);
+    }
+    var total = Math.max(shown[shown.length - 1] || 0, 1);
+    function position(t) {
+      var lo = 0, hi = unique.length - 1;
+      while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (unique[mid] <= t) lo = mid; else hi = mid - 1; }
+      return (100 * (shown[lo] || 0)) / total;
+    }
+    function duration(span) {
+      var length = span.end - span.start;
+      return timeline.unit === "ms" ? length + " ms" : length + " 个事件";
+    }
+    var trackWidth = Math.max(window.innerWidth - 110, 200);
+    var tracks = new Map();
+    timeline.lanes.forEach(function (lane) {
+      var row = el("div", "lane");
+      row.dataset.lane = lane.id;
+      row.appendChild(el("div", "lane-name", lane.label));
+      var track = el("div", "track");
+      row.appendChild(track);
+      tracks.set(lane.id, { track: track, kind: lane.kind });
+      lanesBox.appendChild(row);
+    });
+    timeline.spans.forEach(function (span) {
+      var lane = tracks.get(span.lane);
+      if (!lane) return;
+      var left = position(span.start);
+      var width = Math.max(position(span.end) - left, 0);
+      // A label only where it can be read: narrow spans keep it in their tooltip.
+      var node = el("div", "span " + lane.kind + (span.state === "ok" ? "" : " " + span.state), (width * trackWidth) / 100 > 24 ? span.label : undefined);
+      node.style.left = left + "%";
+      node.style.width = width + "%";
+      node.title = span.label + (span.callId ? " " + span.callId : "") + " · " + duration(span) + (span.state === "open" ? " · 没有结果" : "");
+      if (span.callId) node.dataset.call = span.callId;
+      if (span.entryId) node.dataset.entry = span.entryId;
+      lane.track.appendChild(node);
+    });
+    timeline.marks.forEach(function (mark) {
+      var lane = tracks.get(mark.lane);
+      if (!lane) return;
+      var node = el("div", "mark " + mark.kind);
+      node.style.left = position(mark.at) + "%";
+      node.title = mark.label;
+      node.appendChild(el("span", "", mark.label));
+      lane.track.appendChild(node);
+    });
+    // Collapsed idle gaps: one dotted line across every lane.
+    var overlay = el("div", "gaps");
+    gaps.forEach(function (index) {
+      var node = el("div", "gap");
+      node.style.left = (100 * (shown[index - 1] + GAP / 8)) / total + "%";
+      node.title = "空闲 " + Math.round((unique[index] - unique[index - 1]) / 1000) + " 秒（已压缩）";
+      overlay.appendChild(node);
+    });
+    lanesBox.appendChild(overlay);
+  }
+  drawTimeline(false);
   lanesBox.addEventListener("click", function (event) {
     var span = event.target.closest(".span");
-    if (span && span.dataset.entry && rows.has(span.dataset.entry)) select(span.dataset.entry);
+    if (span && span.dataset.entry && byId.has(span.dataset.entry)) select(span.dataset.entry, true);
   });
 
   var first = data.leafId !== null && byId.has(data.leafId) ? data.leafId : entries.length ? entries[entries.length - 1].id : null;
-  if (first !== null) select(first);
+  if (first !== null) select(first, true);
   document.body.dataset.ready = "true";
 })();
 `;

@@ -10,9 +10,9 @@ main { display: grid; grid-template-columns: minmax(280px, 36%) 1fr; min-height:
 section { padding: 10px 16px; min-width: 0; }
 h2 { font-size: 14px; margin: 4px 0 8px; color: var(--muted); font-weight: 600; }
 #tree { border-right: 1px solid var(--line); max-height: 70vh; overflow: auto; }
-.rows { content-visibility: auto; contain-intrinsic-size: auto 3840px; }
+.rows { contain: strict; }
 .more { margin: 0 0 8px; font: inherit; cursor: pointer; }
-.row { font: 12px/1.6 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; white-space: pre; cursor: pointer; padding: 0 4px; border-radius: 4px; }
+.row { height: 19px; overflow: hidden; font: 12px/19px ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; white-space: pre; cursor: pointer; padding: 0 4px; border-radius: 4px; }
 .row:hover { background: #f6f8fa; }
 .row.on-path { background: #ddf4ff; }
 .row.selected { background: #b6e3ff; }

@@ -36,7 +36,7 @@ export function renderRunPage(view: RunView): string {
 <section id="tree"><h2>会话树 · <span id="entry-count"></span></h2><div id="tree-rows"></div></section>
 <section id="transcript"><h2 id="transcript-title">transcript</h2><div id="transcript-body"></div></section>
 </main>
-<section id="timeline"><h2>时间线（当前分支）：模型流、loop、每个同时运行的工具调用一条泳道</h2><div id="lanes" class="lanes"></div><p class="note">${escapeHtml(view.timeline.note)}</p></section>
+<section id="timeline"><h2>时间线（当前分支）：模型流、loop、每个同时运行的工具调用一条泳道</h2><div id="timeline-window"></div><div id="lanes" class="lanes"></div><p class="note">${escapeHtml(view.timeline.note)}</p></section>
 <script type="application/json" id="run-data">${scriptJson(view)}</script>
 <script>${pageScript}</script>
 </body>
