@@ -214,7 +214,7 @@ export function pageTable(report: PageReport): Table {
       ["npm run demo -- --scenario concurrent --html", "", kB(report.concurrentBytes)],
       ["tiny-pi export (child process, whole command)", fixed(report.exportMs, 0), kB(report.pageBytes)],
       [
-        `headless Chromium: navigation → tree (${render?.rows ?? "?"} rows), transcript, timeline drawn`,
+        `headless Chromium: navigation → tree (${render?.rows ?? "?"} of ${report.entries} rows drawn), transcript, timeline`,
         render ? fixed(render.ms, 0) : "—",
         "",
       ],
