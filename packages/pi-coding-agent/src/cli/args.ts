@@ -282,13 +282,13 @@ export const helpText = `用法：${usage}
                         （上游 Pi 的第 3 版会话格式：条目用 id 与 parentId 连成一棵树）
   -h, --help            显示本说明
 
-会话命令（只读，不运行模型）
+会话命令（只读会话文件，不运行模型；export 只写出页面）
   tiny-pi sessions      列出这个工作区的会话：名字或第一个问题、条目数、分支数、最后修改时间
   tiny-pi tree FILE     画出会话树：每个条目的 id、角色与开头几个字，标出叶
-  tiny-pi export FILE [--out FILE.html]
-                        把会话写成一个自带一切的 HTML 页面（默认与 FILE 同名、同目录的 .html），离线用浏览器打开：
+  tiny-pi export FILE   把会话写成一个自带一切的 HTML 页面（默认与 FILE 同名、同目录的 .html），离线用浏览器打开：
                         会话树（分支、叶、标签、压缩），点一个条目看那条分支的 transcript（每个调用挨着它的结果，
                         没有结果的调用标红），以及当前分支的时间线（模型流、loop、同时运行的工具各一条泳道）
+  --out FILE.html       和 export 一起用：页面写到哪里（只写 .html 文件，不覆盖别的文件）
   REPL 里 /tree 画出当前会话树，/branch ID 把叶移到条目 ID（下一条输入从那里长出新分支）
 
 模式
