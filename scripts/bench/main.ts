@@ -11,6 +11,7 @@ import { type LoopOverheadPlan, type LoopOverheadReport, measureLoopOverhead } f
 import { describeMachine, machineLine } from "./machine.js";
 import { measurePracticeSetup, type PracticeSetupReport } from "./practice-setup.js";
 import { measureProviderOverhead, type ProviderPlan, type ProviderReport } from "./provider-overhead.js";
+import { measureRunPage, type PageReport, pageGoals, pageTable } from "./run-view.js";
 import { measureSessionTree, type SessionReport, sessionGoals, sessionTable } from "./session-tree.js";
 import { renderTable } from "./table.js";
 import {
@@ -23,10 +24,10 @@ import {
 } from "./tables.js";
 import { measureWorkspaceTools, type ToolsReport } from "./workspace-tools.js";
 
-const PARTS = ["loop", "inner", "setup", "tools", "provider", "session", "compaction", "course"] as const;
+const PARTS = ["loop", "inner", "setup", "tools", "provider", "session", "compaction", "page", "course"] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,course]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -38,6 +39,8 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
             and upstream Pi's SessionManager opening the same file (installed under the temp folder)
   compaction  one 100,000-entry branch with 10 compactions on its path: buildContext, the token estimate's
             MB/s, and upstream Pi's buildSessionContext on the same file (the session part's install)
+  page      the run page: the concurrent demo's --html size, a 10,000-entry session (21 branches) through
+            tiny-pi export and rendered in headless Chromium (the system's), and upstream Pi's --export of it
   course    the static checks of every checkpoint (npm test's share), and each checkpoint's integrity
             checks alone (checkpoint <id> --prove, npm run test:course's share): the cost of one more chapter
 
@@ -124,6 +127,7 @@ async function main(): Promise<void> {
   let provider: ProviderReport | undefined;
   let session: SessionReport | undefined;
   let compaction: CompactionReport | undefined;
+  let page: PageReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
     loopOverhead = await measureLoopOverhead(plan.loop);
@@ -156,6 +160,10 @@ async function main(): Promise<void> {
     progress("compaction…");
     compaction = await measureCompaction(progress);
   }
+  if (parts.includes("page")) {
+    progress("run page…");
+    page = await measureRunPage(progress);
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const goals: Goal[] = [
@@ -167,6 +175,7 @@ async function main(): Promise<void> {
     ...(provider ? providerGoals(provider) : []),
     ...(session ? sessionGoals(session) : []),
     ...(compaction ? compactionGoals(compaction) : []),
+    ...(page ? pageGoals(page) : []),
   ];
   if (options.json) {
     console.log(
@@ -182,6 +191,7 @@ async function main(): Promise<void> {
           provider,
           session,
           compaction,
+          page,
           goals,
         },
         null,
@@ -199,6 +209,7 @@ async function main(): Promise<void> {
     provider && providerTable(provider),
     session && sessionTable(session),
     compaction && compactionTable(compaction),
+    page && pageTable(page),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));
   for (const table of tables) console.log(`\n${renderTable(table)}`);

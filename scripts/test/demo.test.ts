@@ -292,7 +292,7 @@ test("demo 参数错误（缺少 --scenario 的取值、未知选项）：一行
     const lines = output.trim().split(/\r?\n/);
     assert.equal(lines.length, 1, output);
     assert.match(lines[0] ?? "", message);
-    assert.ok(lines[0]?.endsWith("用法：npm run demo -- [--scenario <名称>] [--json]"), lines[0]);
+    assert.ok(lines[0]?.endsWith("用法：npm run demo -- [--scenario <名称>] [--json | --html <文件.html>]"), lines[0]);
   }
 });
 

@@ -115,6 +115,7 @@ export function compactionRun(): Promise<DemoRun> {
         message.role === "toolResult" ? [message.toolCallId] : [],
       ),
       workspace,
+      entries: session.path(),
       compactions: compactions.map((each) => ({
         ...each,
         firstKept: keptEntry?.type === "message" ? keptEntry.message.role : "?",

@@ -24,6 +24,7 @@ import {
   runAgentLoop,
   type ToolExecutor,
 } from "@pi/course";
+import type { SessionEntry } from "../../../packages/pi-coding-agent/src/session/entries.js";
 import { compactionRun } from "./demo-compaction.js";
 import { withDemoWorkspace } from "./demo-workspace.js";
 
@@ -81,6 +82,8 @@ export interface DemoRun {
   workspace?: string;
   /** The compaction scenario's compactions, each after the summarisation request it sent. */
   compactions?: DemoCompaction[];
+  /** The session entries the run left (the compaction scenario's, with its compaction entry). */
+  entries?: SessionEntry[];
 }
 
 export interface DemoCompaction {

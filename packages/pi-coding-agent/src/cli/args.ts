@@ -11,15 +11,18 @@ export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
   "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
   "[--no-context-files] [--trust-extensions] [--yes] [--protected-paths LIST] [prompt]" +
-  " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources";
+  " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources | tiny-pi export FILE [--out FILE.html]";
 
 export type SessionChoice =
   | { kind: "new" }
   | { kind: "none" }
   | { kind: "resume" | "fork"; file: string; leaf?: string };
 
-/** `tiny-pi sessions` and `tiny-pi tree FILE`: they only read session files. */
-export type SessionCommand = { kind: "sessions" } | { kind: "tree"; file: string };
+/** `tiny-pi sessions`, `tiny-pi tree FILE` and `tiny-pi export FILE`: they only read session files (export writes the page). */
+export type SessionCommand =
+  | { kind: "sessions" }
+  | { kind: "tree"; file: string }
+  | { kind: "export"; file: string; out?: string };
 
 /** What tiny-pi does instead of a run: a session command, or `tiny-pi resources` (lists what a run would load). */
 export type CliCommand = SessionCommand | { kind: "resources" };
@@ -79,6 +82,7 @@ export const cliOptions = {
   "trust-extensions": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
   "protected-paths": { type: "string" },
+  out: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -112,7 +116,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
       `--from 和 ${flag} 不能同时使用：--from 已经取练习目录里每一章的代码（loop、工具、Agent、会话），去掉 ${flag}。`,
     );
   }
-  const command = cliCommand(positionals, from);
+  const command = exportCommand(positionals, values.out, from) ?? cliCommand(positionals, from);
   const prompt = command === undefined ? positionals.join(" ").trim() : "";
 
   return {
@@ -176,6 +180,23 @@ function cliCommand(positionals: string[], from: string): CliCommand | undefined
     return { kind: "tree", file: path.resolve(from, positionals[1] as string) };
   }
   return undefined;
+}
+
+/** `export FILE [--out FILE.html]`; --out belongs to it alone. */
+function exportCommand(positionals: string[], out: string | undefined, from: string): SessionCommand | undefined {
+  const page = nonEmpty(out, "--out", "例如 --out run.html");
+  if (positionals[0] !== "export") {
+    if (page !== undefined) throw new UsageError("--out 只和 export 一起用：tiny-pi export FILE --out FILE.html。");
+    return undefined;
+  }
+  if (positionals.length !== 2) {
+    throw new UsageError("export 要一个会话文件：tiny-pi export .tiny-pi/sessions/<时间>.jsonl [--out FILE.html]。");
+  }
+  return {
+    kind: "export",
+    file: path.resolve(from, positionals[1] as string),
+    ...(page !== undefined ? { out: path.resolve(from, page) } : {}),
+  };
 }
 
 function parseStrict(argv: string[]) {
@@ -324,9 +345,13 @@ export const helpText = `用法：${usage}
                         （上游 Pi 的第 3 版会话格式：条目用 id 与 parentId 连成一棵树）
   -h, --help            显示本说明
 
-会话命令（只读，不运行模型）
+会话命令（只读会话文件，不运行模型；export 只写出页面）
   tiny-pi sessions      列出这个工作区的会话：名字或第一个问题、条目数、分支数、最后修改时间
   tiny-pi tree FILE     画出会话树：每个条目的 id、角色与开头几个字，标出叶
+  tiny-pi export FILE   把会话写成一个自带一切的 HTML 页面（默认与 FILE 同名、同目录的 .html），离线用浏览器打开：
+                        会话树（分支、叶、标签、压缩），点一个条目看那条分支的 transcript（每个调用挨着它的结果，
+                        没有结果的调用标红），以及当前分支的时间线（模型流、loop、同时运行的工具各一条泳道）
+  --out FILE.html       和 export 一起用：页面写到哪里（只写 .html 文件，不覆盖别的文件）
   REPL 里 /tree 画出当前会话树，/branch ID 把叶移到条目 ID（下一条输入从那里长出新分支）
 
 模式
@@ -346,13 +371,15 @@ export const helpText = `用法：${usage}
   npm run tiny-pi -- tree .tiny-pi/sessions/<时间>.jsonl
   npm run tiny-pi -- resources
   npm run tiny-pi -- --base-url … --model … --tools read,edit,bash --yes --trust-extensions "/fix src/a.ts"
+  npm run tiny-pi -- export .tiny-pi/sessions/<时间>.jsonl --out run.html
   npm run tiny-pi -- --resume .tiny-pi/sessions/<时间>.jsonl --leaf a1b2c3d4 "换一种说法再问一次"
 
 English: runs the course's agent loop (or your own: --from DIR takes every chapter's code a practice
 directory has, loop, tools, Agent, session store, compaction and resources with tool hooks; --loop/--tools-from one chapter) with the workspace tools against any
 OpenAI-compatible endpoint; with no --base-url an embedded scripted model replays the chapter's README
 round trip offline. Sessions are Pi's session trees (format 3): --resume FILE [--leaf ID] continues or
-branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them.
+branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them,
+\`export FILE [--out FILE.html]\` writes one offline HTML page: the tree, each branch's transcript and a timeline.
 Past the model's window (--context-window N, else the server's /v1/models entry; --reserve N for the
 answer) tiny-pi compacts: one summarisation request to the same model, a \`compaction\` entry in the
 session, then the summary plus the kept suffix in every request, even between two steps of one turn;

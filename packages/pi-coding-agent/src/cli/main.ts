@@ -20,6 +20,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     process.stdout.write(`${resourcesCommandText(args, env)}\n`);
     return EXIT_OK;
   }
+  if (args.command?.kind === "export") {
+    const { exportSession } = await import("./run-view/export-command.js");
+    const { shownPath } = await import("./learner-tree.js");
+    const { file, out } = args.command;
+    process.stdout.write(`${exportSession(file, out, (shown) => shownPath(shown, from))}\n`);
+    return EXIT_OK;
+  }
   if (args.command !== undefined) {
     const { sessionCommandText } = await import("./session-view.js");
     const { shownPath } = await import("./learner-tree.js");
