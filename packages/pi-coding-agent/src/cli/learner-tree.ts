@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { focusedFiles } from "@pi/course-kit";
 import { type CheckpointFacts, COURSE_PACKAGE, courseCheckpoints, packageDirOf } from "./course-manifest.js";
 import { RunError } from "./errors.js";
+import { focusedRunKey, passedBefore, recordPass } from "./focused-pass-record.js";
 import { runFocusedTests } from "./focused-tests.js";
 
 export interface LoadedPackage {
@@ -133,8 +134,13 @@ async function requireFocusedTestsPass(dir: string, shown: string, checkpoint: C
   const files = await focusedFiles(dir, checkpoint.focusedRun);
   if (files.length === 0)
     throw new RunError(`${shown} 没有编译好的第 ${checkpoint.id} 章聚焦测试：请在其中运行 ${checkpoint.build}。`);
+  const key = focusedRunKey(dir, checkpoint.id);
+  if (passedBefore(key)) return;
   const verdict = await runFocusedTests(dir, files);
-  if (verdict.passed) return;
+  if (verdict.passed) {
+    recordPass(key);
+    return;
+  }
   const counts = verdict.counts === undefined ? "" : `（通过 ${verdict.counts}）`;
   const what = verdict.timedOut
     ? `第 ${checkpoint.id} 章的聚焦测试超时未结束`
