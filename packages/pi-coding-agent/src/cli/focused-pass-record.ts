@@ -12,9 +12,9 @@ import path from "node:path";
 
 const RECORDS = path.join(os.tmpdir(), `tiny-pi-focused-passes-${os.userInfo().uid}`);
 
-/** The key of `checkpoint`'s focused run on the compiled code of `tree` as it is now. */
-export function focusedRunKey(tree: string, checkpoint: string): string {
-  const hash = createHash("sha256").update(`${checkpoint}\0${process.version}\0`);
+/** The SHA-256 of every compiled file of `tree`'s packages as they are now: read once per run, whatever the chapters. */
+export function compiledDigest(tree: string): string {
+  const hash = createHash("sha256");
   const packages = path.join(tree, "packages");
   for (const name of existsSync(packages) ? readdirSync(packages).sort() : []) {
     for (const file of compiledFiles(path.join(packages, name, "dist"))) {
@@ -25,6 +25,11 @@ export function focusedRunKey(tree: string, checkpoint: string): string {
     }
   }
   return hash.digest("hex");
+}
+
+/** The key of `checkpoint`'s focused run on the compiled code whose digest is `digest`. */
+export function focusedRunKey(digest: string, checkpoint: string): string {
+  return createHash("sha256").update(`${checkpoint}\0${process.version}\0${digest}`).digest("hex");
 }
 
 export function passedBefore(key: string): boolean {

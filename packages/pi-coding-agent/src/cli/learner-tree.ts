@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { focusedFiles } from "@pi/course-kit";
 import { type CheckpointFacts, COURSE_PACKAGE, courseCheckpoints, packageDirOf } from "./course-manifest.js";
 import { RunError } from "./errors.js";
-import { focusedRunKey, passedBefore, recordPass } from "./focused-pass-record.js";
+import { compiledDigest, focusedRunKey, passedBefore, recordPass } from "./focused-pass-record.js";
 import { runFocusedTests } from "./focused-tests.js";
 
 export interface LoadedPackage {
@@ -67,7 +67,8 @@ export async function loadPracticePackages(
   for (const checkpoint of uniqueByPackage([...[...taken].reverse(), ...proven])) {
     await requireFreshBuild(dir, shown, checkpoint);
   }
-  for (const checkpoint of proven) await requireFocusedTestsPass(dir, shown, checkpoint);
+  const digest = compiledDigest(dir);
+  for (const checkpoint of proven) await requireFocusedTestsPass(dir, shown, checkpoint, digest);
 
   const loaded = new Map<string, LoadedPackage>();
   for (const checkpoint of taken) loaded.set(checkpoint.id, await importPackage(dir, shown, checkpoint));
@@ -130,11 +131,16 @@ async function importPackage(dir: string, shown: string, checkpoint: CheckpointF
   };
 }
 
-async function requireFocusedTestsPass(dir: string, shown: string, checkpoint: CheckpointFacts): Promise<void> {
+async function requireFocusedTestsPass(
+  dir: string,
+  shown: string,
+  checkpoint: CheckpointFacts,
+  digest: string,
+): Promise<void> {
   const files = await focusedFiles(dir, checkpoint.focusedRun);
   if (files.length === 0)
     throw new RunError(`${shown} 没有编译好的第 ${checkpoint.id} 章聚焦测试：请在其中运行 ${checkpoint.build}。`);
-  const key = focusedRunKey(dir, checkpoint.id);
+  const key = focusedRunKey(digest, checkpoint.id);
   if (passedBefore(key)) return;
   const verdict = await runFocusedTests(dir, files);
   if (verdict.passed) {
