@@ -4,7 +4,7 @@
 // spins forever, as a real unfinished lab can.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -12,6 +12,7 @@ import { processesIn, waitFor } from "../../packages/pi-coding-agent/test/cli-su
 import { findCheckpoint, repoRoot } from "../lib/course/manifest.js";
 import { mutatedFiles } from "../lib/mutation/mutants.js";
 import { buildTree } from "../lib/run/focused-run.js";
+import { startTestTrace } from "../lib/run/test-trace.js";
 import { writeCheckpointTree } from "../lib/trees/trees.js";
 import { HANG_GUARD_MS } from "./support/hang-guard.js";
 
@@ -89,4 +90,30 @@ test("父进程在把 run 的 pid 交给看门狗之前就被 SIGKILL：run 带�
   await waitFor("the unguarded run to be killed by its watchdog", () => processesIn(dir).length === 0, 10_000).catch(
     () => assert.deepEqual(processesIn(dir), [], "the run outlived its parent"),
   );
+});
+
+test("只有 runner 被 SIGKILL（进程组没有收到信号，看门狗也来不及收尾）：空转的测试进程发现 runner 不在了，自行结束", linuxOnly, async () => {
+  const folder = path.join(dir, "orphaned-runner");
+  await mkdir(folder, { recursive: true });
+  await writeFile(path.join(folder, "spin.test.mjs"), 'import { test } from "node:test";\ntest("空转", () => { for (;;) {} });\n');
+  const trace = startTestTrace(dir, "orphaned-runner");
+  const env = { ...process.env };
+  delete env.NODE_TEST_CONTEXT;
+  const runner = spawn(process.execPath, [...trace.args, "--test", "spin.test.mjs"], {
+    cwd: folder,
+    detached: true,
+    stdio: "ignore",
+    env,
+  });
+  const exited = new Promise<void>((resolve) => runner.on("close", () => resolve()));
+  try {
+    await waitFor("the test to start spinning", () => trace.lastStarted() === "空转");
+    process.kill(runner.pid ?? 0, "SIGKILL");
+    await exited;
+    await waitFor("the orphaned test process to end itself", () => processesIn(folder).length === 0, 10_000).catch(() =>
+      assert.deepEqual(processesIn(folder), [], "the test process spun on after its runner died"),
+    );
+  } finally {
+    trace.remove();
+  }
 });

@@ -48,11 +48,18 @@ const killTree = () => {
   }
   if (process.platform === "linux") {
     const fs = require("node:fs");
-    for (const entry of fs.readdirSync("/proc")) {
-      if (!/^\\d+$/.test(entry) || Number(entry) === process.pid) continue;
-      try {
-        if (("\\0" + fs.readFileSync("/proc/" + entry + "/environ", "latin1")).includes(marker)) process.kill(Number(entry), "SIGKILL");
-      } catch {}
+    // A process that forks while one pass reads /proc is found by the next: passes go on until one kills nobody.
+    for (let pass = 0, killed = 1; killed > 0 && pass < 50; pass += 1) {
+      killed = 0;
+      for (const entry of fs.readdirSync("/proc")) {
+        if (!/^\\d+$/.test(entry) || Number(entry) === process.pid) continue;
+        try {
+          if (("\\0" + fs.readFileSync("/proc/" + entry + "/environ", "latin1")).includes(marker)) {
+            process.kill(Number(entry), "SIGKILL");
+            killed += 1;
+          }
+        } catch {}
+      }
     }
   }
   process.exit(0);
