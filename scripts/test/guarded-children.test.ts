@@ -4,7 +4,7 @@
 // spins forever, as a real unfinished lab can.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -92,28 +92,35 @@ test("父进程在把 run 的 pid 交给看门狗之前就被 SIGKILL：run 带�
   );
 });
 
-test("只有 runner 被 SIGKILL（进程组没有收到信号，看门狗也来不及收尾）：空转的测试进程发现 runner 不在了，自行结束", linuxOnly, async () => {
-  const folder = path.join(dir, "orphaned-runner");
-  await mkdir(folder, { recursive: true });
-  await writeFile(path.join(folder, "spin.test.mjs"), 'import { test } from "node:test";\ntest("空转", () => { for (;;) {} });\n');
-  const trace = startTestTrace(dir, "orphaned-runner");
-  const env = { ...process.env };
-  delete env.NODE_TEST_CONTEXT;
-  const runner = spawn(process.execPath, [...trace.args, "--test", "spin.test.mjs"], {
-    cwd: folder,
-    detached: true,
-    stdio: "ignore",
-    env,
-  });
-  const exited = new Promise<void>((resolve) => runner.on("close", () => resolve()));
-  try {
-    await waitFor("the test to start spinning", () => trace.lastStarted() === "空转");
-    process.kill(runner.pid ?? 0, "SIGKILL");
-    await exited;
-    await waitFor("the orphaned test process to end itself", () => processesIn(folder).length === 0, 10_000).catch(() =>
-      assert.deepEqual(processesIn(folder), [], "the test process spun on after its runner died"),
+test(
+  "只有 runner 被 SIGKILL（进程组没有收到信号，看门狗也来不及收尾）：空转的测试进程发现 runner 不在了，自行结束",
+  linuxOnly,
+  async () => {
+    const folder = path.join(dir, "orphaned-runner");
+    await mkdir(folder, { recursive: true });
+    await writeFile(
+      path.join(folder, "spin.test.mjs"),
+      'import { test } from "node:test";\ntest("空转", () => { for (;;) {} });\n',
     );
-  } finally {
-    trace.remove();
-  }
-});
+    const trace = startTestTrace(dir, "orphaned-runner");
+    const env = { ...process.env };
+    delete env.NODE_TEST_CONTEXT;
+    const runner = spawn(process.execPath, [...trace.args, "--test", "spin.test.mjs"], {
+      cwd: folder,
+      detached: true,
+      stdio: "ignore",
+      env,
+    });
+    const exited = new Promise<void>((resolve) => runner.on("close", () => resolve()));
+    try {
+      await waitFor("the test to start spinning", () => trace.lastStarted() === "空转");
+      process.kill(runner.pid ?? 0, "SIGKILL");
+      await exited;
+      await waitFor("the orphaned test process to end itself", () => processesIn(folder).length === 0, 10_000).catch(
+        () => assert.deepEqual(processesIn(folder), [], "the test process spun on after its runner died"),
+      );
+    } finally {
+      trace.remove();
+    }
+  },
+);
