@@ -6,7 +6,8 @@ import { test } from "node:test";
 import { useProcFds } from "../src/tools/workspace-dir.js";
 import { resultText, SECRET, spawnNodeScript, withWorkspace } from "./workspace-fixture.js";
 
-const TRIES = 1000;
+// Unguarded, each tool escaped within 1–35 tries (issue 22): 300 keeps a wide margin at a third of the time.
+const TRIES = 300;
 
 const posixOnly = { skip: process.platform === "win32" ? "symlinks need privileges on Windows" : false };
 
@@ -35,7 +36,7 @@ for (const mechanism of ["/proc/self/fd", "打开后再核对"] as const) {
     mechanism === "/proc/self/fd"
       ? "都不读出、不改动、不创建外部的任何文件"
       : "都不读出、不改动外部文件，不把任何内容写到外部";
-  test(`竞争（${mechanism}）：另一个进程不停把工作区里的目录换成指向外部的 symlink，1000 次 read、write、edit ${promise}`, {
+  test(`竞争（${mechanism}）：另一个进程不停把工作区里的目录换成指向外部的 symlink，${TRIES} 次 read、write、edit ${promise}`, {
     ...posixOnly,
     timeout: 300_000,
   }, async () => {
