@@ -32,7 +32,6 @@ import {
   sent,
   sessionFile,
   settle,
-  watching,
   withDir,
 } from "./runtime-fixture.js";
 import { AT, answer, user } from "./session-fixture.js";

@@ -7,7 +7,6 @@ import path from "node:path";
 import {
   type AssistantMessage,
   assistantMessage,
-  type Model,
   ScriptedModel,
   type ToolCall,
   ToolRegistry,
@@ -121,16 +120,6 @@ export function held(inner: SessionStore): HeldStore {
 /** Lets every turn of microtasks and I/O callbacks queued so far run. */
 export function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** A model that records, at each request, how many entries `store` has written. */
-export function watching(model: Model, store: SessionStore, seen: number[]): Model {
-  return {
-    stream(request, options) {
-      seen.push(store.entries().length);
-      return model.stream(request, options);
-    },
-  };
 }
 
 /** `inner`, keeping every entry the Runtime asked it to append (whether the write succeeded or not). */
