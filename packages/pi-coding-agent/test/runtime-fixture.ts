@@ -4,14 +4,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import {
-  type AssistantMessage,
-  assistantMessage,
-  ScriptedModel,
-  type ToolCall,
-  ToolRegistry,
-  text,
-} from "@pi/core";
+import { type AssistantMessage, assistantMessage, ScriptedModel, type ToolCall, ToolRegistry, text } from "@pi/core";
 import type { RuntimeParts } from "../src/runtime/types.js";
 import { newHeader, type SessionEntry } from "../src/session/entries.js";
 import { JsonlSessionStore } from "../src/session/jsonl-store.js";
