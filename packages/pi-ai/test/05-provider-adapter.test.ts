@@ -128,27 +128,40 @@ test("出站转换只发生在边界：canonical 消息原样不变，API key �
   assert.equal(JSON.stringify(received.body).includes(KEY), false, "请求体里没有 API key");
 });
 
-test("密钥：401 的正文回显密钥与 Bearer 凭据：errorMessage 以 401 开头，只有 [redacted]", GUARD, async () => {
-  server.reply(async (response) => {
-    response.writeHead(401, { "content-type": "application/json" });
-    response.end(
-      JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}. Header was "Bearer ${KEY}".` } }),
+test(
+  "密钥：401 的正文多次回显密钥、Bearer 凭据与凭据头：errorMessage 以 401 开头，只有 [redacted]",
+  GUARD,
+  async () => {
+    const token = "tok-91827364";
+    server.reply(async (response) => {
+      response.writeHead(401, { "content-type": "application/json" });
+      const message = `Incorrect API key provided: ${KEY} (again: ${KEY}). Header was "Bearer ${KEY}", x-api-key ${token}.`;
+      response.end(JSON.stringify({ error: { message } }));
+    });
+    const headers = { "x-api-key": token };
+    const withHeader = openAICompatibleModel({
+      baseURL: server.baseURL,
+      model: "m",
+      apiKey: KEY,
+      headers,
+      maxRetries: 0,
+    });
+    const { events, assistant } = await runTurn(withHeader);
+    assert.equal(
+      assistant.errorMessage,
+      '401 Incorrect API key provided: [redacted] (again: [redacted]). Header was "Bearer [redacted]", x-api-key [redacted]. (check the API key)',
+      "密钥的每一处、Bearer 凭据与凭据头的值都换成 [redacted]，状态码仍在开头",
     );
-  });
-  const { events, assistant } = await runTurn(model());
-  assert.equal(
-    assistant.errorMessage,
-    '401 Incorrect API key provided: [redacted]. Header was "Bearer [redacted]". (check the API key)',
-    "服务器回显的密钥与 Bearer 凭据都换成 [redacted]，状态码仍在开头",
-  );
-  assert.equal(assistant.stopReason, "error", "HTTP 错误以 error 结束这一轮");
-  assert.deepEqual(
-    events.at(-1),
-    { type: "error", reason: "error", message: assistant.errorMessage },
-    "最后一个事件是带同一行的 error",
-  );
-  assert.equal(JSON.stringify(events).includes(KEY.slice(3)), false, "事件里也没有密钥的任何一段");
-});
+    assert.equal(assistant.stopReason, "error", "HTTP 错误以 error 结束这一轮");
+    assert.deepEqual(
+      events.at(-1),
+      { type: "error", reason: "error", message: assistant.errorMessage },
+      "最后一个事件是带同一行的 error",
+    );
+    const shown = JSON.stringify(events);
+    assert.equal(shown.includes(KEY.slice(3)) || shown.includes(token.slice(4)), false, "事件里也没有密钥的任何一段");
+  },
+);
 
 test(
   "密钥：底层错误带着 baseURL 查询串里的密钥（127.0.0.1 上没人监听）：errorMessage 里只有 [redacted]",
