@@ -15,6 +15,10 @@ after(() => rm(holder, { recursive: true, force: true }));
 
 const last = loadManifest().checkpoints.at(-1)?.id ?? "09";
 const next = String(Number(last) + 1).padStart(2, "0");
+/** A free id before the last checkpoint: --new refuses it, new checkpoints go at the end. */
+const earlier = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, "0")).find(
+  (id) => id < last && !loadManifest().checkpoints.some((checkpoint) => checkpoint.id === id),
+);
 
 /** A copy of the repository's files (no build output, no practice directories) with node_modules linked. */
 async function repositoryCopy(name: string): Promise<string> {
@@ -118,9 +122,10 @@ test(`--new ${next}：写出清单条目、教学文件骨架、starter、聚焦
 test("--new 的错误（编号不在最后、包不存在、缺少选项）：一处一行，退出码非零，什么都不写", async () => {
   const dir = await repositoryCopy("refused");
   const before = await snapshotDir(dir);
+  assert.ok(earlier !== undefined, "有一个排在最后之前、还没用的编号");
   const wrong = await checkpointCli(dir, [
     "--new",
-    "05",
+    earlier,
     "--title",
     "x",
     "--chapter",

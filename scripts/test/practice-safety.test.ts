@@ -108,10 +108,12 @@ test("写树中途失败时清理临时目录，且不沿链接删除主仓库 n
 test("npm run practice 的错误只有一行说明，退出码非零（学习者看到的样子）", async () => {
   const { code, output } = await runNpm(["run", "-s", "practice", "-w", "@pi/course", "--", "7"], repoRoot);
   assert.notEqual(code, 0);
-  const known = loadManifest()
-    .checkpoints.map((entry) => entry.id)
-    .join("、");
-  assert.equal(output.trim().split(/\r?\n/)[0], `检查点编号 "7" 格式不对：请用两位数字，例如 06（可用：${known}）。`);
+  const { checkpoints } = loadManifest();
+  const known = checkpoints.map((entry) => entry.id).join("、");
+  assert.equal(
+    output.trim().split(/\r?\n/)[0],
+    `检查点编号 "7" 格式不对：请用两位数字，例如 ${checkpoints[0]?.id}（可用：${known}）。`,
+  );
 });
 
 test("npm run practice 的未知选项与给开关加取值：一行说明与用法行，退出码非零，什么都不写", async () => {

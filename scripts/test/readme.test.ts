@@ -30,6 +30,7 @@ test("README：提到的 npm run 脚本在根目录或对应 workspace 中都存
   const workspaces: Record<string, Record<string, string>> = {
     "@pi/course": scriptsOf("packages/pi-course/package.json"),
     "@pi/core": scriptsOf("packages/pi-core/package.json"),
+    "@pi/ai": scriptsOf("packages/pi-ai/package.json"),
     "@pi/coding-agent": scriptsOf("packages/pi-coding-agent/package.json"),
   };
   const mentions = [...readme.matchAll(/npm run (?:-s )?([\w:-]+)(?: -w (@pi\/[\w-]+))?/g)];

@@ -52,7 +52,7 @@ const MARKS = [
 ];
 
 const START_LINE =
-  /^loop：.*practice-10 里你的 runAgentLoop · 工具：.*practice-10 里你的 read · Agent：.*practice-10 里你的 Agent · 会话：.*practice-10 里你的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources$/m;
+  /^provider：.*practice-10 里你的 openAICompatibleModel（没有 --base-url：这一次回答的是内置脚本模型） · loop：.*practice-10 里你的 runAgentLoop · 工具：.*practice-10 里你的 read · Agent：.*practice-10 里你的 Agent · 会话：.*practice-10 里你的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources$/m;
 
 test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），REPL 用你的 Agent，--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变", {
   timeout: HANG_GUARD_MS,
@@ -95,7 +95,7 @@ test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；
         try {
           const mine = (what: string) => `${tree} 里你的 ${what}`;
           await pty.waitFor(
-            `loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 压缩：课程的 buildContext · 资源：课程的 discoverResources · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
+            `provider：${mine("openAICompatibleModel")} · loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 压缩：课程的 buildContext · 资源：课程的 discoverResources · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
           );
           await pty.waitFor(PROMPT);
           pty.type("项目叫什么？\r");
@@ -161,7 +161,7 @@ test("tiny-pi --from 指向不是练习目录的地方：一行说明怎样创�
     assert.ok(isOneLine(empty.stderr), empty.stderr);
     assert.match(
       empty.stderr,
-      /^\. 里没有 tiny-pi 能运行的练习代码：请给出第 07 章或之后的练习目录（npm run practice -w @pi\/course -- \d+ 创建）。$/m,
+      /^\. 里没有 tiny-pi 能运行的练习代码：请给出第 05 章或之后的练习目录（npm run practice -w @pi\/course -- \d+ 创建）。$/m,
     );
     const missing = await runCli(["--from", "nowhere"], workspace);
     assert.match(missing.stderr, /^--from nowhere 不是目录：请给出练习目录，例如 --from practice\/\d+。$/m);

@@ -9,6 +9,8 @@ export type StreamEnd = { kind: "complete" } | { kind: "aborted" } | { kind: "fa
 
 const ABORTED_MESSAGE = "aborted: the request was cancelled";
 
+type Delta = ChatCompletionChunk.Choice.Delta;
+
 /**
  * Text fragments become `text_delta`s and argument fragments `toolcall_delta`s as they arrive. Calls
  * are complete once `finish_reason` arrives: then each gets its `toolcall_end`. The usage chunk may
@@ -25,61 +27,77 @@ export class ChunkMapper {
   constructor(private readonly emit: (event: ModelEvent) => void) {}
 
   accept(chunk: ChatCompletionChunk): void {
+    // Usage may ride on any chunk, most often a last one with `choices: []`, after finish_reason.
     const usage = chunk.usage;
     if (usage) this.usage = { input: usage.prompt_tokens ?? 0, output: usage.completion_tokens ?? 0 };
     const choice = chunk.choices?.[0];
     if (choice === undefined || this.finishReason !== undefined) return;
-    const delta = choice.delta;
-    if (delta) {
-      // Servers send "" or null fragments; reasoning_content is ignored: it stays out of the answer.
-      const content = delta.content;
-      if (typeof content === "string" && content !== "") {
-        this.text += content;
-        this.emit({ type: "text_delta", delta: content });
-      }
-      const fragments = delta.tool_calls;
-      if (fragments) {
-        for (const fragment of fragments) {
-          const piece = this.assembler.accept(fragment);
-          if (piece !== "") this.emit({ type: "toolcall_delta", delta: piece });
-        }
-      }
+    if (choice.delta) {
+      this.acceptText(choice.delta);
+      if (choice.delta.tool_calls) this.acceptFragments(choice.delta.tool_calls);
     }
     // The finishing chunk may still carry a last fragment (vLLM does), so it is read first.
     if (choice.finish_reason) {
       this.finishReason = choice.finish_reason;
-      const { calls, problem } = this.assembler.finish();
-      this.calls = calls;
-      this.callProblem = problem;
-      for (const toolCall of calls) this.emit({ type: "toolcall_end", toolCall });
+      if (this.assembler.pending) this.endCalls(choice.finish_reason);
     }
   }
 
-  /** Emits the terminal event and returns the assistant. Unfinished calls are dropped: none got its end. */
+  /** Emits the terminal event and returns the assistant, which keeps everything received so far. */
   finish(end: StreamEnd, timestamp: number): AssistantMessage {
+    const assistant = this.partial(timestamp);
+    if (end.kind === "aborted") {
+      return this.fail(assistant, "aborted", ABORTED_MESSAGE);
+    }
+    if (end.kind === "failed") {
+      return this.fail(assistant, "error", end.message);
+    }
+    if (this.callProblem !== undefined) return this.fail(assistant, "error", this.callProblem);
+    return this.finished(assistant);
+  }
+
+  /** The stream was read to its end: finish_reason decides how the turn ends. */
+  private finished(assistant: AssistantMessage): AssistantMessage {
+    const outcome = mapFinishReason(this.finishReason);
+    if ("error" in outcome) return this.fail(assistant, "error", outcome.error);
+    assistant.stopReason = outcome.reason;
+    this.emit({ type: "done", reason: outcome.reason });
+    return assistant;
+  }
+
+  private acceptText(delta: Delta): void {
+    // Servers send "" or null fragments; reasoning_content is ignored: it stays out of the answer.
+    const content = delta.content;
+    if (typeof content !== "string" || content === "") return;
+    this.text += content;
+    this.emit({ type: "text_delta", delta: content });
+  }
+
+  private acceptFragments(fragments: NonNullable<Delta["tool_calls"]>): void {
+    for (const fragment of fragments) {
+      const piece = this.assembler.accept(fragment);
+      if (piece !== "") this.emit({ type: "toolcall_delta", delta: piece });
+    }
+  }
+
+  /**
+   * The calls are whole: each gets its `toolcall_end`. Under `length` the token limit cut the
+   * answer, so arguments may be cut too: that is the turn's reason, not a broken call.
+   */
+  private endCalls(finishReason: string): void {
+    const { calls, problem } = this.assembler.finish();
+    this.calls = calls;
+    this.callProblem = finishReason === "length" ? undefined : problem;
+    for (const toolCall of calls) this.emit({ type: "toolcall_end", toolCall });
+  }
+
+  /** What arrived, whatever the end: the text and the calls that got their end, and the usage. Unfinished calls are dropped. */
+  private partial(timestamp: number): AssistantMessage {
     const content: (TextContent | ToolCall)[] = this.text === "" ? [] : [{ type: "text", text: this.text }];
     content.push(...this.calls);
     const assistant: AssistantMessage = { role: "assistant", content, stopReason: "stop", timestamp };
     if (this.usage) assistant.usage = this.usage;
-
-    const failure = this.failureOf(end);
-    if (failure === undefined) {
-      const outcome = mapFinishReason(this.finishReason);
-      if ("reason" in outcome) {
-        assistant.stopReason = outcome.reason;
-        this.emit({ type: "done", reason: outcome.reason });
-        return assistant;
-      }
-      return this.fail(assistant, "error", outcome.error);
-    }
-    return this.fail(assistant, failure.reason, failure.message);
-  }
-
-  private failureOf(end: StreamEnd): { reason: "error" | "aborted"; message: string } | undefined {
-    if (end.kind === "aborted") return { reason: "aborted", message: ABORTED_MESSAGE };
-    if (end.kind === "failed") return { reason: "error", message: end.message };
-    if (this.callProblem !== undefined) return { reason: "error", message: this.callProblem };
-    return undefined;
+    return assistant;
   }
 
   private fail(assistant: AssistantMessage, reason: "error" | "aborted", message: string): AssistantMessage {

@@ -31,7 +31,25 @@ function createClient(options: ResolvedOptions): OpenAI {
   });
 }
 
-/** Runs one turn into `stream`. Never rejects: every failure ends the stream with an errored assistant. */
+/** A throw from this adapter's own conversion code (not from the transport): it fails the stream as it is. */
+class OwnCodeFailure {
+  constructor(readonly error: unknown) {}
+}
+
+function ownCode<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw new OwnCodeFailure(error);
+  }
+}
+
+/**
+ * Runs one turn into `stream`. Every transport failure (HTTP, connection, a malformed stream) ends
+ * the stream with an errored assistant. A bug in the conversion code itself (request messages,
+ * chunk shapes, the mapper, the redactor) rejects instead: the consumer sees the bug, not a turn
+ * that looks like the server failed (which the Agent would retry).
+ */
 async function runTurn(
   client: OpenAI,
   options: ResolvedOptions,
@@ -46,17 +64,19 @@ async function runTurn(
   let phase: FailurePhase = "request";
   // The SDK adds an abort listener to the signal it is given and never removes it; a turn's signal
   // serves every step of an agent turn, so the SDK gets one of its own, unlinked when the turn ends.
+  const params = chatCompletionParams(request, options);
   const own = requestSignal(signal);
   try {
-    const pending = client.chat.completions.create(chatCompletionParams(request, options), { signal: own.signal });
+    const pending = client.chat.completions.create(params, { signal: own.signal });
     const chunks = await untilAborted(pending, signal, (late) => late.controller.abort());
     phase = "stream";
     for await (const chunk of chunks) {
-      const problem = chunkProblem(chunk);
+      const problem = ownCode(() => chunkProblem(chunk));
       if (problem !== undefined) throw new StreamProblem(`malformed stream: ${problem}`);
-      mapper.accept(chunk);
+      ownCode(() => mapper.accept(chunk));
     }
   } catch (error) {
+    if (error instanceof OwnCodeFailure) throw error.error;
     const redact = secretRedactor([
       options.apiKey,
       ...credentialHeaders(options.headers),
@@ -77,7 +97,7 @@ export function openAICompatibleModel(options: OpenAICompatibleOptions): Model {
   return {
     stream(request: ModelRequest, streamOptions?: ModelStreamOptions): ModelStream {
       const stream = new PushModelStream();
-      void runTurn(client, resolved, request, streamOptions?.signal, stream);
+      runTurn(client, resolved, request, streamOptions?.signal, stream).catch((error: unknown) => stream.fail(error));
       return stream;
     },
   };

@@ -47,6 +47,11 @@ export class ToolCallAssembler {
   private readonly byIndex = new Map<number, PartialCall>();
   private lastIndex = -1;
 
+  /** Whether any fragment has arrived, i.e. there are calls to finish. */
+  get pending(): boolean {
+    return this.byIndex.size > 0;
+  }
+
   /** Adds one fragment; returns its piece of the arguments ("" when it carries none). */
   accept(fragment: Fragment): string {
     const index = this.indexOf(fragment);

@@ -85,6 +85,7 @@ export class LoopbackServer {
   /** One entry per request whose client went away before the response ended. */
   readonly abandoned: number[] = [];
   private readonly replies: Reply[] = [];
+  private readonly listeners: ((request: ReceivedRequest) => void)[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -107,6 +108,11 @@ export class LoopbackServer {
     return this;
   }
 
+  /** The next request this server receives, once its body has been read. */
+  nextRequest(): Promise<ReceivedRequest> {
+    return new Promise((resolve) => this.listeners.push(resolve));
+  }
+
   async close(): Promise<void> {
     this.server.closeAllConnections();
     this.server.close();
@@ -117,12 +123,14 @@ export class LoopbackServer {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString("utf8");
-    const number = this.requests.push({
+    const received: ReceivedRequest = {
       method: request.method ?? "",
       url: request.url ?? "",
       headers: request.headers,
       body: text === "" ? undefined : JSON.parse(text),
-    });
+    };
+    const number = this.requests.push(received);
+    for (const listener of this.listeners.splice(0)) listener(received);
     const closed = new Promise<void>((resolve) =>
       response.on("close", () => {
         if (!response.writableFinished) this.abandoned.push(number);

@@ -49,7 +49,6 @@ import { selectTools, type ToolFactory } from "./tool-selection.js";
 /** Runs tiny-pi as `args` say; `interactive`: the REPL. Resolves with the exit code. */
 export async function runTinyPi(args: CliArgs, from: string, interactive: boolean): Promise<number> {
   guardChildren();
-  const choice = await selectModel(args.endpoint);
   const interrupts = new Interrupts(interactive ? 0 : SIGNAL_SAME_PRESS_MS);
   // Setting up may run a learner's focused tests: Ctrl-C then simply exits (their run is stopped with us).
   const onSignal = () => {
@@ -59,6 +58,8 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   process.on("SIGINT", onSignal);
   // --from / --loop / --tools-from: checked before the session is opened, so a refusal touches no session file.
   const learner = await loadLearnerRun(learnerSources(args), from);
+  // With --from a chapter-05 directory, --base-url is answered by the learner's own provider.
+  const choice = await selectModel(args.endpoint, learner.code.openAICompatibleModel);
   const notes = process.stderr;
   // Resources (AGENTS.md, skills, templates; no extension is imported yet) and a one-shot /template
   // or /skill: before the session is opened, so a prompt naming neither touches no session file.
@@ -121,7 +122,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
         : "用 --resume 继续";
     notes.write(`会话：${shown}（${next}）\n`);
   };
-  const facts: RuntimeFacts = { parts: runtimeParts(learner, args.tools) };
+  const facts: RuntimeFacts = { parts: runtimeParts(learner, args.tools, args.endpoint !== undefined) };
 
   if (interactive) {
     process.removeListener("SIGINT", onSignal);

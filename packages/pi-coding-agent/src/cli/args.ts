@@ -291,13 +291,13 @@ export const helpText = `用法：${usage}
   --workspace DIR       工具的工作区（默认：运行 npm 的目录）；工具不能访问它之外的路径
   --tools LIST          逗号分隔，从 read,write,edit,bash 中选；默认只有只读的 read
   --max-steps N         最多请求模型 N 次（默认 32）
-  --from DIR            在练习目录 DIR 里你自己写的每一章代码上运行：loop（07）、工具（08）、Agent（09）、
+  --from DIR            在练习目录 DIR 里你自己写的每一章代码上运行：provider（05，只在有 --base-url 时）、loop（07）、工具（08）、Agent（09）、
                         会话存储与投影（10）、压缩（11）、资源与工具钩子（12），DIR 里有哪一章就用哪一章，其余用课程的；先检查每个包都用当前源码
                         构建过，这些章以及它们用到的前面各章的聚焦测试全部通过，否则一行说明怎么做（通过的结果按编译产物
                         的内容记下，代码不变时下一次不再重跑）
   --loop DIR            只用 DIR 里你的 runAgentLoop（第 06、07 章的聚焦测试须通过）
   --tools-from DIR      只用 DIR 里你的 createWorkspaceTools（第 08 章的聚焦测试须通过）
-                        开头一行说出 loop、工具、Agent、会话、压缩、资源各是课程的还是练习目录里你的
+                        开头一行说出 loop、工具、Agent、会话、压缩、资源各是课程的还是练习目录里你的（provider 只在是你的时候列出）
 
 上下文压缩
   --context-window N    模型的上下文窗口（token）；不给时用服务器 /v1/models 报告的（vLLM 的 max_model_len，
@@ -376,7 +376,7 @@ export const helpText = `用法：${usage}
   npm run tiny-pi -- --resume .tiny-pi/sessions/<时间>.jsonl --leaf a1b2c3d4 "换一种说法再问一次"
 
 English: runs the course's agent loop (or your own: --from DIR takes every chapter's code a practice
-directory has, loop, tools, Agent, session store, compaction and resources with tool hooks; --loop/--tools-from one chapter) with the workspace tools against any
+directory has, the provider for --base-url, loop, tools, Agent, session store, compaction and resources with tool hooks; --loop/--tools-from one chapter) with the workspace tools against any
 OpenAI-compatible endpoint; with no --base-url an embedded scripted model replays the chapter's README
 round trip offline. Sessions are Pi's session trees (format 3): --resume FILE [--leaf ID] continues or
 branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them,

@@ -4,10 +4,14 @@
 // checkpoint, which teaching files it adds, which package holds them, how to build it and which
 // focused tests prove it; the row says only what tiny-pi takes from that package.
 //
+// Chapter 05's row is the provider: it replaces the model only when --base-url names an endpoint,
+// and the start line names it only when it is the learner's.
+//
 // Adding a chapter is one row: its checkpoint id, the label of the start line, the exports
 // tiny-pi takes, the chapters whose code those exports run (their focused tests must pass as
 // well), and `fill`, which puts the exports into LearnerCode; plus the LearnerCode field that
 // app.ts hands to the code that uses it (chapter 11's row and `compaction` field are an example).
+import type { openAICompatibleModel } from "@pi/ai";
 import type { Agent, runAgentLoop } from "@pi/course";
 import type { CliArgs } from "./args.js";
 import type { CompactionCode } from "./compaction-code.js";
@@ -19,9 +23,12 @@ import type { ToolFactory } from "./tool-selection.js";
 
 export type RunAgentLoop = typeof runAgentLoop;
 export type AgentClass = typeof Agent;
+/** Chapter 05's export tiny-pi takes: the provider that talks to --base-url. */
+export type ProviderCode = typeof openAICompatibleModel;
 
 /** The learner's code tiny-pi runs; each field absent: the course's own. */
 export interface LearnerCode {
+  openAICompatibleModel?: ProviderCode;
   runAgentLoop?: RunAgentLoop;
   createWorkspaceTools?: ToolFactory;
   /** Chapter 09's Agent and the runAgentLoop it drives (its own package's). */
@@ -55,9 +62,22 @@ export interface CodeRow {
   /** Earlier checkpoints whose code these exports run in the same tree: their focused tests must pass too. */
   uses: readonly string[];
   fill(code: LearnerCode, module: Record<string, unknown>): void;
+  /** Named on the start line only when it is the learner's, and said to be idle without an endpoint. */
+  endpointOnly?: boolean;
 }
 
 export const CODE_ROWS: readonly CodeRow[] = [
+  {
+    checkpoint: "05",
+    label: "provider",
+    what: () => "openAICompatibleModel",
+    exports: ["openAICompatibleModel"],
+    uses: [],
+    fill: (code, module) => {
+      code.openAICompatibleModel = module.openAICompatibleModel as ProviderCode;
+    },
+    endpointOnly: true,
+  },
   {
     checkpoint: "07",
     label: "loop",
@@ -198,12 +218,16 @@ export async function loadLearnerRun(sources: readonly LearnerSource[], from: st
 }
 
 /** The start line's parts: every row, the learner's where a practice directory gave it. */
-export function runtimeParts(run: LearnerRun, tools: readonly string[]): RuntimePart[] {
-  return CODE_ROWS.map((row) => {
+export function runtimeParts(run: LearnerRun, tools: readonly string[], endpoint: boolean): RuntimePart[] {
+  return CODE_ROWS.flatMap((row) => {
     const dir = run.dirs.get(row.checkpoint);
-    return { label: row.label, what: row.what(tools), ...(dir !== undefined ? { dir } : {}) };
+    if (row.endpointOnly && dir === undefined) return [];
+    const idle = row.endpointOnly && !endpoint ? IDLE_WITHOUT_ENDPOINT : "";
+    return [{ label: row.label, what: `${row.what(tools)}${idle}`, ...(dir !== undefined ? { dir } : {}) }];
   });
 }
+
+const IDLE_WITHOUT_ENDPOINT = "（没有 --base-url：这一次回答的是内置脚本模型）";
 
 /** The practice directories the command line names: --from, or --loop and --tools-from. */
 export function learnerSources(args: Pick<CliArgs, "fromDir" | "loopDir" | "toolsFromDir">): LearnerSource[] {

@@ -4,6 +4,7 @@
 import type { Model } from "@pi/core";
 import type { CliArgs } from "./args.js";
 import { readmeRoundTripModel } from "./embedded-model.js";
+import type { ProviderCode } from "./learner-code.js";
 import type { Redact } from "./redacting.js";
 
 export interface ModelChoice {
@@ -16,9 +17,12 @@ export interface ModelChoice {
   redact: Redact;
 }
 
-export async function selectModel(endpoint: CliArgs["endpoint"]): Promise<ModelChoice> {
+/** `provider`: the learner's openAICompatibleModel (chapter 05) instead of the course's; tiny-pi's own redaction stays the course's. */
+export async function selectModel(endpoint: CliArgs["endpoint"], provider?: ProviderCode): Promise<ModelChoice> {
   if (endpoint === undefined) return { model: readmeRoundTripModel(), label: "内置脚本模型", redact: (text) => text };
-  const { openAICompatibleModel, secretRedactor, urlCredentials } = await import("@pi/ai");
+  const course = await import("@pi/ai");
+  const { secretRedactor, urlCredentials } = course;
+  const openAICompatibleModel = provider ?? course.openAICompatibleModel;
   const { baseURL, model, apiKey } = endpoint;
   // The provider's own default: without --api-key, OPENAI_API_KEY; and a key in the URL's query.
   const redact = secretRedactor([apiKey ?? process.env.OPENAI_API_KEY, ...urlCredentials(baseURL)]);

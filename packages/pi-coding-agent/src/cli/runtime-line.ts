@@ -1,9 +1,9 @@
 // The one line tiny-pi prints at start: for each part a practice directory can replace (the rows
-// of learner-code.ts: loop, tools, Agent, session store, compaction), whether it is the course's (the
-// reference) or the learner's from which directory; in the REPL also what a line typed mid-turn
-// does. That depends on the loop: chapter 09's Agent steers it into the running turn, but the
-// Agent drives only its own package's loop on a new conversation, so with --loop or --resume the
-// line waits until the turn has ended.
+// of learner-code.ts: the provider when it is the learner's, loop, tools, Agent, session store,
+// compaction, resources), whether it is the course's (the reference) or the learner's from which
+// directory; in the REPL also what a line typed mid-turn does. That depends on the loop: chapter
+// 09's Agent steers it into the running turn, but the Agent drives only its own package's loop on
+// a new conversation, so with --loop or --resume the line waits until the turn has ended.
 
 export interface RuntimePart {
   /** `loop`, `工具`, `Agent`, `会话`, `压缩`. */

@@ -1,0 +1,335 @@
+// Checkpoint 05's focused tests: the learner's OpenAI-compatible adapter against a real HTTP server
+// on 127.0.0.1 that replays recorded wire bytes (test/fixtures) and records every request.
+import assert from "node:assert/strict";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { after, before, test } from "node:test";
+import { openAICompatibleModel } from "@pi/ai";
+import type { Message, ModelEvent, ModelRequest } from "@pi/core";
+import { fixtureBytes } from "./support/fixtures.js";
+import { HANG_GUARD_MS } from "./support/hang-guard.js";
+import { LoopbackServer, type ReceivedRequest, resetAfter, sse, stallAfter } from "./support/loopback-server.js";
+import { README_REQUEST, runTurn } from "./support/turns.js";
+
+const KEY = "sk-course-05-7Hq2Lw9Zx4";
+const GUARD = { timeout: HANG_GUARD_MS };
+
+let server: LoopbackServer;
+before(async () => {
+  server = await LoopbackServer.start();
+});
+after(() => server.close());
+
+function model(baseURL = server.baseURL) {
+  return openAICompatibleModel({ baseURL, model: "test-model", apiKey: KEY, maxRetries: 0 });
+}
+
+async function replay(body: Buffer | string) {
+  server.reply(sse(Buffer.isBuffer(body) ? body : Buffer.from(body)));
+  return runTurn(model());
+}
+
+/** What reached the server for `request`: the reply stalls, the test takes the request and cancels the turn. */
+async function sentRequest(request: ModelRequest): Promise<ReceivedRequest> {
+  server.reply(stallAfter(Buffer.from(": waiting\n\n")));
+  const controller = new AbortController();
+  const stream = model().stream(request, { signal: controller.signal });
+  const received = await Promise.race([server.nextRequest(), stream.result().then(() => undefined)]);
+  controller.abort();
+  await stream.result().catch(() => undefined);
+  assert.ok(received, "请求发到了服务器：这一轮在发出请求之前就结束了");
+  return received;
+}
+
+/** A port on 127.0.0.1 where nothing listens. */
+async function closedPort(): Promise<number> {
+  const probe = createServer().listen(0, "127.0.0.1");
+  await once(probe, "listening");
+  const { port } = probe.address() as { port: number };
+  probe.close();
+  await once(probe, "close");
+  return port;
+}
+
+const of = <T extends ModelEvent["type"]>(events: ModelEvent[], type: T) =>
+  events.filter((event): event is Extract<ModelEvent, { type: T }> => event.type === type);
+
+const call = (id: string, path: string, extra: Record<string, unknown> = {}) => ({
+  type: "toolCall" as const,
+  id,
+  name: "read",
+  arguments: { path, ...extra },
+});
+
+const TRANSCRIPT: Message[] = [
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "Read README.md" },
+      { type: "text", text: "then answer." },
+    ],
+    timestamp: 1,
+  },
+  {
+    role: "assistant",
+    content: [{ type: "text", text: "Reading it." }, call("call-1", "README.md")],
+    stopReason: "toolUse",
+    timestamp: 2,
+  },
+  {
+    role: "toolResult",
+    toolCallId: "call-1",
+    toolName: "read",
+    content: [{ type: "text", text: "# pi-course" }],
+    details: { lines: 1 },
+    isError: false,
+    timestamp: 3,
+  },
+  { role: "assistant", content: [], stopReason: "aborted", errorMessage: "aborted", timestamp: 4 },
+  { role: "user", content: "And the licence?", timestamp: 5 },
+];
+
+test("出站转换：system、user、带调用的 assistant 与工具结果按线上角色发出，空的 assistant 不发", GUARD, async () => {
+  const received = await sentRequest({ ...README_REQUEST, messages: TRANSCRIPT });
+  assert.equal(
+    `${received.method} ${received.url}`,
+    "POST /v1/chat/completions",
+    "请求发往 {baseURL}/chat/completions",
+  );
+  assert.deepEqual(
+    received.body.messages,
+    [
+      { role: "system", content: "You are a coding agent." },
+      { role: "user", content: "Read README.md\nthen answer." },
+      {
+        role: "assistant",
+        content: "Reading it.",
+        tool_calls: [{ id: "call-1", type: "function", function: { name: "read", arguments: '{"path":"README.md"}' } }],
+      },
+      { role: "tool", tool_call_id: "call-1", content: "# pi-course" },
+      { role: "user", content: "And the licence?" },
+    ],
+    "systemPrompt 变成 role system；多段文字用换行连接；调用的 arguments 是 JSON 字符串；toolResult 变成 role tool 配 tool_call_id；没有文字也没有调用的 assistant 不发",
+  );
+  assert.deepEqual(
+    received.body.tools,
+    [{ type: "function", function: README_REQUEST.tools[0] }],
+    "每个工具定义包成 { type: function, function: { name, description, parameters } }",
+  );
+});
+
+test("出站转换只发生在边界：canonical 消息原样不变，API key 只在 Authorization 头里，请求体里没有", GUARD, async () => {
+  const request: ModelRequest = { systemPrompt: "", messages: structuredClone(TRANSCRIPT), tools: [] };
+  const received = await sentRequest(request);
+  assert.deepEqual(request.messages, TRANSCRIPT, "转换不改调用者的 canonical 消息：线上角色只存在于请求体里");
+  assert.equal(received.body.messages[0]?.role, "user", "systemPrompt 为空时不发 system 消息");
+  assert.equal("tools" in received.body, false, "没有工具时不发 tools 字段（有的服务器拒绝 tools: []）");
+  assert.equal(received.headers.authorization, `Bearer ${KEY}`, "API key 只放在 Authorization 头里");
+  assert.equal(JSON.stringify(received.body).includes(KEY), false, "请求体里没有 API key");
+});
+
+test(
+  "密钥：401 的正文多次回显密钥、Bearer 凭据与凭据头：errorMessage 以 401 开头，只有 [redacted]",
+  GUARD,
+  async () => {
+    const token = "tok-91827364";
+    server.reply(async (response) => {
+      response.writeHead(401, { "content-type": "application/json" });
+      const message = `Incorrect API key provided: ${KEY} (again: ${KEY}). Header was "Bearer ${KEY}", x-api-key ${token}.`;
+      response.end(JSON.stringify({ error: { message } }));
+    });
+    const headers = { "x-api-key": token };
+    const withHeader = openAICompatibleModel({
+      baseURL: server.baseURL,
+      model: "m",
+      apiKey: KEY,
+      headers,
+      maxRetries: 0,
+    });
+    const { events, assistant } = await runTurn(withHeader);
+    assert.equal(
+      assistant.errorMessage,
+      '401 Incorrect API key provided: [redacted] (again: [redacted]). Header was "Bearer [redacted]", x-api-key [redacted]. (check the API key)',
+      "密钥的每一处、Bearer 凭据与凭据头的值都换成 [redacted]，状态码仍在开头",
+    );
+    assert.equal(assistant.stopReason, "error", "HTTP 错误以 error 结束这一轮");
+    assert.deepEqual(
+      events.at(-1),
+      { type: "error", reason: "error", message: assistant.errorMessage },
+      "最后一个事件是带同一行的 error",
+    );
+    const shown = JSON.stringify(events);
+    assert.equal(shown.includes(KEY.slice(3)) || shown.includes(token.slice(4)), false, "事件里也没有密钥的任何一段");
+  },
+);
+
+test(
+  "密钥：底层错误带着 baseURL 查询串里的密钥（127.0.0.1 上没人监听）：errorMessage 里只有 [redacted]",
+  GUARD,
+  async () => {
+    const secret = "tok-query-5Wq2Zp8Rt";
+    const baseURL = `http://127.0.0.1:${await closedPort()}/v1?api_key=${secret}&api-version=2024`;
+    const { assistant } = await runTurn(model(baseURL));
+    assert.match(
+      assistant.errorMessage ?? "",
+      /^connection error: cannot reach /,
+      "连不上时 errorMessage 以 connection error 开头",
+    );
+    assert.equal(
+      assistant.errorMessage?.includes(secret),
+      false,
+      `errorMessage 里没有查询串里的密钥：${assistant.errorMessage}`,
+    );
+    assert.match(
+      assistant.errorMessage ?? "",
+      /api_key=\[redacted\]&api-version=2024/,
+      "只有密钥被换掉，地址的其余部分照样说出",
+    );
+  },
+);
+
+test(
+  "坏形状的数据块被拒绝：error（malformed stream）说出收到了什么，而不是 no finish_reason 或 TypeError",
+  GUARD,
+  async () => {
+    const refused = async (body: string) => (await replay(`${body}\n\ndata: [DONE]\n\n`)).assistant;
+    const array = await refused("data: [1,2]");
+    assert.equal(
+      array.errorMessage,
+      "malformed stream: a data line holds [1,2], not a chunk object",
+      "数据行不是对象时说出它",
+    );
+    assert.equal(array.stopReason, "error", "坏形状以 error 结束");
+    const nullChoices = await refused('data: {"id":"c","choices":null}');
+    assert.equal(
+      nullChoices.errorMessage,
+      "malformed stream: a chunk's choices is null, not a list",
+      "choices 不是列表时说出它",
+    );
+    const nullFragment = await refused('data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[null]}}]}');
+    assert.equal(
+      nullFragment.errorMessage,
+      "malformed stream: a chunk's choices[0].delta.tool_calls[0] is null, not an object",
+      "说出是哪一个调用片段",
+    );
+  },
+);
+
+test("文本与终态：每个文本片段一个 text_delta，末尾只有 usage 的块并入 assistant，done stop", GUARD, async () => {
+  const { events, assistant } = await replay(fixtureBytes("openai-text.sse"));
+  assert.deepEqual(
+    of(events, "text_delta").map((event) => event.delta),
+    ["This", " project", " is", " pi-course", "."],
+    "空的 content 片段不发；其余每个片段一个 text_delta",
+  );
+  assert.deepEqual(events.at(-1), { type: "done", reason: "stop" }, "finish_reason stop 在流结束后才变成 done stop");
+  assert.deepEqual(assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字拼成一个 text 块");
+  assert.deepEqual(assistant.usage, { input: 41, output: 6 }, "finish_reason 之后的 usage 块也并入同一条 assistant");
+});
+
+test("文本与终态：[DONE] 到了却没有 finish_reason：error，已收到的文字保留", GUARD, async () => {
+  const { events, assistant } = await replay(fixtureBytes("ollama-no-finish-reason.sse"));
+  assert.equal(assistant.stopReason, "error", "没有 finish_reason 是被截断的回答，不是成功");
+  assert.match(assistant.errorMessage ?? "", /^no finish_reason: /, "errorMessage 以 no finish_reason 开头");
+  assert.deepEqual(assistant.content, [{ type: "text", text: "The project is" }], "已收到的文字留在 assistant 里");
+  assert.equal(of(events, "done").length, 0, "没有 done：只有一个 error 终态");
+});
+
+test("文本与终态：流在中途断开（异常）：error（stream interrupted），已收到的文字保留", GUARD, async () => {
+  const body = fixtureBytes("openai-text.sse");
+  server.reply(resetAfter(body, body.indexOf(" is")));
+  const { events, assistant } = await runTurn(model());
+  assert.match(assistant.errorMessage ?? "", /^stream interrupted: /, "连接中途断开是 stream interrupted");
+  assert.deepEqual(assistant.content, [{ type: "text", text: "This project" }], "断开之前的文字保留");
+  assert.deepEqual(
+    events.at(-1),
+    { type: "error", reason: "error", message: assistant.errorMessage },
+    "以一个 error 事件结束",
+  );
+});
+
+test("文本与终态：content_filter 与不认识的 finish_reason 被拒绝：error 说出它，文字保留", GUARD, async () => {
+  const filtered = await replay(fixtureBytes("openai-content-filter.sse"));
+  assert.match(filtered.assistant.errorMessage ?? "", /^finish_reason "content_filter": /, "content_filter 不是成功");
+  const unknown = await replay(
+    fixtureBytes("openai-text.sse").toString("utf8").replace('"finish_reason":"stop"', '"finish_reason":"eos"'),
+  );
+  assert.equal(
+    unknown.assistant.errorMessage,
+    'finish_reason "eos": not one of stop, tool_calls, length',
+    "不认识的 finish_reason 不猜成 stop，而是说出它",
+  );
+  assert.equal(unknown.assistant.stopReason, "error", "不认识的 finish_reason 以 error 结束");
+  assert.deepEqual(unknown.assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字保留");
+});
+
+test(
+  "重组调用：两个并行调用按 index 交错到达：按 index 拆开，参数完整，末尾 usage 并入，done toolUse",
+  GUARD,
+  async () => {
+    const { events, assistant } = await replay(fixtureBytes("openai-parallel-interleaved.sse"));
+    const calls = [
+      call("call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby", "README.md"),
+      call("call_B8nF3cLw5Jd0Yg2Rq7Pk1Uxe", "src/index.ts", { limit: 20 }),
+    ];
+    assert.deepEqual(
+      of(events, "toolcall_end").map((event) => event.toolCall),
+      calls,
+      "每个 index 一个调用，参数只来自它自己的片段",
+    );
+    assert.deepEqual(assistant.content, calls, "assistant 按 index 顺序带着两个调用");
+    assert.equal(assistant.stopReason, "toolUse", "finish_reason tool_calls 是 toolUse");
+    assert.deepEqual(assistant.usage, { input: 120, output: 40 }, "末尾的 usage 块并入");
+    assert.equal(
+      of(events, "toolcall_delta")
+        .map((event) => event.delta)
+        .join(""),
+      '{"path":{"path":"src/"README.md"index.ts","limit":20}}',
+      "每个参数片段按到达顺序原样发一个 toolcall_delta",
+    );
+  },
+);
+
+test(
+  "重组调用：length 截断了调用：done length，原样的参数片段都在 toolcall_delta 里，调用留在消息里",
+  GUARD,
+  async () => {
+    const { events, assistant } = await replay(fixtureBytes("openai-length-call.sse"));
+    assert.equal(
+      of(events, "toolcall_delta")
+        .map((event) => event.delta)
+        .join(""),
+      '{"path":"docs/guide/READ',
+      "截断的参数原样保留在 toolcall_delta 里，不修补、不丢弃",
+    );
+    assert.deepEqual(events.at(-1), { type: "done", reason: "length" }, "length 是这一轮的原因，不是坏调用的 error");
+    assert.equal(assistant.errorMessage, undefined, "length 没有 errorMessage");
+    assert.deepEqual(
+      assistant.content,
+      [{ type: "toolCall", id: "call_Lx7Qm2Nv9Rt4Wb1Kc8Pd3Ysa", name: "read", arguments: {} }],
+      "调用留在 assistant 里（第 07 章为它写 skipped 结果），截断的参数不被猜成对象",
+    );
+    assert.deepEqual(assistant.usage, { input: 120, output: 16 }, "usage 照样并入");
+  },
+);
+
+test("取消：流到一半取消：aborted，已收到的文字保留；已经取消的 signal 不发请求", GUARD, async () => {
+  const body = fixtureBytes("openai-text.sse");
+  server.reply(stallAfter(body.subarray(0, body.indexOf("\n\n", body.indexOf('"This"')) + 2)));
+  const controller = new AbortController();
+  const { events, assistant } = await runTurn(model(), undefined, { signal: controller.signal }, (event) => {
+    if (event.type === "text_delta") controller.abort();
+  });
+  assert.equal(assistant.stopReason, "aborted", "取消以 aborted 结束，不是 error");
+  assert.deepEqual(assistant.content, [{ type: "text", text: "This" }], "取消之前收到的文字保留");
+  assert.deepEqual(
+    events.at(-1),
+    { type: "error", reason: "aborted", message: assistant.errorMessage },
+    "以 error(aborted) 结束",
+  );
+
+  const before = server.requests.length;
+  const early = await runTurn(model(), undefined, { signal: AbortSignal.abort() });
+  assert.equal(early.assistant.stopReason, "aborted", "已经取消的 signal：直接 aborted");
+  assert.equal(server.requests.length, before, "已经取消的 signal 不发请求");
+});
