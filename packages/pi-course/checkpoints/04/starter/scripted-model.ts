@@ -24,12 +24,17 @@ export class ScriptedModel implements Model {
   stream(request: ModelRequest, options?: ModelStreamOptions): ModelStream {
     // Lab 4.1 ①：先记下这次请求，再找回合：this.requests.push(structuredClone(request))，调用者之后再改请求
     //   也不影响快照；options 原样记进 this.requestOptions（signal 不能复制，也不该复制）。
-    //   第 N 次请求（N = this.requests.length）播放 this.turns[N - 1]。
-    // Lab 4.3：这个回合不存在时 throw new Error(...)，message 写明第几次请求、脚本有几个回合、怎么改：
-    //   `ScriptedModel: request <N> has no scripted turn (the script has <M>); add a turn or expect fewer requests`
-    //   快照在这之前已经记下：超出脚本的请求也留在 requests 里，测试能看到它问了什么。
-    // Lab 4.1 ②：回合存在时 return playTurn(structuredClone(turn))：每次给副本，消费者改结果不会改到脚本。
-    throw new Error("Lab 4.1 把脚本回合播放成事件 尚未实现");
+    //   还没有记下请求时，下面这一行总会抛出：写完 ① 就删掉它。
+    if (this.requests.length === 0) throw new Error("Lab 4.1 把脚本回合播放成事件 尚未实现");
+    const requestNumber = this.requests.length;
+    const turn = this.turns[requestNumber - 1];
+    if (turn === undefined) {
+      // Lab 4.3：第 N 次请求没有回合：throw new Error(...)，message 写明第几次请求、脚本有几个回合、怎么改：
+      //   `ScriptedModel: request <N> has no scripted turn (the script has <M>); add a turn or expect fewer requests`
+      //   快照在 ① 已经记下：超出脚本的请求也留在 requests 里，测试能看到它问了什么。
+      throw new Error("Lab 4.3 脚本耗尽时说清楚 尚未实现");
+    }
+    return playTurn(structuredClone(turn));
   }
 }
 
