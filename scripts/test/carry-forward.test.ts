@@ -9,7 +9,7 @@ import { after, test } from "node:test";
 import { checkpoint } from "../lib/cli/checkpoint-command.js";
 import { practice } from "../lib/cli/practice-command.js";
 import { findCheckpoint, loadManifest, type Manifest } from "../lib/course/manifest.js";
-import { beforeFiles, targetFiles } from "../lib/course/snapshots.js";
+import { beforeFiles, parentFiles, targetFiles } from "../lib/course/snapshots.js";
 import { carryForward } from "../lib/diff/carry-forward.js";
 import { isNoise, mergeChange } from "../lib/diff/carry-merge.js";
 import { snapshotDir } from "../lib/trees/dir-snapshot.js";
@@ -23,8 +23,14 @@ after(() => rm(holder, { recursive: true, force: true }));
 const six = findCheckpoint("06");
 const seven = findCheckpoint("07");
 const index = "packages/pi-core/src/index.ts";
-/** A course with a checkpoint 05 before 06 whose teaching file is the index.ts that 06 changes. */
-const five = { ...six, id: "05", target: { ...six.target, adds: [] }, teachingFiles: [index] };
+/** A course with a checkpoint 05 before 06 whose teaching file is the index.ts that 06 changes; it comes first, so it lists its parent's files. */
+const five = {
+  ...six,
+  id: "05",
+  parent: { description: six.parent.description, files: [...parentFiles(six).keys()] },
+  target: { ...six.target, adds: [] },
+  teachingFiles: [index],
+};
 const course: Manifest = { checkpoints: [five, { ...six, parent: { description: six.parent.description } }, seven] };
 
 test("--from 带入的文件：之后的检查点改动了它时，把改动（before/ → target）应用到学习者的版本上", () => {

@@ -111,7 +111,9 @@ test("清单的 JSON Schema：手写的推导字段、缺少的字段、类型�
     path.join(holder, "manifest.schema.json"),
   );
   const json = structuredClone(manifest) as unknown as { checkpoints: Record<string, unknown>[] };
-  const seven = json.checkpoints[1] as Record<string, unknown> & { labs: Record<string, unknown>[] };
+  const seven = json.checkpoints.find((checkpoint) => checkpoint.id === "07") as Record<string, unknown> & {
+    labs: Record<string, unknown>[];
+  };
   for (const checkpoint of json.checkpoints) {
     for (const derived of ["firstRed", "build", "focusedRun", "mode"]) delete checkpoint[derived];
   }

@@ -131,7 +131,7 @@ test("npm run checkpoint 从仓库根目录与 -w @pi/course 都能打印卡片�
   assert.equal(fromWorkspace.output, fromRoot.output);
   const bad = await runNpm(["run", "-s", "checkpoint", "--", "../07"], repoRoot);
   assert.notEqual(bad.code, 0);
-  assert.equal(bad.output.trim(), `检查点编号 "../07" 格式不对：请用两位数字，例如 06（可用：${knownIds}）。`);
+  assert.equal(bad.output.trim(), `检查点编号 "../07" 格式不对：请用两位数字，例如 00（可用：${knownIds}）。`);
 });
 
 test("npm run checkpoint 的未知选项与缺少取值的选项：一行说明与用法行，退出码非零，什么都不写", async () => {

@@ -50,7 +50,7 @@ test("检查点编号：7、007、../07 与空编号格式不对，99 不存在�
       () => findCheckpoint(id),
       (error: unknown) => {
         assert.ok(error instanceof ManifestLookupError, `"${id}" 是 ManifestLookupError`);
-        assert.match(error.message, /格式不对：请用两位数字，例如 06/);
+        assert.match(error.message, /格式不对：请用两位数字，例如 00/);
         assert.doesNotMatch(error.message, /\n/);
         return true;
       },
@@ -129,5 +129,5 @@ test("检查点清单的规则：第二个检查点列出 parent.files、重复�
   const addedTwice = { ...second, target: { ...second.target, adds: [...second.target.adds, first.focusedTest] } };
   assert.ok(has([first, addedTwice], `target.adds 里的 ${first.focusedTest} 在 parent 里已经有了`), "重复新增");
   const misnumbered = { ...second, labs: second.labs.map((lab, index) => (index === 0 ? { ...lab, id: "7.9" } : lab)) };
-  assert.ok(has([first, misnumbered], "lab 7.9 应编号为 7.1"), "Lab 编号错位");
+  assert.ok(has([first, misnumbered], `lab 7.9 应编号为 ${Number(second.id)}.1`), "Lab 编号错位");
 });

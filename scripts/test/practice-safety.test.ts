@@ -111,7 +111,7 @@ test("npm run practice 的错误只有一行说明，退出码非零（学习者
   const known = loadManifest()
     .checkpoints.map((entry) => entry.id)
     .join("、");
-  assert.equal(output.trim().split(/\r?\n/)[0], `检查点编号 "7" 格式不对：请用两位数字，例如 06（可用：${known}）。`);
+  assert.equal(output.trim().split(/\r?\n/)[0], `检查点编号 "7" 格式不对：请用两位数字，例如 00（可用：${known}）。`);
 });
 
 test("npm run practice 的未知选项与给开关加取值：一行说明与用法行，退出码非零，什么都不写", async () => {

@@ -49,7 +49,7 @@ test("--record-before 拒绝 parent 里没有的文件（本章新增的文件�
 });
 
 test("checkpoint --check：清单与快照一致时说明有几个检查点；--check 不接受编号", async () => {
-  assert.match(await checkpoint(["--check"], holder), /^课程一致：\d+ 个检查点（06、07/);
+  assert.match(await checkpoint(["--check"], holder), /^课程一致：\d+ 个检查点（00、01/);
   await assert.rejects(checkpoint(["--check", "07"], holder), /--check 不接受参数/);
   await assert.rejects(checkpoint(["07", "--check", "--diff"], holder), /一次只能用一个/);
 });

@@ -11,7 +11,7 @@ import { type Message, type ToolCall, toolCallsOf } from "./messages.js";
  * must see every result before it writes more text, so a result that comes later does not count.
  */
 export function danglingCalls(messages: readonly Message[]): ToolCall[] {
-  // Lab 0.1：按顺序走一遍 messages，用一个“还没有结果的调用”列表（open）记账：
+  // Lab 0.1 找出悬空的工具调用：按顺序走一遍 messages，用一个“还没有结果的调用”列表（open）记账：
   //   ① 遇到 assistant：open 里剩下的调用再也等不到结果了，记进 dangling；然后 open 换成这条
   //      assistant 的调用（toolCallsOf(message)，按声明顺序）。
   //   ② 遇到 toolResult：从 open 里去掉 id 等于 message.toolCallId 的调用（只按 id 配对，不看顺序）。

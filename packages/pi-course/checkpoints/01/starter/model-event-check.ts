@@ -31,7 +31,7 @@ const ERROR_REASONS: readonly unknown[] = ["error", "aborted"];
  * from outside the program is used as a ModelEvent before this check says so.
  */
 export function modelEventProblem(value: unknown): string | undefined {
-  // Lab 1.2：value 是 unknown，先证明它是什么，才能读它的字段。
+  // Lab 1.2 在边界检查 unknown：value 是 unknown，先证明它是什么，才能读它的字段。
   //   ① 不是普通对象（null、数组、字符串……）→ "expected an object"；是对象后才按 value.type 分支。
   //   ② start 没有别的字段；text_delta 与 toolcall_delta 要有字符串 delta（`"<type>" needs a string delta`）。
   //   ③ toolcall_end 交给 toolCallProblem(value.toolCall)。

@@ -15,7 +15,7 @@ export function projectText(messages: readonly Message[]): string {
 }
 
 function projectLine(message: Message): string {
-  // Lab 3.2：switch (message.role)，每种消息一行，只读不写：
+  // Lab 3.2 投影：switch (message.role)，每种消息一行，只读不写：
   //   user → `user: <文字>`（content 是字符串就原样用，是块数组就用 joined() 连起来）；
   //   assistant → `${assistantHead(message)}: ` 加上每个块：text 块写文字，调用写 `[<name> <id>]`，块之间一个空格；
   //   toolResult → `toolResult <toolCallId>`，isError 时加 ` (error)`，再加 `: ` 与 firstLine(joined(content))。
@@ -26,7 +26,7 @@ function projectLine(message: Message): string {
 /** `assistant`, or for a turn that ended in error or aborted, that state and its diagnostic. */
 function assistantHead(message: AssistantMessage): string {
   if (message.stopReason !== "error" && message.stopReason !== "aborted") return "assistant";
-  // Lab 3.3：error 与 aborted 是终态，不是普通回答：返回 `assistant (<stopReason>)`，
+  // Lab 3.3 终态：error 与 aborted 是终态，不是普通回答：返回 `assistant (<stopReason>)`，
   // 有 errorMessage 时括号里写成 `<stopReason>: <errorMessage>`，诊断留在投影里。
   throw new Error("Lab 3.3 让 error 终态出现在投影里 尚未实现");
 }

@@ -29,7 +29,7 @@ export class ScriptedModel implements Model {
     const requestNumber = this.requests.length;
     const turn = this.turns[requestNumber - 1];
     if (turn === undefined) {
-      // Lab 4.3：第 N 次请求没有回合：throw new Error(...)，message 写明第几次请求、脚本有几个回合、怎么改：
+      // Lab 4.3 脚本耗尽：第 N 次请求没有回合：throw new Error(...)，message 写明第几次请求、脚本有几个回合、怎么改：
       //   `ScriptedModel: request <N> has no scripted turn (the script has <M>); add a turn or expect fewer requests`
       //   快照在 ① 已经记下：超出脚本的请求也留在 requests 里，测试能看到它问了什么。
       throw new Error("Lab 4.3 脚本耗尽时说清楚 尚未实现");
@@ -52,7 +52,7 @@ function playTurn(turn: AssistantMessage): ModelStream {
   }
   const reason = turn.stopReason;
   if (reason === "error" || reason === "aborted") {
-    // Lab 4.2：error 与 aborted 的终态是 { type: "error", reason }：有 errorMessage 时再带上 message，
+    // Lab 4.2 错误终态：error 与 aborted 的终态是 { type: "error", reason }：有 errorMessage 时再带上 message，
     //   没有时不要写 message 字段。部分文字已经在上面发出，完整消息由下面的 end(turn) 交给 result()。
     throw new Error("Lab 4.2 错误回合保留部分与诊断 尚未实现");
   } else {
