@@ -1,8 +1,10 @@
-// A learner's own code goes through every `practice --from` step of the course, 06 → 09: in each
-// practice directory the starters are filled in lab by lab the way the starters ask (comments
-// and lab markers kept), and the next directory is made --from it. The last directory, with the
-// reference agent.ts, passes every focused test of 09: the change 09 makes to the carried loop
-// (the takeSteering hook) landed where it belongs.
+// A learner's own code goes through every `practice --from` step of the course, from the first
+// checkpoint (00, a nearly empty workspace) to the last: in each practice directory the starters
+// are filled in lab by lab the way the starters ask (comments and lab markers kept), and the next
+// directory is made --from it. The last directory, with the reference file of its own chapter,
+// passes every focused test: the changes later checkpoints make to carried files (09's
+// takeSteering hook in the loop) landed where they belong, and the files written in 00–04 are
+// still the learner's own.
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -16,7 +18,7 @@ import { filledStarters } from "../test/support/learner-copies.js";
 
 const manifest = loadManifest();
 
-test("starter 里每个 Lab 都照注释写完、注释保留，经过课程里每一步 --from（06 → 07 → 08 → 09）：改动都应用上，09 的聚焦测试全部通过", async () => {
+test("starter 里每个 Lab 都照注释写完、注释保留，从第一个检查点起经过课程里每一步 --from（00 → 01 → … → 最后一章）：改动都应用上，每章的聚焦测试全部通过", async () => {
   await withTempDir("pi-course-carry-through-", async (holder) => {
     let previous: string | undefined;
     for (const checkpoint of manifest.checkpoints) {
@@ -39,6 +41,16 @@ test("starter 里每个 Lab 都照注释写完、注释保留，经过课程里�
       );
       previous = dir;
     }
+    assert.equal(manifest.checkpoints[0]?.id, "00", "课程从第 00 章开始");
+    const last = path.join(holder, manifest.checkpoints.at(-1)?.id ?? "");
+    const trace = await readFile(path.join(last, "packages/pi-core/src/trace.ts"), "utf8");
+    assert.match(trace, /\/\/ Lab 0\.1 /, "学习者在 00 写的 trace.ts 一路带到最后一章，Lab 注释还在");
+    const messages = await readFile(path.join(last, "packages/pi-core/src/messages.ts"), "utf8");
+    assert.match(
+      messages,
+      /\/\/ Lab 3\.1 ①/,
+      "messages.ts 是学习者在 03 写的版本（00 给出的参考版本在 03 换成了 starter）",
+    );
     const loop = await readFile(path.join(holder, "09", "packages/pi-course/src/agent-loop.ts"), "utf8");
     assert.match(loop, /\/\/ Lab 7\.5 ①/, "学习者在 07 留下的 Lab 注释还在");
     assert.match(loop, /takeSteering/, "09 对 agent-loop.ts 的改动应用上了");

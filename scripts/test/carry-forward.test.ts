@@ -23,7 +23,7 @@ after(() => rm(holder, { recursive: true, force: true }));
 const six = findCheckpoint("06");
 const seven = findCheckpoint("07");
 const index = "packages/pi-core/src/index.ts";
-/** A course with a checkpoint 05 before 06 whose teaching file is the index.ts that 06 changes. */
+/** A course with a checkpoint 05 before 06 whose teaching file is the index.ts that 06 changes; it comes first, so it lists its parent's files. */
 const five = {
   ...six,
   id: "05",

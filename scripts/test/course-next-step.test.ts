@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
 import { nextStepLine } from "../lib/cli/course-list.js";
-import { findCheckpoint } from "../lib/course/manifest.js";
+import { findCheckpoint, loadManifest } from "../lib/course/manifest.js";
 import type { CheckpointProgress } from "../lib/verify/course-progress.js";
 
 const from = path.resolve("/learner/pi-course");
@@ -37,4 +37,21 @@ test("course 下一步：最远的检查点之后都完成了，就回到仍未�
     "下一步：npm run practice -w @pi/course -- 06",
   );
   assert.equal(nextStepLine(["06", "07", "08", "09"].map(finished), from), "全部检查点都已完成。");
+});
+
+test("course 下一步：整个课程都未开始时，新学习者被带到第一个检查点 00；完成 04 的学习者被带到下一章（带上 --from practice/04）", () => {
+  const course = loadManifest().checkpoints.map((checkpoint) => checkpoint.id);
+  assert.equal(course[0], "00", "课程从 00 开始");
+  assert.equal(
+    nextStepLine(course.map(notStarted), from),
+    "下一步：npm run practice -w @pi/course -- 00",
+    "新学习者从 00 开始",
+  );
+  const afterFour = course.map((id) => (id <= "04" ? finished(id) : notStarted(id)));
+  const next = course[course.indexOf("04") + 1];
+  assert.equal(
+    nextStepLine(afterFour, from),
+    `下一步：npm run practice -w @pi/course -- ${next} --from practice/04`,
+    "做完 00–04 的学习者带着自己的代码进入下一章",
+  );
 });

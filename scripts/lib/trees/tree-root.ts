@@ -32,10 +32,14 @@ export function workspacePackages(files: Map<string, string>): WorkspacePackage[
   return packages;
 }
 
-/** The root tsconfig.json: no files of its own, a reference to each package under packages/. */
+/**
+ * The root tsconfig.json: no files of its own, a reference to each package under packages/. A tree
+ * with no package yet (the first checkpoint's parent) says `include: []` instead, the form tsc -b
+ * accepts as "nothing to build" (an empty `files` list with no references is error TS18002).
+ */
 export function rootTsconfig(packages: WorkspacePackage[]): object {
   const references = packages.filter((pkg) => pkg.folder.startsWith("packages/")).map((pkg) => ({ path: pkg.folder }));
-  return { files: [], references };
+  return references.length === 0 ? { include: [], references } : { files: [], references };
 }
 
 /**

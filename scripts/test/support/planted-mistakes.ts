@@ -1,7 +1,8 @@
-// Mistakes a learner makes in chapters 06, 07, 09 and 13, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 00–04, 06, 07, 09 and 13, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
-// The first ones of each chapter are the walk's (issue 21); the others are the course's own.
+// The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28;
+// the others are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -25,6 +26,72 @@ const contextAdapter = "packages/pi-coding-agent/src/runtime/context-adapter.ts"
 const runtime = "packages/pi-coding-agent/src/runtime/runtime.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
+  {
+    checkpoint: "00",
+    name: "结果按位置配对，不看 toolCallId",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "      open = open.filter((call) => call.id !== message.toolCallId);",
+        replace: "      open.shift();",
+      },
+    ],
+    says: /toolCallId 对不上的结果不配对任何调用/,
+  },
+  {
+    checkpoint: "01",
+    name: "typeof 为 object 就当作普通对象，数组也过了边界",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: '  return typeof value === "object" && value !== null && !Array.isArray(value);',
+        replace: '  return typeof value === "object" && value !== null;',
+      },
+    ],
+    says: /\["start"\] 应当被拒绝，原因匹配 \/expected an object\//,
+  },
+  {
+    checkpoint: "02",
+    name: "next() 先看 closed，再看队列：end 之前排队的事件丢了",
+    lab: "2.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-stream.ts",
+        find: "    if (this.readIndex < this.buffered.length) {",
+        replace:
+          "    if (this.closed && this.failure === undefined) return Promise.resolve({ value: undefined, done: true });\n    if (this.readIndex < this.buffered.length) {",
+      },
+    ],
+    says: /先到的事件一个不少、一个不多，顺序不变/,
+  },
+  {
+    checkpoint: "03",
+    name: "assistantMessage() 写出 errorMessage: undefined",
+    lab: "3.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/messages.ts",
+        find: '  return { role: "assistant", content, stopReason, timestamp };',
+        replace: '  return { role: "assistant", content, stopReason, timestamp, errorMessage: undefined };',
+      },
+    ],
+    says: /没有别的字段/,
+  },
+  {
+    checkpoint: "04",
+    name: "快照记下请求本身，不是它的副本",
+    lab: "4.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/scripted-model.ts",
+        find: "    this.requests.push(structuredClone(request));",
+        replace: "    this.requests.push(request);",
+      },
+    ],
+    says: /快照是请求当时的样子：之后改请求不影响它/,
+  },
   {
     checkpoint: "06",
     name: "tool.execute() 前漏了 await",

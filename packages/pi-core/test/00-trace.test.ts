@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage } from "../src/messages.js";
+import { danglingCalls } from "../src/trace.js";
+
+// The README round trip of `npm run demo`, as its four canonical messages.
+const readCall: ToolCall = { type: "toolCall", id: "call-1", name: "read", arguments: { path: "README.md" } };
+const user: UserMessage = { role: "user", content: "请读取 README.md，并告诉我项目名。", timestamp: 1 };
+const asksToRead: AssistantMessage = {
+  role: "assistant",
+  content: [{ type: "text", text: "我先读取项目说明。" }, readCall],
+  stopReason: "toolUse",
+  timestamp: 2,
+};
+const readmeResult = result(readCall, "# tiny-pi\nA small agent runtime.", 3);
+const answer: AssistantMessage = {
+  role: "assistant",
+  content: [{ type: "text", text: "项目名是 tiny-pi。" }],
+  stopReason: "stop",
+  timestamp: 4,
+};
+
+function result(call: ToolCall, text: string, timestamp: number): ToolResultMessage {
+  const content = [{ type: "text" as const, text }];
+  return { role: "toolResult", toolCallId: call.id, toolName: call.name, content, isError: false, timestamp };
+}
+
+function ids(calls: ToolCall[]): string[] {
+  return calls.map((call) => call.id);
+}
+
+test("序章：README 往返的 trace 按 user → assistant → toolResult → assistant 排列，每个调用都在下一段文字之前得到结果", () => {
+  const trace: Message[] = [user, asksToRead, readmeResult, answer];
+  assert.deepEqual(
+    trace.map((message) => message.role),
+    ["user", "assistant", "toolResult", "assistant"],
+    "一次完整的反馈回路：提问、提出调用、环境的结果、最终回答",
+  );
+  const copy = structuredClone(trace);
+  assert.deepEqual(ids(danglingCalls(trace)), [], "call-1 的结果在最终回答之前到达：没有悬空调用");
+  assert.deepEqual(trace, copy, "读 trace 不改动任何一条消息");
+
+  const second: ToolCall = { type: "toolCall", id: "call-2", name: "read", arguments: { path: "package.json" } };
+  const both: AssistantMessage = { ...asksToRead, content: [readCall, second] };
+  const reversed: Message[] = [user, both, result(second, "{}", 3), result(readCall, "# tiny-pi", 4), answer];
+  assert.deepEqual(ids(danglingCalls(reversed)), [], "结果按 toolCallId 配对，与到达顺序无关");
+});
+
+test("序章：缺少结果的调用在下一段回答文字之前就被暴露，迟到的结果不算数", () => {
+  assert.deepEqual(
+    ids(danglingCalls([user, asksToRead, answer])),
+    ["call-1"],
+    "模型在 call-1 没有结果时就回答了：call-1 悬空",
+  );
+  assert.deepEqual(ids(danglingCalls([user, asksToRead])), ["call-1"], "trace 停在提出调用的 assistant：call-1 悬空");
+  assert.deepEqual(
+    ids(danglingCalls([user, asksToRead, answer, readmeResult])),
+    ["call-1"],
+    "结果在回答之后才到：模型回答时没有看到它，call-1 仍然悬空",
+  );
+
+  const other: ToolCall = { type: "toolCall", id: "call-2", name: "read", arguments: { path: "missing.md" } };
+  const both: AssistantMessage = { ...asksToRead, content: [readCall, other] };
+  assert.deepEqual(
+    ids(danglingCalls([user, both, readmeResult, answer])),
+    ["call-2"],
+    "同一条 assistant 的两个调用只回了一个：另一个悬空",
+  );
+  const unrelated = result({ ...readCall, id: "call-9" }, "?", 3);
+  assert.deepEqual(
+    ids(danglingCalls([user, asksToRead, unrelated, answer])),
+    ["call-1"],
+    "toolCallId 对不上的结果不配对任何调用",
+  );
+});

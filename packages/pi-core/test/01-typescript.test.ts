@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { ModelEvent } from "../src/index.js";
+import { eventLine, isModelEvent, modelEventProblem, unreachable } from "../src/model-event-check.js";
+
+const readCall = { type: "toolCall" as const, id: "call-1", name: "read", arguments: { path: "README.md" } };
+
+/** One event of every kind, with the line a trace prints for it. */
+const everyKind: [ModelEvent, string][] = [
+  [{ type: "start" }, "start"],
+  [{ type: "text_delta", delta: "我先读取项目说明。" }, 'text_delta "我先读取项目说明。"'],
+  [{ type: "toolcall_delta", delta: '{"path":"README.md"}' }, 'toolcall_delta {"path":"README.md"}'],
+  [{ type: "toolcall_end", toolCall: readCall }, "toolcall_end call-1 read"],
+  [{ type: "done", reason: "toolUse" }, "done toolUse"],
+  [{ type: "error", reason: "error", message: "overloaded" }, "error error: overloaded"],
+  [{ type: "error", reason: "aborted" }, "error aborted"],
+];
+
+test("穷尽：每一种 ModelEvent 都有自己的一行，终态 done 与 error 带上原因", () => {
+  for (const [event, line] of everyKind) {
+    assert.equal(eventLine(event), line, `${event.type} 事件的一行应当是 ${line}`);
+  }
+});
+
+test("穷尽：绕过编译器漏进来的事件落到 never 分支，抛出写明这个值的错误", () => {
+  const smuggled = JSON.parse('{"type":"ping"}') as ModelEvent;
+  assert.throws(() => eventLine(smuggled), /Unhandled value: \{"type":"ping"\}/, "未知的 type 不能被当成某种已知事件");
+  assert.throws(() => unreachable("x" as never), /Unhandled value: "x"/, "unreachable 总是抛出，并写明它收到的值");
+});
+
+test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent，合法的事件原样通过", () => {
+  for (const [event] of everyKind) {
+    const parsed: unknown = JSON.parse(JSON.stringify(event));
+    assert.equal(modelEventProblem(parsed), undefined, `合法的 ${event.type} 事件没有问题`);
+    assert.equal(isModelEvent(parsed), true, `isModelEvent 接受合法的 ${event.type} 事件`);
+  }
+});
+
+test("边界：形状不对的值被拒绝，原因写明缺的是什么", () => {
+  const refused: [unknown, RegExp][] = [
+    [null, /expected an object/],
+    [["start"], /expected an object/],
+    ["start", /expected an object/],
+    [{ type: "ping" }, /unknown event type "ping"/],
+    [{}, /unknown event type undefined/],
+    [{ type: "text_delta" }, /"text_delta" needs a string delta/],
+    [{ type: "toolcall_delta", delta: 42 }, /"toolcall_delta" needs a string delta/],
+    [{ type: "toolcall_end", toolCall: { ...readCall, type: "call" } }, /needs a toolCall object/],
+    [{ type: "toolcall_end", toolCall: { ...readCall, id: 1 } }, /string id and name/],
+    [{ type: "toolcall_end", toolCall: { ...readCall, arguments: "{}" } }, /arguments must be an object/],
+    [{ type: "done", reason: "error" }, /"done" needs reason "stop", "toolUse" or "length"/],
+    [{ type: "error", reason: "stop" }, /"error" needs reason "error" or "aborted"/],
+    [{ type: "error", reason: "error", message: 500 }, /message must be a string/],
+  ];
+  for (const [value, reason] of refused) {
+    const problem = modelEventProblem(value);
+    assert.match(problem ?? "（没有问题）", reason, `${JSON.stringify(value)} 应当被拒绝，原因匹配 ${reason}`);
+    assert.equal(isModelEvent(value), false, `isModelEvent 拒绝 ${JSON.stringify(value)}`);
+  }
+});

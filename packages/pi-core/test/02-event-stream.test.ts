@@ -1,0 +1,95 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { type AssistantMessage, type ModelEvent, PushModelStream } from "../src/index.js";
+
+const final: AssistantMessage = {
+  role: "assistant",
+  content: [{ type: "text", text: "项目名是 tiny-pi。" }],
+  stopReason: "stop",
+  timestamp: 4,
+};
+const events: ModelEvent[] = [
+  { type: "start" },
+  { type: "text_delta", delta: "项目名是 tiny-pi。" },
+  { type: "done", reason: "stop" },
+];
+
+/** Lets every callback already queued run, so a consumer that can go on has gone on. */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+test("排队：迭代开始之前 push 的事件在队列里等待，按顺序各交付一次；end 结束迭代，result() 给出同一条 assistant", async () => {
+  const stream = new PushModelStream();
+  for (const event of events) stream.push(event);
+  stream.end(final);
+  const seen: ModelEvent[] = [];
+  for await (const event of stream) seen.push(event);
+  assert.deepEqual(seen, events, "先到的事件一个不少、一个不多，顺序不变");
+  assert.equal(await stream.result(), final, "result() 给出 end 收到的那一条 assistant");
+
+  const again: ModelEvent[] = [];
+  for await (const event of stream) again.push(event);
+  assert.deepEqual(again, [], "每个事件只交付一次：读完之后再迭代什么也得不到");
+});
+
+test("排队：结束之后再 push 或 end 是清楚的错误，已经交付的结果不变", async () => {
+  const stream = new PushModelStream();
+  stream.push({ type: "start" });
+  stream.end(final);
+  assert.throws(
+    () => stream.push({ type: "text_delta", delta: "迟到" }),
+    /cannot push "text_delta" after the stream ended/,
+    "终态之后不能再有事件",
+  );
+  assert.throws(() => stream.end(final), /already ended/, "一条流只有一个终态");
+  assert.equal(await stream.result(), final, "result() 仍是第一次 end 的 assistant");
+});
+
+test("唤醒：已经在等待的迭代器被下一次 push 唤醒，end 让它结束", async () => {
+  const stream = new PushModelStream();
+  const iterator = stream[Symbol.asyncIterator]();
+  let woken: IteratorResult<ModelEvent> | undefined;
+  const waiting = iterator.next().then((step) => {
+    woken = step;
+  });
+  await settle();
+  assert.equal(woken, undefined, "还没有事件时 next() 等待，而不是给出 done 或 undefined");
+  stream.push({ type: "start" });
+  await waiting;
+  assert.deepEqual(woken, { value: { type: "start" }, done: false }, "push 把事件直接交给正在等待的 next()");
+
+  const ending = iterator.next();
+  await settle();
+  stream.end(final);
+  assert.deepEqual(await ending, { value: undefined, done: true }, "end 让正在等待的 next() 以 done 结束");
+  assert.equal(await stream.result(), final, "result() 给出最终 assistant");
+});
+
+test("唤醒：fail 先交付队列里的事件再让迭代 reject，等待中的迭代器和 result() 也以同一个错误 reject", async () => {
+  const failure = new Error("connection reset");
+  const early = new PushModelStream();
+  early.push({ type: "start" });
+  early.fail(failure);
+  const drained: ModelEvent[] = [];
+  await assert.rejects(
+    (async () => {
+      for await (const event of early) drained.push(event);
+    })(),
+    (error) => error === failure,
+    "队列读完以后，迭代以 fail 的那个错误 reject，而不是正常结束",
+  );
+  assert.deepEqual(drained, [{ type: "start" }], "fail 之前排队的事件先交付");
+
+  const stream = new PushModelStream();
+  const seen: ModelEvent[] = [];
+  const consuming = (async () => {
+    for await (const event of stream) seen.push(event);
+  })();
+  await settle();
+  assert.deepEqual(seen, [], "还没有事件，消费者在等待");
+  stream.fail(failure);
+  await assert.rejects(consuming, (error) => error === failure, "等待中的迭代以 fail 的那个错误 reject");
+  await assert.rejects(stream.result(), (error) => error === failure, "result() 以同一个错误 reject");
+  assert.throws(() => stream.push({ type: "start" }), /after the stream ended/, "fail 之后流已经结束");
+});

@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  type AssistantMessage,
+  assistantMessage,
+  type Message,
+  type ModelEvent,
+  PushModelStream,
+  type ToolCall,
+  type ToolResultMessage,
+  text,
+  userMessage,
+} from "../src/index.js";
+import { projectText } from "../src/projection.js";
+
+const readCall: ToolCall = { type: "toolCall", id: "call-1", name: "read", arguments: { path: "README.md" } };
+const readResult: ToolResultMessage = {
+  role: "toolResult",
+  toolCallId: "call-1",
+  toolName: "read",
+  content: [{ type: "text", text: "# tiny-pi\nA small agent runtime." }],
+  isError: false,
+  timestamp: 3,
+};
+
+function readmeTrace(): Message[] {
+  return [
+    userMessage("请读取 README.md，并告诉我项目名。", 1),
+    assistantMessage([text("我先读取项目说明。"), readCall], "toolUse", 2),
+    readResult,
+    assistantMessage([text("项目名是 tiny-pi。")], "stop", 4),
+  ];
+}
+
+/** Freezes a value and everything in it, so any write to it throws. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+test("消息 IR：text、userMessage、assistantMessage 给出 canonical 形状，时间戳由调用者给定或取当前时间", () => {
+  assert.deepEqual(text("你好"), { type: "text", text: "你好" }, "text() 是一个 text 块");
+  assert.deepEqual(
+    userMessage("请读取 README.md", 1),
+    { role: "user", content: "请读取 README.md", timestamp: 1 },
+    "user 消息：role、content、timestamp 三个字段",
+  );
+  assert.deepEqual(
+    assistantMessage([text("我先读取项目说明。"), readCall], "toolUse", 2),
+    { role: "assistant", content: [text("我先读取项目说明。"), readCall], stopReason: "toolUse", timestamp: 2 },
+    "assistant 消息：文本块与调用按顺序放在 content 里，带 stopReason，没有别的字段",
+  );
+  const untimed = assistantMessage([], "stop");
+  assert.equal(typeof untimed.timestamp, "number", "省略时间戳时取当前时间（一个数字）");
+  assert.equal("errorMessage" in untimed, false, "正常结束的 assistant 没有 errorMessage 字段");
+  assert.equal(typeof userMessage("hi").timestamp, "number", "user 消息省略时间戳时同样取当前时间");
+});
+
+test("文本投影：README 往返投影成四行，调用只留名字与 id，结果只留第一行", () => {
+  assert.equal(
+    projectText(readmeTrace()),
+    [
+      "user: 请读取 README.md，并告诉我项目名。",
+      "assistant: 我先读取项目说明。 [read call-1]",
+      "toolResult call-1: # tiny-pi …",
+      "assistant: 项目名是 tiny-pi。",
+    ].join("\n"),
+    "每条消息一行，按 transcript 的顺序",
+  );
+  const failed: ToolResultMessage = { ...readResult, content: [{ type: "text", text: "ENOENT" }], isError: true };
+  assert.equal(projectText([failed]), "toolResult call-1 (error): ENOENT", "失败的结果标出 (error)");
+  assert.equal(
+    projectText([userMessage([text("第一段"), text("第二段")], 1)]),
+    "user: 第一段第二段",
+    "块数组形式的 user 内容连成一行",
+  );
+});
+
+test("文本投影：有损但不改 canonical 消息，同一份消息投影两次结果相同", () => {
+  const trace = deepFreeze(readmeTrace());
+  const copy = structuredClone(trace);
+  const first = projectText(trace);
+  assert.equal(projectText(trace), first, "投影只读消息：两次结果一样");
+  assert.deepEqual(trace, copy, "投影之后 canonical 消息与投影之前完全相同");
+
+  const otherPath = assistantMessage(
+    [text("我先读取项目说明。"), { ...readCall, arguments: { path: "x" } }],
+    "toolUse",
+    9,
+  );
+  assert.equal(
+    projectText([otherPath]),
+    projectText([trace[1] as AssistantMessage]),
+    "参数与时间戳不同的两条消息投影成同一行：文字丢了信息，不能代替 messages",
+  );
+});
+
+test("error 终态：流以 error 事件结束，result() 仍给出最终 assistant，部分文字与 errorMessage 都保留，投影标出终态", async () => {
+  const partial: AssistantMessage = {
+    ...assistantMessage([text("我先读")], "error", 2),
+    errorMessage: "upstream overloaded",
+  };
+  const stream = new PushModelStream();
+  const sent: ModelEvent[] = [
+    { type: "start" },
+    { type: "text_delta", delta: "我先读" },
+    { type: "error", reason: "error", message: "upstream overloaded" },
+  ];
+  for (const event of sent) stream.push(event);
+  stream.end(partial);
+  const seen: ModelEvent[] = [];
+  for await (const event of stream) seen.push(event);
+  assert.deepEqual(seen.at(-1), sent.at(-1), "最后一个事件是 error 终态，不是 done");
+  const final = await stream.result();
+  assert.equal(final, partial, "error 也是协议里的终态：result() resolve，不是 reject");
+  assert.equal(
+    projectText([final]),
+    "assistant (error: upstream overloaded): 我先读",
+    "投影写出终态与诊断，部分文字留在后面",
+  );
+  assert.equal(
+    projectText([assistantMessage([], "aborted", 3)]),
+    "assistant (aborted): ",
+    "没有 errorMessage 的 aborted 只标出终态",
+  );
+});

@@ -1,0 +1,97 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  type AssistantMessage,
+  assistantMessage,
+  type ModelEvent,
+  type ModelRequest,
+  type ModelStream,
+  ScriptedModel,
+  type ToolCall,
+  text,
+  userMessage,
+} from "../src/index.js";
+
+const readCall: ToolCall = { type: "toolCall", id: "call-1", name: "read", arguments: { path: "README.md" } };
+
+function request(): ModelRequest {
+  return {
+    systemPrompt: "你是 tiny-pi。",
+    messages: [userMessage("请读取 README.md，并告诉我项目名。", 1)],
+    tools: [],
+  };
+}
+
+async function drain(stream: ModelStream): Promise<{ events: ModelEvent[]; final: AssistantMessage }> {
+  const events: ModelEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return { events, final: await stream.result() };
+}
+
+test("脚本回合：脚本里的消息按真实协议播放成事件，每次请求留下当时的深拷贝快照", async () => {
+  const first = assistantMessage([text("我先读取项目说明。"), readCall], "toolUse", 2);
+  const second = assistantMessage([text("项目名是 tiny-pi。")], "stop", 4);
+  const model = new ScriptedModel([first, second]);
+  const sent = request();
+  const signal = new AbortController().signal;
+
+  const one = await drain(model.stream(sent, { signal }));
+  assert.deepEqual(
+    one.events,
+    [
+      { type: "start" },
+      { type: "text_delta", delta: "我先读取项目说明。" },
+      { type: "toolcall_delta", delta: '{"path":"README.md"}' },
+      { type: "toolcall_end", toolCall: readCall },
+      { type: "done", reason: "toolUse" },
+    ],
+    "start、每个文本块的 text_delta、每个调用的 toolcall_delta 与 toolcall_end，最后是 done",
+  );
+  assert.deepEqual(one.final, first, "result() 给出脚本里的那条消息");
+  assert.notEqual(one.final, first, "给出的是副本：消费者改它不会改到脚本");
+
+  sent.messages.push(first);
+  const two = await drain(model.stream(sent));
+  assert.deepEqual(two.events.at(-1), { type: "done", reason: "stop" }, "第二次请求播放第二个回合");
+  assert.deepEqual(model.requests[0], request(), "快照是请求当时的样子：之后改请求不影响它");
+  assert.equal(model.requests[1]?.messages.length, 2, "第二份快照看到追加后的两条消息");
+  assert.deepEqual(model.requestOptions, [{ signal }, undefined], "每次请求的 options 按顺序原样记下");
+});
+
+test("错误回合：显式的 error 回合保留部分文字与 errorMessage，以 error 事件结束，result() 仍 resolve", async () => {
+  const failed: AssistantMessage = {
+    ...assistantMessage([text("我先读")], "error", 2),
+    errorMessage: "upstream overloaded",
+  };
+  const model = new ScriptedModel([failed, assistantMessage([], "aborted", 3)]);
+  const { events, final } = await drain(model.stream(request()));
+  assert.deepEqual(
+    events,
+    [
+      { type: "start" },
+      { type: "text_delta", delta: "我先读" },
+      { type: "error", reason: "error", message: "upstream overloaded" },
+    ],
+    "部分文字照常发出，终态是带诊断的 error 事件，没有 done",
+  );
+  assert.deepEqual(final, failed, "result() 给出带 errorMessage 与部分文字的 assistant");
+  const aborted = await drain(model.stream(request()));
+  assert.deepEqual(
+    aborted.events,
+    [{ type: "start" }, { type: "error", reason: "aborted" }],
+    "没有 errorMessage 的 aborted 回合：error 事件不带 message 字段",
+  );
+});
+
+test("脚本耗尽：超出脚本的请求是写明第几次请求与脚本长度的错误，这次请求仍留下快照", async () => {
+  const model = new ScriptedModel([assistantMessage([text("只有一个回合")], "stop", 2)]);
+  await drain(model.stream(request()));
+  assert.throws(
+    () => model.stream(request()),
+    {
+      message: "ScriptedModel: request 2 has no scripted turn (the script has 1); add a turn or expect fewer requests",
+    },
+    "写明第 2 次请求没有回合、脚本只有 1 个，以及怎么改",
+  );
+  assert.equal(model.requests.length, 2, "超出脚本的请求也记进 requests，测试能看到它问了什么");
+});

@@ -1,0 +1,10 @@
+export {
+  type AssistantMessage,
+  type Message,
+  type StopReason,
+  type TextContent,
+  type ToolCall,
+  type ToolResultMessage,
+  toolCallsOf,
+  type UserMessage,
+} from "./messages.js";

@@ -1,0 +1,63 @@
+// Checkpoint 04 · 学习脚手架（1/1）：ScriptedModel 的字段与 playTurn() 的签名已经声明；Lab 4.1–4.3 的
+// 位置先抛出“尚未实现”。每完成一段 Lab，删除它的临时错误，只运行这一段的测试：
+//   npm run build -w @pi/core
+//   node --test --test-name-pattern="脚本回合" packages/pi-core/dist/test/04-*.test.js
+// biome-ignore-all lint/correctness: unfinished labs leave parameters, imports and fields unused until written.
+import { type AssistantMessage, toolCallsOf } from "./messages.js";
+import type { Model, ModelRequest, ModelStream, ModelStreamOptions } from "./model.js";
+import { PushModelStream } from "./model-stream.js";
+
+/**
+ * Plays scripted assistant turns in order, one per stream() call, and records a
+ * deep snapshot of every request (and its options) it received.
+ */
+export class ScriptedModel implements Model {
+  readonly requests: ModelRequest[] = [];
+  /** The options of each stream() call, in order; signals are kept as given. */
+  readonly requestOptions: (ModelStreamOptions | undefined)[] = [];
+  private readonly turns: AssistantMessage[];
+
+  constructor(turns: AssistantMessage[]) {
+    this.turns = structuredClone(turns);
+  }
+
+  stream(request: ModelRequest, options?: ModelStreamOptions): ModelStream {
+    // Lab 4.1 ①：先记下这次请求，再找回合：this.requests.push(structuredClone(request))，调用者之后再改请求
+    //   也不影响快照；options 原样记进 this.requestOptions（signal 不能复制，也不该复制）。
+    //   还没有记下请求时，下面这一行总会抛出：写完 ① 就删掉它。
+    if (this.requests.length === 0) throw new Error("Lab 4.1 把脚本回合播放成事件 尚未实现");
+    const requestNumber = this.requests.length;
+    const turn = this.turns[requestNumber - 1];
+    if (turn === undefined) {
+      // Lab 4.3 脚本耗尽：第 N 次请求没有回合：throw new Error(...)，message 写明第几次请求、脚本有几个回合、怎么改：
+      //   `ScriptedModel: request <N> has no scripted turn (the script has <M>); add a turn or expect fewer requests`
+      //   快照在 ① 已经记下：超出脚本的请求也留在 requests 里，测试能看到它问了什么。
+      throw new Error("Lab 4.3 脚本耗尽时说清楚 尚未实现");
+    }
+    return playTurn(structuredClone(turn));
+  }
+}
+
+function playTurn(turn: AssistantMessage): ModelStream {
+  const stream = new PushModelStream();
+  stream.push({ type: "start" });
+  for (const block of turn.content) {
+    // Lab 4.1 ②：每个文本块（block.type === "text"）push 一个 { type: "text_delta", delta: block.text }；调用块在下一个循环里。
+    throw new Error("Lab 4.1 把脚本回合播放成事件 尚未实现");
+  }
+  for (const call of toolCallsOf(turn)) {
+    // Lab 4.1 ③：每个调用先 push { type: "toolcall_delta", delta: JSON.stringify(call.arguments) }，
+    //   再 push { type: "toolcall_end", toolCall: structuredClone(call) }。
+    throw new Error("Lab 4.1 把脚本回合播放成事件 尚未实现");
+  }
+  const reason = turn.stopReason;
+  if (reason === "error" || reason === "aborted") {
+    // Lab 4.2 错误终态：error 与 aborted 的终态是 { type: "error", reason }：有 errorMessage 时再带上 message，
+    //   没有时不要写 message 字段。部分文字已经在上面发出，完整消息由下面的 end(turn) 交给 result()。
+    throw new Error("Lab 4.2 错误回合保留部分与诊断 尚未实现");
+  } else {
+    stream.push({ type: "done", reason });
+  }
+  stream.end(turn);
+  return stream;
+}
