@@ -16,6 +16,7 @@ import { buildTree, focusedFiles, runFocused } from "../lib/run/focused-run.js";
 import { plainStyle } from "../lib/terminal-style.js";
 import { verifyTree } from "../lib/verify/verify-labs.js";
 import { formatVerification } from "../lib/verify/verify-report.js";
+import { HANG_GUARD_MS } from "../test/support/hang-guard.js";
 import { sharedPracticeTree } from "../test/support/shared-practice-tree.js";
 
 const checkpoint = findCheckpoint("07");
@@ -87,7 +88,7 @@ test("聚焦测试的堆栈指向学习者写的 .ts 行（source map），不�
 });
 
 test("异步挂起（永不 settle 的 Promise）：这项测试以超时结束，失败写出测试名，verify 说明这是挂起", {
-  timeout: 60_000,
+  timeout: HANG_GUARD_MS,
 }, async () => {
   const hanging = target.replace(
     "  const stream = options.model.stream(",
@@ -136,7 +137,7 @@ test("构建有多个错误：verify 写出一共几个，路径相对学习者�
 });
 
 test("在练习目录里 npm run verify（以及卡片上的 -w @pi/course -- 07）检查这个练习目录，边运行边打印", {
-  timeout: 60_000,
+  timeout: HANG_GUARD_MS,
 }, async () => {
   await writeFile(loopPath(), starter);
   const bare = await runNpm(["run", "-s", "verify"], practiceDir());
