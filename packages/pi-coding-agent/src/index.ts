@@ -5,3 +5,5 @@ export * from "./session/index.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "./tools/truncate.js";
 export { createWorkspaceTools, DEFAULT_BASH_TIMEOUT_SECONDS, type WorkspaceToolsOptions } from "./workspace-tools.js";
 export * from "./eval/index.js";
+export * from "./modes/index.js";
+export * from "./runtime/index.js";
