@@ -2,6 +2,7 @@
 // fixture, the task's own model, the agent opened on them); the run ends with execute → dispose →
 // cleanup in that order whatever failed; the judge sees only a frozen copy of the active path and
 // the declared files, after the workspace is gone.
+import { writeFile } from "node:fs/promises";
 import type { Message } from "@pi/core";
 import { countingModel } from "./counting-model.js";
 import { frozenCopy } from "./frozen-copy.js";
@@ -36,6 +37,8 @@ export async function runCase(task: EvalTask, agent: AgentUnderTest, options: Ru
     folder = await makeRunFolder(options.tempDir);
     await writeFiles(folder.workspace, task.fixture);
     if (task.outside !== undefined) await writeFiles(folder.root, task.outside);
+    const session = task.agent?.session?.(folder.workspace);
+    if (session !== undefined) await writeFile(folder.sessionFile, session);
     const counted = countingModel(task.model());
     counts = counted.counts;
     run = await agent({

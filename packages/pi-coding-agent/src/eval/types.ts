@@ -28,8 +28,8 @@ export type Judge = (observation: Observation) => Verdict;
 export interface TaskAgentOptions {
   /** The context window the agent budgets for (tokens); the task's model enforces the same. */
   contextWindow?: number;
-  /** JSONL of a session left by an earlier, crashed run: the agent resumes it. */
-  session?: string;
+  /** The JSONL of a session an earlier, crashed run left in this workspace: the agent resumes it. */
+  session?: (workspace: string) => string;
 }
 
 export interface EvalTask {
