@@ -8,19 +8,20 @@
 import { type Message, type Model, type UserMessage, userMessage } from "@pi/core";
 import type { AgentEvent, AgentRunResult } from "@pi/course";
 import { messageEntry, newEntryId, type SessionEntry } from "../session/entries.js";
-import { contextAdapter } from "./context-adapter.js";
+import { activePath, contextAdapter } from "./context-adapter.js";
 import { agentEngine } from "./engine.js";
 import {
   type CompactionTarget,
   type PromptOptions,
-  type Runtime,
   RuntimeError,
   type RuntimeEvent,
+  type RuntimeCore,
   type RuntimeListener,
   type RuntimeOptions,
 } from "./types.js";
 
-export function createRuntime(options: RuntimeOptions, restored: SessionEntry[]): Runtime {
+/** `restored`: the path openRuntime copied (the Runtime owns it from now on). */
+export function createRuntime(options: RuntimeOptions, restored: SessionEntry[]): RuntimeCore {
   const { session } = options;
   /** The active path as written: the restored history, then each entry once its write completed. */
   const persisted: SessionEntry[] = restored;
@@ -84,7 +85,9 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
   };
 
   const target: CompactionTarget = {
-    path: () => structuredClone([...persisted, ...queued]),
+    persisted: () => persisted,
+    queued: () => queued,
+    path: () => activePath(target),
     appendEntry: (entry) => append(structuredClone(entry)),
     newId,
   };
@@ -176,5 +179,8 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
     leafId: () => leaf,
     failure: () => poison?.message,
     systemPrompt: () => systemPrompt,
+    engine,
+    session,
+    model: options.model,
   };
 }

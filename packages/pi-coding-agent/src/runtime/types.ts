@@ -40,8 +40,16 @@ export interface ContextWindow {
   reserve: number;
 }
 
+/** The Runtime's active path in its two parts, as the context adapter reads it. */
+export interface ContextSource {
+  /** Restored history, then every entry whose write completed, in path order. */
+  persisted(): readonly SessionEntry[];
+  /** Entries appended but not written yet, oldest first. */
+  queued(): readonly SessionEntry[];
+}
+
 /** Where a compaction goes: the Runtime's active path and its write queue. */
-export interface CompactionTarget {
+export interface CompactionTarget extends ContextSource {
   /** Root → leaf: persisted entries, then those still queued. A fresh copy each call. */
   path(): SessionEntry[];
   /** Queues `entry` (a compaction) under the leaf; it becomes the leaf. */
@@ -148,4 +156,11 @@ export interface Runtime {
   failure(): string | undefined;
   /** The system prompt in force (base + resource context, or this prompt's). */
   systemPrompt(): string;
+}
+
+/** What createRuntime builds: the control surface plus the parts openRuntime must not hand out. */
+export interface RuntimeCore extends Runtime {
+  readonly engine: RuntimeEngine;
+  readonly session: SessionStore;
+  readonly model: Model;
 }
