@@ -17,7 +17,99 @@ const TEST_TIMEOUT_MS = 20_000;
 const PASS: Outcome = { verdict: "pass" };
 
 // ---------------------------------------------------------------------------
-// Lab 14.1 · 运行器
+// Lab 14.1 · 判决
+// ---------------------------------------------------------------------------
+
+const user = userMessage("改一下配置", 1);
+const readCall = call("c1", "read", { path: "config.json" });
+const result = (id: string, name = "read"): Message => ({
+  role: "toolResult",
+  toolCallId: id,
+  toolName: name,
+  content: [text("{}")],
+  isError: false,
+  timestamp: 1,
+});
+const GOOD: Message[] = [user, turn([readCall]), result("c1"), turn(["改好了。"])];
+const observe = (messages: Message[]): Observation => ({ messages, files: {} });
+
+test("判决：judge 只判定任务是否成功；自相矛盾或形状不对的判决是 judge 的基础设施错误", {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  const outcomeOf = (verdict: unknown) => judgeRun(observe(GOOD), () => verdict as never);
+  assert.deepEqual(outcomeOf({ success: true, unmet: [] }), PASS, "成功且没有未满足的检查：通过");
+  assert.deepEqual(
+    outcomeOf({ success: false, unmet: ["port 是 8081", "其他键不变"] }),
+    { verdict: "fail", reason: "task", unmet: 2 },
+    "失败：结果只留下未满足的检查的个数",
+  );
+  for (const contradicting of [
+    { success: true, unmet: ["port 是 8081"] },
+    { success: false, unmet: [] },
+    { success: "yes", unmet: [] },
+    { success: true, unmet: [], phase: "execute" },
+    undefined,
+  ]) {
+    assert.deepEqual(
+      outcomeOf(contradicting),
+      { verdict: "error", phase: "judge" },
+      `${JSON.stringify(contradicting)} 不是一个判决：它是 judge 阶段的错误，不算任务失败`,
+    );
+  }
+});
+
+test("判决：先查活动路径：不一致的 transcript、跨 assistant 提交的结果、重复或悬空的调用都判失败，不再问 judge", {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  const second = call("c2", "read", { path: "b.json" });
+  const cases: [string, Message[], string | undefined][] = [
+    ["一致的 transcript", GOOD, undefined],
+    ["不以用户消息开头", [turn(["你好"]), user], "inconsistent"],
+    ["结果没有对应的调用", [user, turn(["先想想"]), result("c9")], "inconsistent"],
+    ["结果的工具名与调用不同", [user, turn([readCall]), result("c1", "write")], "inconsistent"],
+    ["上一个 assistant 的调用在下一个 assistant 之后才有结果", [user, turn([readCall]), turn([second]), result("c2"), result("c1")], "cross-assistant"],
+    ["同一个调用 id 用了两次", [user, turn([readCall]), result("c1"), turn([readCall]), result("c1")], "duplicate"],
+    ["一个调用有两条结果", [user, turn([readCall]), result("c1"), result("c1")], "duplicate"],
+    ["调用没有结果", [user, turn([readCall])], "dangling"],
+    ["调用没有结果，用户就接着说话", [user, turn([readCall]), userMessage("继续", 2), assistantMessage([text("好")], "stop", 3)], "dangling"],
+  ];
+  for (const [what, messages, problem] of cases) {
+    assert.equal(checkActivePath(messages), problem, `${what}：应为 ${problem ?? "没有问题"}`);
+    let asked = 0;
+    const outcome = judgeRun(observe(messages), () => {
+      asked += 1;
+      return { success: true, unmet: [] };
+    });
+    const expected: unknown = problem === undefined ? PASS : { verdict: "fail", reason: problem };
+    assert.deepEqual(outcome, expected, `${what}：活动路径有问题时任务失败，原因是问题的名字`);
+    assert.equal(asked, problem === undefined ? 1 : 0, `${what}：活动路径有问题时 judge 不被调用`);
+  }
+});
+
+test("判决：prepare 或 judge 抛出的异常只留下固定的阶段标签，不留它的消息文字", { timeout: TEST_TIMEOUT_MS }, async () => {
+  const failingModel = scriptedTask("prepare", () => {
+    throw new Error(`读取夹具失败：${SECRET}`);
+  });
+  const prepared = await runCase(failingModel, loopAgent(newLog()));
+  assert.deepEqual(prepared.outcome, { verdict: "error", phase: "prepare" }, "task.model() 抛错是 prepare 阶段");
+  const judged = await runCase(
+    scriptedTask("judge", () => [turn([call("c1", "read", { path: "key.txt" })]), turn(["好"])], {
+      fixture: { "key.txt": SECRET },
+      declares: ["key.txt"],
+      judge: (observation) => {
+        throw new Error(`判不了：${observation.files["key.txt"]}`);
+      },
+    }),
+    loopAgent(newLog()),
+  );
+  assert.deepEqual(judged.outcome, { verdict: "error", phase: "judge" }, "judge 抛错是 judge 阶段");
+  for (const report of [prepared, judged]) {
+    assert.ok(!JSON.stringify(report).includes(SECRET), `${report.task} 的报告里没有异常消息里的文件内容`);
+  }
+});
+
+// ---------------------------------------------------------------------------
+// Lab 14.2 · 运行器
 // ---------------------------------------------------------------------------
 
 test("运行器：每次运行都重新准备：夹具写进一个新的临时工作区，任务给出一个新的模型", {
@@ -119,102 +211,10 @@ test("运行器：collect 失败是 collect 阶段；dispose 与 cleanup 的失�
 });
 
 // ---------------------------------------------------------------------------
-// Lab 14.2 · 判决
-// ---------------------------------------------------------------------------
-
-const user = userMessage("改一下配置", 1);
-const readCall = call("c1", "read", { path: "config.json" });
-const result = (id: string, name = "read"): Message => ({
-  role: "toolResult",
-  toolCallId: id,
-  toolName: name,
-  content: [text("{}")],
-  isError: false,
-  timestamp: 1,
-});
-const GOOD: Message[] = [user, turn([readCall]), result("c1"), turn(["改好了。"])];
-const observe = (messages: Message[]): Observation => ({ messages, files: {} });
-
-test("判决：judge 只判定任务是否成功；自相矛盾或形状不对的判决是 judge 的基础设施错误", {
-  timeout: TEST_TIMEOUT_MS,
-}, () => {
-  const outcomeOf = (verdict: unknown) => judgeRun(observe(GOOD), () => verdict as never);
-  assert.deepEqual(outcomeOf({ success: true, unmet: [] }), PASS, "成功且没有未满足的检查：通过");
-  assert.deepEqual(
-    outcomeOf({ success: false, unmet: ["port 是 8081", "其他键不变"] }),
-    { verdict: "fail", reason: "task", unmet: 2 },
-    "失败：结果只留下未满足的检查的个数",
-  );
-  for (const contradicting of [
-    { success: true, unmet: ["port 是 8081"] },
-    { success: false, unmet: [] },
-    { success: "yes", unmet: [] },
-    { success: true, unmet: [], phase: "execute" },
-    undefined,
-  ]) {
-    assert.deepEqual(
-      outcomeOf(contradicting),
-      { verdict: "error", phase: "judge" },
-      `${JSON.stringify(contradicting)} 不是一个判决：它是 judge 阶段的错误，不算任务失败`,
-    );
-  }
-});
-
-test("判决：先查活动路径：不一致的 transcript、跨 assistant 提交的结果、重复或悬空的调用都判失败，不再问 judge", {
-  timeout: TEST_TIMEOUT_MS,
-}, () => {
-  const second = call("c2", "read", { path: "b.json" });
-  const cases: [string, Message[], string | undefined][] = [
-    ["一致的 transcript", GOOD, undefined],
-    ["不以用户消息开头", [turn(["你好"]), user], "inconsistent"],
-    ["结果没有对应的调用", [user, turn(["先想想"]), result("c9")], "inconsistent"],
-    ["结果的工具名与调用不同", [user, turn([readCall]), result("c1", "write")], "inconsistent"],
-    ["上一个 assistant 的调用在下一个 assistant 之后才有结果", [user, turn([readCall]), turn([second]), result("c2"), result("c1")], "cross-assistant"],
-    ["同一个调用 id 用了两次", [user, turn([readCall]), result("c1"), turn([readCall]), result("c1")], "duplicate"],
-    ["一个调用有两条结果", [user, turn([readCall]), result("c1"), result("c1")], "duplicate"],
-    ["调用没有结果", [user, turn([readCall])], "dangling"],
-    ["调用没有结果，用户就接着说话", [user, turn([readCall]), userMessage("继续", 2), assistantMessage([text("好")], "stop", 3)], "dangling"],
-  ];
-  for (const [what, messages, problem] of cases) {
-    assert.equal(checkActivePath(messages), problem, `${what}：应为 ${problem ?? "没有问题"}`);
-    let asked = 0;
-    const outcome = judgeRun(observe(messages), () => {
-      asked += 1;
-      return { success: true, unmet: [] };
-    });
-    const expected: unknown = problem === undefined ? PASS : { verdict: "fail", reason: problem };
-    assert.deepEqual(outcome, expected, `${what}：活动路径有问题时任务失败，原因是问题的名字`);
-    assert.equal(asked, problem === undefined ? 1 : 0, `${what}：活动路径有问题时 judge 不被调用`);
-  }
-});
-
-test("判决：prepare 或 judge 抛出的异常只留下固定的阶段标签，不留它的消息文字", { timeout: TEST_TIMEOUT_MS }, async () => {
-  const failingModel = scriptedTask("prepare", () => {
-    throw new Error(`读取夹具失败：${SECRET}`);
-  });
-  const prepared = await runCase(failingModel, loopAgent(newLog()));
-  assert.deepEqual(prepared.outcome, { verdict: "error", phase: "prepare" }, "task.model() 抛错是 prepare 阶段");
-  const judged = await runCase(
-    scriptedTask("judge", () => [turn([call("c1", "read", { path: "key.txt" })]), turn(["好"])], {
-      fixture: { "key.txt": SECRET },
-      declares: ["key.txt"],
-      judge: (observation) => {
-        throw new Error(`判不了：${observation.files["key.txt"]}`);
-      },
-    }),
-    loopAgent(newLog()),
-  );
-  assert.deepEqual(judged.outcome, { verdict: "error", phase: "judge" }, "judge 抛错是 judge 阶段");
-  for (const report of [prepared, judged]) {
-    assert.ok(!JSON.stringify(report).includes(SECRET), `${report.task} 的报告里没有异常消息里的文件内容`);
-  }
-});
-
-// ---------------------------------------------------------------------------
 // Lab 14.3 · 证据与套件
 // ---------------------------------------------------------------------------
 
-test("证据与套件：报告只有计数与判决，没有 transcript、文件内容、路径或调用 id", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("证据与套件：报告里只有计数与结果，没有 transcript、文件内容、路径或调用 id", { timeout: TEST_TIMEOUT_MS }, async () => {
   const log = newLog();
   const clock = [100, 350];
   const task = scriptedTask(

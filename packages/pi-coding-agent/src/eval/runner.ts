@@ -1,4 +1,4 @@
-// Lab 14.1 · 运行器: one run of one task. Everything is prepared fresh (a temp workspace from the
+// Lab 14.2 · 运行器: one run of one task. Everything is prepared fresh (a temp workspace from the
 // fixture, the task's own model, the agent opened on them); the run ends with execute → dispose →
 // cleanup in that order whatever failed; the judge sees only a frozen copy of the active path and
 // the declared files, after the workspace is gone.
@@ -32,7 +32,7 @@ export async function runCase(task: EvalTask, agent: AgentUnderTest, options: Ru
   let counts = () => ({ steps: 0, calls: 0, tokens: 0 });
   let ms = 0;
 
-  // Lab 14.1 ① prepare: a new folder, the fixture, the task's fresh model (counted), the agent.
+  // Lab 14.2 ① prepare: a new folder, the fixture, the task's fresh model (counted), the agent.
   try {
     folder = await makeRunFolder(options.tempDir);
     await writeFiles(folder.workspace, task.fixture);
@@ -51,7 +51,7 @@ export async function runCase(task: EvalTask, agent: AgentUnderTest, options: Ru
     outcome = error("prepare");
   }
 
-  // Lab 14.1 ② execute, then collect: two phases, so a report tells which one failed.
+  // Lab 14.2 ② execute, then collect: two phases, so a report tells which one failed.
   if (outcome === undefined && run !== undefined && folder !== undefined) {
     const started = now();
     try {
@@ -70,7 +70,7 @@ export async function runCase(task: EvalTask, agent: AgentUnderTest, options: Ru
     }
   }
 
-  // Lab 14.1 ③ dispose, then cleanup, each whatever happened before; their failures are
+  // Lab 14.2 ③ dispose, then cleanup, each whatever happened before; their failures are
   // appended in order and never replace the primary outcome.
   if (run !== undefined) {
     try {
@@ -87,7 +87,7 @@ export async function runCase(task: EvalTask, agent: AgentUnderTest, options: Ru
     }
   }
 
-  // Lab 14.1 ④ the verdict, from the frozen observation only.
+  // Lab 14.2 ④ the verdict, from the frozen observation only.
   if (outcome === undefined && observation !== undefined) outcome = judgeRun(observation, task.judge);
   return { task: task.name, outcome: outcome ?? error("collect"), secondary, evidence: { ...counts(), ms } };
 }

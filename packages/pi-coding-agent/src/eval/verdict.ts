@@ -1,4 +1,4 @@
-// Lab 14.2 · 判决: the active path is checked before any judge sees it; a judge decides only
+// Lab 14.1 · 判决: the active path is checked before any judge sees it; a judge decides only
 // whether the task succeeded, and a verdict that contradicts itself is the judge's failure.
 import { type Message, toolCallsOf } from "@pi/core";
 import type { Judge, Observation, Outcome, PathProblem, Verdict } from "./types.js";
@@ -11,7 +11,7 @@ import type { Judge, Observation, Outcome, PathProblem, Verdict } from "./types.
  * that never gets a result is "dangling".
  */
 export function checkActivePath(messages: readonly Message[]): PathProblem | undefined {
-  // Lab 14.2 ① the walk: the current batch, every call seen, every call answered.
+  // Lab 14.1 ① the walk: the current batch, every call seen, every call answered.
   if (messages[0]?.role !== "user") return "inconsistent";
   const seen = new Map<string, string>();
   const answered = new Set<string>();
@@ -40,14 +40,14 @@ export function checkActivePath(messages: readonly Message[]): PathProblem | und
       return "inconsistent";
     }
   }
-  // Lab 14.2 ② a call nobody answered.
+  // Lab 14.1 ② a call nobody answered.
   for (const id of seen.keys()) if (!answered.has(id)) return "dangling";
   return undefined;
 }
 
 /** The verdict when it is one: exactly `success` and `unmet`, and success exactly when nothing is unmet. */
 export function readVerdict(value: unknown): Verdict | undefined {
-  // Lab 14.2 ③ a verdict that says two things is no verdict.
+  // Lab 14.1 ③ a verdict that says two things is no verdict.
   if (typeof value !== "object" || value === null) return undefined;
   const keys = Object.keys(value).sort();
   if (keys.length !== 2 || keys[0] !== "success" || keys[1] !== "unmet") return undefined;
@@ -64,7 +64,7 @@ export function readVerdict(value: unknown): Verdict | undefined {
  * phase "judge", and nothing of what it threw is kept.
  */
 export function judgeRun(observation: Observation, judge: Judge): Outcome {
-  // Lab 14.2 ④ path, then judge, then the verdict's shape.
+  // Lab 14.1 ④ path, then judge, then the verdict's shape.
   const problem = checkActivePath(observation.messages);
   if (problem !== undefined) return { verdict: "fail", reason: problem };
   let verdict: Verdict | undefined;
