@@ -4,12 +4,12 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { type Message, type Model, ScriptedModel, text, type UserMessage } from "@pi/core";
+import { type Message, type Model, type ScriptedModel, text, type UserMessage } from "@pi/core";
 import { estimateTokens } from "../src/compaction/index.js";
 import { interactiveMode, printMode, runMode } from "../src/modes/modes.js";
 import { contextAdapter, requestBudget } from "../src/runtime/context-adapter.js";
 import { openRuntime } from "../src/runtime/open.js";
-import { RuntimeError, type RuntimeEvent, type CompactionTarget } from "../src/runtime/types.js";
+import { type CompactionTarget, RuntimeError, type RuntimeEvent } from "../src/runtime/types.js";
 import { wireRuntime } from "../src/runtime/wiring.js";
 import { messageEntry, type SessionEntry } from "../src/session/entries.js";
 import type { SessionStore } from "../src/session/memory-store.js";
@@ -52,7 +52,9 @@ function isOneLine(message: string): boolean {
 
 // ---- Lab 13.1 · 打开 ----
 
-test("打开：空会话打开一个 Runtime，它的控制面交不出 Agent、模型、工具或存储，空会话不接受 leaf", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("打开：空会话打开一个 Runtime，它的控制面交不出 Agent、模型、工具或存储，空会话不接受 leaf", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withDir(async (dir) => {
     const session = await sessionFile(dir);
     const model = scripted(says("你好"));
@@ -69,7 +71,7 @@ test("打开：空会话打开一个 Runtime，它的控制面交不出 Agent、
       "空会话指定 leaf：一行 RuntimeError",
     );
     assert.deepEqual(runtime.messages(), [], "空会话的 Runtime 没有历史");
-    assert.equal(runtime.leafId(), null);
+    assert.equal(runtime.leafId(), null, "空会话的第一个条目是根");
   });
 });
 
@@ -165,19 +167,31 @@ test("上下文适配器：预算减去系统提示、工具与预留，只保�
   while (window - Math.ceil(window * 0.05) - fixed - 10 < tokens(path)) window += 1;
   const firstKept = async (request: typeof base, reserve: number) => {
     const inner = scripted(says("好"));
-    await contextAdapter(inner, source(path, []), { window: { tokens: window, reserve } }).stream(request).result();
+    await contextAdapter(inner, source(path, []), { window: { tokens: window, reserve } })
+      .stream(request)
+      .result();
     return inner.requests[0]?.messages.map((message) => message.content)[0];
   };
-  assert.equal(await firstKept(base, 10), path[0]?.type === "message" ? path[0].message.content : "", "都放得下：三段交互全保留");
+  assert.equal(
+    await firstKept(base, 10),
+    path[0]?.type === "message" ? path[0].message.content : "",
+    "都放得下：三段交互全保留",
+  );
   const second = "第二段：".repeat(30);
-  assert.equal(await firstKept({ ...base, systemPrompt: `系统${"长".repeat(12)}` }, 10), second, "系统提示变长：最老的一段整段去掉");
+  assert.equal(
+    await firstKept({ ...base, systemPrompt: `系统${"长".repeat(12)}` }, 10),
+    second,
+    "系统提示变长：最老的一段整段去掉",
+  );
   const wideTool = { ...REQUEST_TOOLS[0], description: "看".repeat(48) } as (typeof REQUEST_TOOLS)[number];
   assert.equal(await firstKept({ ...base, tools: [wideTool] }, 10), second, "工具的 schema 也算固定成本");
   assert.equal(await firstKept(base, 20), second, "回答的预留也从窗口里扣掉");
   assert.equal(await firstKept(base, window), "第三段", "只剩最新的一段时它仍整段保留，从它的用户消息开始");
 });
 
-test("上下文适配器：工具与信号原样传给内层模型，内层模型看不到也改不了 Runtime 的数组", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("上下文适配器：工具与信号原样传给内层模型，内层模型看不到也改不了 Runtime 的数组", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const persisted = [user("0000000a", null, "旧问题"), answer("0000000b", "0000000a", "旧回答")];
   const queued = [user("0000000c", "0000000b", "新问题")];
   const before = structuredClone([...persisted, ...queued]);
@@ -192,18 +206,26 @@ test("上下文适配器：工具与信号原样传给内层模型，内层模�
   };
   const controller = new AbortController();
   const adapter = contextAdapter(vandal, source(persisted, queued));
-  await adapter.stream({ systemPrompt: "系统", messages: [], tools: REQUEST_TOOLS }, { signal: controller.signal }).result();
+  await adapter
+    .stream({ systemPrompt: "系统", messages: [], tools: REQUEST_TOOLS }, { signal: controller.signal })
+    .result();
   assert.deepEqual(seen[0], REQUEST_TOOLS, "工具定义原样传过去");
   assert.equal(seen[1], controller.signal, "信号是同一个对象，中止能传到内层");
   assert.deepEqual([...persisted, ...queued], before, "内层模型改的是副本：Runtime 的条目一个字都没变");
   const again = scripted(says("好"));
   await contextAdapter(again, source(persisted, queued)).stream({ messages: [], tools: REQUEST_TOOLS }).result();
-  assert.deepEqual(sent(again, 0), ["旧问题", [text("旧回答")], "新问题"], "下一次请求看不到上一次内层模型塞进去的东西");
+  assert.deepEqual(
+    sent(again, 0),
+    ["旧问题", [text("旧回答")], "新问题"],
+    "下一次请求看不到上一次内层模型塞进去的东西",
+  );
 });
 
 // ---- Lab 13.3 · 持久化与生命周期 ----
 
-test("持久化与生命周期：接上资源与扩展；提示在它的条目逐条落盘之后才 resolve", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("持久化与生命周期：接上资源与扩展；提示在它的条目逐条落盘之后才 resolve", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withDir(async (dir) => {
     const extension = path.join(dir, "shout.mjs");
     await writeFile(
@@ -243,20 +265,37 @@ test("持久化与生命周期：接上资源与扩展；提示在它的条目�
       hold.release();
     }
     const result = await done;
-    assert.equal(result.reason, "stop");
+    assert.equal(result.reason, "stop", "被拒绝的调用配成错误结果，这一轮照常结束");
     assert.equal(hold.maxInFlight(), 1, "条目一次写一个");
     assert.equal(real.entries().length, 6, "resolve 时每个条目都已写进文件");
     const request = model.requests[0];
-    assert.match(request?.systemPrompt ?? "", /^工具：look,shout\n\n<context_file path="\/w\/AGENTS\.md">/, "系统提示 = 基础（含扩展的工具）+ 资源上下文");
-    assert.deepEqual(request?.tools.map((tool) => tool.name), ["look", "shout"], "扩展注册的工具在请求里");
+    assert.match(
+      request?.systemPrompt ?? "",
+      /^工具：look,shout\n\n<context_file path="\/w\/AGENTS\.md">/,
+      "系统提示 = 基础（含扩展的工具）+ 资源上下文",
+    );
+    assert.deepEqual(
+      request?.tools.map((tool) => tool.name),
+      ["look", "shout"],
+      "扩展注册的工具在请求里",
+    );
     const results = result.messages.filter((message) => message.role === "toolResult");
-    assert.deepEqual(results.map((message) => message.content), [[text("喊出来了")], [text('Call to tool "look" was denied: 扩展不让看')]], "扩展的工具能运行，它的 before 钩子拒绝了 look");
+    assert.deepEqual(
+      results.map((message) => message.content),
+      [[text("喊出来了")], [text('Call to tool "look" was denied: 扩展不让看')]],
+      "扩展的工具能运行，它的 before 钩子拒绝了 look",
+    );
   });
 });
 
-test("持久化与生命周期：系统提示只在变化时打补丁，打过补丁的提示之后基础提示恢复，已持久化的前缀从不改写", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("持久化与生命周期：系统提示只在变化时打补丁，打过补丁的提示之后基础提示恢复，已持久化的前缀从不改写", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withDir(async (dir) => {
-    const session = await sessionFile(dir, [user("0000000a", null, "旧问题"), answer("0000000b", "0000000a", "旧回答")]);
+    const session = await sessionFile(dir, [
+      user("0000000a", null, "旧问题"),
+      answer("0000000b", "0000000a", "旧回答"),
+    ]);
     const before = await readFile(session.file, "utf8");
     const model = scripted(says("一"), says("二"), says("三"));
     const runtime = openRuntime({ session, leaf: "0000000b", model, parts: partsOf(lookTools(), "基础提示") });
@@ -269,17 +308,26 @@ test("持久化与生命周期：系统提示只在变化时打补丁，打过�
     await runtime.prompt("二", { systemPrompt: "这一次的提示" });
     assert.deepEqual(events, ["这一次的提示", "基础提示"], "打补丁时一个事件，提示结束恢复基础提示时一个事件");
     await runtime.prompt("三");
-    assert.deepEqual(model.requests.map((request) => request.systemPrompt), ["基础提示", "这一次的提示", "基础提示"], "补丁只管它那一次提示");
-    assert.equal(runtime.systemPrompt(), "基础提示");
+    assert.deepEqual(
+      model.requests.map((request) => request.systemPrompt),
+      ["基础提示", "这一次的提示", "基础提示"],
+      "补丁只管它那一次提示",
+    );
+    assert.equal(runtime.systemPrompt(), "基础提示", "提示结束后生效的是基础提示");
     const after = await readFile(session.file, "utf8");
     assert.ok(after.startsWith(before), "恢复的条目一个字节都没被改写");
     assert.doesNotMatch(after, /这一次的提示|基础提示/, "系统提示不写进会话条目");
   });
 });
 
-test("持久化与生命周期：恢复的历史之后只追加新后缀；落盘失败毒化 Runtime，之后的提示一行拒绝", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("持久化与生命周期：恢复的历史之后只追加新后缀；落盘失败毒化 Runtime，之后的提示一行拒绝", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withDir(async (dir) => {
-    const session = await sessionFile(dir, [user("0000000a", null, "旧问题"), answer("0000000b", "0000000a", "旧回答")]);
+    const session = await sessionFile(dir, [
+      user("0000000a", null, "旧问题"),
+      answer("0000000b", "0000000a", "旧回答"),
+    ]);
     const model = scripted(says("新回答"), says("不会用到"));
     const runtime = openRuntime({ session, leaf: "0000000b", model, parts: partsOf() });
     await runtime.prompt("新问题");
@@ -310,7 +358,9 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
   });
 });
 
-test("持久化与生命周期：flush() 只等当前队列写完；dispose() 等磁盘写完，然后永久关闭提示", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("持久化与生命周期：flush() 只等当前队列写完；dispose() 等磁盘写完，然后永久关闭提示", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withDir(async (dir) => {
     const real = await sessionFile(dir);
     const hold = held(real);
@@ -324,7 +374,11 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
     await hold.arrival();
     hold.release();
     await flushed;
-    assert.deepEqual(real.entries().map((entry) => entry.id), [first.id], "flush() 在它调用时排着的条目写完就 resolve，不等之后的");
+    assert.deepEqual(
+      real.entries().map((entry) => entry.id),
+      [first.id],
+      "flush() 在它调用时排着的条目写完就 resolve，不等之后的",
+    );
 
     let disposed = false;
     const closing = runtime.dispose().then(() => {
@@ -336,12 +390,19 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
     assert.equal(disposed, false, "还有条目没落盘，dispose() 不能 resolve");
     hold.release();
     await closing;
-    assert.deepEqual(real.entries().map((entry) => entry.id), [first.id, second.id], "dispose() resolve 时磁盘上有每一个条目");
+    assert.deepEqual(
+      real.entries().map((entry) => entry.id),
+      [first.id, second.id],
+      "dispose() resolve 时磁盘上有每一个条目",
+    );
     const late = await runtime.prompt("之后").then(
       () => undefined,
       (error: unknown) => error,
     );
-    assert.ok(late instanceof RuntimeError && isOneLine(late.message) && /dispose/.test(late.message), "dispose() 之后的提示一行拒绝");
+    assert.ok(
+      late instanceof RuntimeError && isOneLine(late.message) && /dispose/.test(late.message),
+      "dispose() 之后的提示一行拒绝",
+    );
     await runtime.dispose();
   });
 });
@@ -380,14 +441,16 @@ async function* lines(...typed: string[]): AsyncIterable<string> {
   for (const line of typed) yield line;
 }
 
-test("三种模式：交互模式与 print 模式对每个用户输入恰好调用一次 Runtime.prompt，并写出最终文本", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("三种模式：交互模式与 print 模式对每个用户输入恰好调用一次 Runtime.prompt，并写出最终文本", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   await withDir(async (dir) => {
     const printed = await countedRuntime(dir, scripted(asks("c1", "look", { path: "a" }), says("答一"), says("答二")));
     const out = output();
     const last = await printMode(printed.modeRuntime, { output: out, prompts: ["一", "二"] });
     assert.deepEqual(printed.prompts, ["一", "二"], "print：每个输入一次 prompt");
     assert.deepEqual(out.chunks, ["答一\n", "答二\n"], "print：只写每个提示的最终文本");
-    assert.equal(last?.reason, "stop");
+    assert.equal(last?.reason, "stop", "print 返回最后一个提示的结果");
   });
   await withDir(async (dir) => {
     const typed = await countedRuntime(dir, scripted(says("答一"), says("答二")));
@@ -398,7 +461,9 @@ test("三种模式：交互模式与 print 模式对每个用户输入恰好调�
   });
 });
 
-test("三种模式：JSON 模式只改变呈现，每行一个事件，提示与会话都和 print 模式一样", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("三种模式：JSON 模式只改变呈现，每行一个事件，提示与会话都和 print 模式一样", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const turns = () => scripted(asks("c1", "look", { path: "a" }), says("看完了"));
   const shape = (entries: SessionEntry[]) =>
     entries.map((entry) => (entry.type === "message" ? [entry.message.role, entry.message.content] : entry.type));
@@ -417,9 +482,16 @@ test("三种模式：JSON 模式只改变呈现，每行一个事件，提示与
     });
     assert.equal(events[0]?.type, "agent_start", "第一行是 agent_start");
     assert.equal(events.at(-1)?.type, "agent_end", "最后一行是 agent_end");
-    assert.ok(events.some((event) => event.type === "tool_end"), "工具事件也在");
+    assert.ok(
+      events.some((event) => event.type === "tool_end"),
+      "工具事件也在",
+    );
     const answers = events.filter((event) => event.type === "assistant_message");
-    assert.deepEqual(answers.at(-1)?.type === "assistant_message" ? answers.at(-1)?.message.content : undefined, [text("看完了")], "最终文本在事件里，不另外写");
+    assert.deepEqual(
+      answers.at(-1)?.type === "assistant_message" ? answers.at(-1)?.message.content : undefined,
+      [text("看完了")],
+      "最终文本在事件里，不另外写",
+    );
   });
 });
 
@@ -429,14 +501,34 @@ test("三种模式：未知的模式在任何事情运行之前失败，输出�
     const out = output();
     await assert.rejects(
       runMode("yaml", counted.modeRuntime, { output: out, prompts: ["一"] }),
-      (error: unknown) => error instanceof RuntimeError && isOneLine(error.message) && /yaml/.test(error.message) && /print/.test(error.message),
+      (error: unknown) =>
+        error instanceof RuntimeError &&
+        isOneLine(error.message) &&
+        /yaml/.test(error.message) &&
+        /print/.test(error.message),
       "未知模式：一行 RuntimeError，说出可用的模式",
     );
-    assert.deepEqual([counted.prompts, counted.subscribed(), out.chunks], [[], 0, []], "未知模式：没有 prompt、没有订阅、什么都没写");
+    assert.deepEqual(
+      [counted.prompts, counted.subscribed(), out.chunks],
+      [[], 0, []],
+      "未知模式：没有 prompt、没有订阅、什么都没写",
+    );
 
     const broken = Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
-    const failing = { write: () => { throw broken; } };
-    await assert.rejects(runMode("print", counted.modeRuntime, { output: failing, prompts: ["一"] }), (error: unknown) => error === broken, "print：写输出的错误原样传出");
-    await assert.rejects(runMode("json", counted.modeRuntime, { output: failing, prompts: ["二"] }), (error: unknown) => error === broken, "json：监听器里的写错误也原样传出，不被吞掉");
+    const failing = {
+      write: () => {
+        throw broken;
+      },
+    };
+    await assert.rejects(
+      runMode("print", counted.modeRuntime, { output: failing, prompts: ["一"] }),
+      (error: unknown) => error === broken,
+      "print：写输出的错误原样传出",
+    );
+    await assert.rejects(
+      runMode("json", counted.modeRuntime, { output: failing, prompts: ["二"] }),
+      (error: unknown) => error === broken,
+      "json：监听器里的写错误也原样传出，不被吞掉",
+    );
   });
 });

@@ -9,14 +9,14 @@ import {
   assistantMessage,
   type Model,
   ScriptedModel,
-  text,
   type ToolCall,
   ToolRegistry,
+  text,
 } from "@pi/core";
+import type { RuntimeParts } from "../src/runtime/types.js";
 import { newHeader, type SessionEntry } from "../src/session/entries.js";
 import { JsonlSessionStore } from "../src/session/jsonl-store.js";
 import type { SessionStore } from "../src/session/memory-store.js";
-import type { RuntimeParts } from "../src/runtime/types.js";
 
 export async function withDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "pi-ch13-"));

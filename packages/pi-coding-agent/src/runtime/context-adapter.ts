@@ -5,7 +5,15 @@
 // buildContext: whole recent interactions, after the fixed costs (system prompt, tool schemas,
 // the answer's reserve) are taken off. The tools and the signal pass through; the messages are
 // fresh copies, so the real model can neither see nor change the Runtime's own arrays.
-import { assistantMessage, type Model, type ModelRequest, type ModelStream, PushModelStream, userMessage } from "@pi/core";
+import {
+  assistantMessage,
+  type Model,
+  type ModelRequest,
+  type ModelStream,
+  type ModelStreamOptions,
+  PushModelStream,
+  userMessage,
+} from "@pi/core";
 import { type BuiltContext, buildContext, type ContextBudget, estimateTokens } from "../compaction/index.js";
 import type { SessionEntry } from "../session/entries.js";
 import type { CompactHook, CompactionTarget, ContextSource, ContextWindow, RuntimeCode } from "./types.js";
@@ -64,13 +72,23 @@ export function contextAdapter(inner: Model, target: CompactionTarget, options: 
           out.end({ ...assistantMessage([], reason), errorMessage: line });
           return;
         }
-        const sent: ModelRequest = { messages: context.messages, tools: request.tools };
-        if (request.systemPrompt !== undefined) sent.systemPrompt = request.systemPrompt;
-        await forward(() => inner.stream(sent, streamOptions), out);
+        await forward(() => innerStream(inner, request, context, streamOptions), out);
       })();
       return out;
     },
   };
+}
+
+/** The real model's stream for `request`, sent with `context`'s messages: the tools and the options as given. */
+function innerStream(
+  inner: Model,
+  request: ModelRequest,
+  context: BuiltContext,
+  streamOptions: ModelStreamOptions | undefined,
+): ModelStream {
+  const sent: ModelRequest = { messages: context.messages, tools: request.tools };
+  if (request.systemPrompt !== undefined) sent.systemPrompt = request.systemPrompt;
+  return inner.stream(sent, streamOptions);
 }
 
 async function forward(open: () => ModelStream, out: PushModelStream): Promise<void> {

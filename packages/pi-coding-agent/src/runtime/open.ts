@@ -33,7 +33,9 @@ export function restoredPath(session: SessionStore, leaf: string | undefined): S
     return [];
   }
   if (leaf === undefined) {
-    throw new RuntimeError(`会话已有 ${count} 个条目：打开时要用 leaf 明确指定从哪个条目继续（例如 session.leafId()）。`);
+    throw new RuntimeError(
+      `会话已有 ${count} 个条目：打开时要用 leaf 明确指定从哪个条目继续（例如 session.leafId()）。`,
+    );
   }
   if (!session.has(leaf)) throw new RuntimeError(`会话里没有 id 为 ${leaf} 的条目：leaf 要是会话里已有的条目。`);
   return structuredClone(session.pathTo(leaf));

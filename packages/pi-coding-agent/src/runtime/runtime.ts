@@ -13,9 +13,9 @@ import { agentEngine } from "./engine.js";
 import {
   type CompactionTarget,
   type PromptOptions,
+  type RuntimeCore,
   RuntimeError,
   type RuntimeEvent,
-  type RuntimeCore,
   type RuntimeListener,
   type RuntimeOptions,
 } from "./types.js";
@@ -121,6 +121,16 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
     emit({ type: "system_prompt", systemPrompt: text });
   };
 
+  /** Why a prompt cannot start now, if it cannot: the same poison every time, once a write failed. */
+  const refusal = (): RuntimeError | undefined => {
+    if (poison !== undefined) return poison;
+    if (closed) return new RuntimeError("这个 Runtime 已经 dispose()：不再接受提示；要继续，在会话上重新打开一个。");
+    if (running !== undefined) {
+      return new RuntimeError("上一个提示还没有结束：用 steer() 把这一行送进正在运行的一轮，或等它结束再提示。");
+    }
+    return undefined;
+  };
+
   const run = async (message: UserMessage, patch: string | undefined): Promise<AgentRunResult> => {
     setSystemPrompt(patch ?? base);
     let result: AgentRunResult;
@@ -137,11 +147,8 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
 
   return {
     prompt(input, promptOptions?: PromptOptions) {
-      if (poison !== undefined) return Promise.reject(poison);
-      if (closed) return Promise.reject(new RuntimeError("这个 Runtime 已经 dispose()：不再接受提示；要继续，在会话上重新打开一个。"));
-      if (running !== undefined) {
-        return Promise.reject(new RuntimeError("上一个提示还没有结束：用 steer() 把这一行送进正在运行的一轮，或等它结束再提示。"));
-      }
+      const refused = refusal();
+      if (refused !== undefined) return Promise.reject(refused);
       const message = typeof input === "string" ? userMessage(input) : structuredClone(input);
       const current = run(message, promptOptions?.systemPrompt);
       running = current;
