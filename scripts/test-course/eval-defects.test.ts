@@ -33,7 +33,11 @@ const DEFECTS: Defect[] = [
         find: "  if (!isInside(path.resolve(root), lexical) && !isInside(realRoot, lexical)) throw outside(requested, root);\n",
         replace: "",
       },
-      { file: `${agent}/tools/workspace-path.ts`, find: "  if (!isInside(realRoot, real)) throw outside(requested, root);\n", replace: "" },
+      {
+        file: `${agent}/tools/workspace-path.ts`,
+        find: "  if (!isInside(realRoot, real)) throw outside(requested, root);\n",
+        replace: "",
+      },
     ],
   },
   {
@@ -101,7 +105,10 @@ runs.catch(() => undefined);
 for (const [index, defect] of DEFECTS.entries()) {
   test(`评测发现植入的缺陷：${defect.name} → ${defect.fails} 不通过，表格写出这个任务`, async () => {
     const run = (await runs)[index] as SuiteRun;
-    assert.ok(run.failed.includes(defect.fails), `${defect.name} 应让 ${defect.fails} 失败；失败的是 ${run.failed.join("、") || "没有"}`);
+    assert.ok(
+      run.failed.includes(defect.fails),
+      `${defect.name} 应让 ${defect.fails} 失败；失败的是 ${run.failed.join("、") || "没有"}`,
+    );
     const row = run.table.split("\n").find((line) => line.startsWith(`${defect.fails} `));
     assert.match(row ?? "", /失败|错误/, `表格里 ${defect.fails} 这一行写着失败（实际：${row}）`);
   });

@@ -67,11 +67,19 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
     ["不以用户消息开头", [turn(["你好"]), user], "inconsistent"],
     ["结果没有对应的调用", [user, turn(["先想想"]), result("c9")], "inconsistent"],
     ["结果的工具名与调用不同", [user, turn([readCall]), result("c1", "write")], "inconsistent"],
-    ["上一个 assistant 的调用在下一个 assistant 之后才有结果", [user, turn([readCall]), turn([second]), result("c2"), result("c1")], "cross-assistant"],
+    [
+      "上一个 assistant 的调用在下一个 assistant 之后才有结果",
+      [user, turn([readCall]), turn([second]), result("c2"), result("c1")],
+      "cross-assistant",
+    ],
     ["同一个调用 id 用了两次", [user, turn([readCall]), result("c1"), turn([readCall]), result("c1")], "duplicate"],
     ["一个调用有两条结果", [user, turn([readCall]), result("c1"), result("c1")], "duplicate"],
     ["调用没有结果", [user, turn([readCall])], "dangling"],
-    ["调用没有结果，用户就接着说话", [user, turn([readCall]), userMessage("继续", 2), assistantMessage([text("好")], "stop", 3)], "dangling"],
+    [
+      "调用没有结果，用户就接着说话",
+      [user, turn([readCall]), userMessage("继续", 2), assistantMessage([text("好")], "stop", 3)],
+      "dangling",
+    ],
   ];
   for (const [what, messages, problem] of cases) {
     assert.equal(checkActivePath(messages), problem, `${what}：应为 ${problem ?? "没有问题"}`);
@@ -86,7 +94,9 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
   }
 });
 
-test("判决：prepare 或 judge 抛出的异常只留下固定的阶段标签，不留它的消息文字", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("判决：prepare 或 judge 抛出的异常只留下固定的阶段标签，不留它的消息文字", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const failingModel = scriptedTask("prepare", () => {
     throw new Error(`读取夹具失败：${SECRET}`);
   });
@@ -154,7 +164,11 @@ test("运行器：execute 失败时仍按 execute → dispose → cleanup 的顺
     },
   });
   assert.deepEqual(report.outcome, { verdict: "error", phase: "execute" }, "prompt 抛错是 execute 阶段的基础设施错误");
-  assert.deepEqual(log.events, ["open", "prompt", "dispose", "cleanup"], "执行失败后不再收集，但 dispose 与 cleanup 照样依次运行");
+  assert.deepEqual(
+    log.events,
+    ["open", "prompt", "dispose", "cleanup"],
+    "执行失败后不再收集，但 dispose 与 cleanup 照样依次运行",
+  );
 });
 
 test("运行器：judge 只拿到活动路径与声明的文件，而且是深拷贝、冻结的", { timeout: TEST_TIMEOUT_MS }, async () => {
@@ -203,8 +217,16 @@ test("运行器：collect 失败是 collect 阶段；dispose 与 cleanup 的失�
   const broken = await runCase(task, loopAgent(newLog(), { activePath: true, dispose: true }), {
     removeFolder: failingCleanup,
   });
-  assert.deepEqual(broken.outcome, { verdict: "error", phase: "collect" }, "读不出活动路径是 collect 阶段，不是 execute");
-  assert.deepEqual(broken.secondary, [{ phase: "dispose" }, { phase: "cleanup" }], "次要结果按发生的顺序：先 dispose 再 cleanup");
+  assert.deepEqual(
+    broken.outcome,
+    { verdict: "error", phase: "collect" },
+    "读不出活动路径是 collect 阶段，不是 execute",
+  );
+  assert.deepEqual(
+    broken.secondary,
+    [{ phase: "dispose" }, { phase: "cleanup" }],
+    "次要结果按发生的顺序：先 dispose 再 cleanup",
+  );
   const passed = await runCase(task, loopAgent(newLog(), { dispose: true }), { removeFolder: failingCleanup });
   assert.deepEqual(passed.outcome, PASS, "dispose 与 cleanup 失败时，主结果仍是任务本身的判决");
   assert.deepEqual(passed.secondary, [{ phase: "dispose" }, { phase: "cleanup" }], "它们只作为次要结果追加");
@@ -214,7 +236,9 @@ test("运行器：collect 失败是 collect 阶段；dispose 与 cleanup 的失�
 // Lab 14.3 · 证据与套件
 // ---------------------------------------------------------------------------
 
-test("证据与套件：报告里只有计数与结果，没有 transcript、文件内容、路径或调用 id", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("证据与套件：报告里只有计数与结果，没有 transcript、文件内容、路径或调用 id", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
   const log = newLog();
   const clock = [100, 350];
   const task = scriptedTask(
@@ -263,7 +287,11 @@ test("证据与套件：套件按给定顺序一个接一个地运行，重复�
     });
   const a = task("a");
   const reports = await runSuite([a, task("b"), a], agent, { repeat: 2 });
-  assert.deepEqual(reports.map((report) => report.task), ["a", "a", "b", "b", "a", "a"], "报告按 任务顺序 × 重复次数 排列");
+  assert.deepEqual(
+    reports.map((report) => report.task),
+    ["a", "a", "b", "b", "a", "a"],
+    "报告按 任务顺序 × 重复次数 排列",
+  );
   assert.deepEqual(made, ["a", "a", "b", "b", "a", "a"], "每次运行都重新调用 task.model()");
   assert.equal(new Set(log.setups.map((setup) => setup.workspace)).size, 6, "六次运行用了六个不同的临时工作区");
   assert.equal(overlapped, false, "同一时刻只有一次运行：串行，不是 Promise.all");
@@ -294,5 +322,9 @@ test("证据与套件：pass@1 与 pass^K 按任务与总体计算，token 与�
     "每个任务：运行次数、通过次数、pass@1 = 通过/运行、pass^K 只有 K 次全过才是 1；基础设施错误不算通过",
   );
   const perfect = summarise([report("x", PASS, 1), report("x", PASS, 1), report("y", failed, 1), report("y", PASS, 1)]);
-  assert.deepEqual([perfect.passAt1, perfect.passAll, perfect.tokens], [0.75, 0.5, 4], "总体是各任务的平均：(1 + 0.5)/2 与 (1 + 0)/2");
+  assert.deepEqual(
+    [perfect.passAt1, perfect.passAll, perfect.tokens],
+    [0.75, 0.5, 4],
+    "总体是各任务的平均：(1 + 0.5)/2 与 (1 + 0)/2",
+  );
 });

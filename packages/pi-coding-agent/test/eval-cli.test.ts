@@ -32,7 +32,16 @@ function startEval(args: string[], tmp: string) {
 
 const runEval = (args: string[], tmp: string): Promise<CliResult> => finished(startEval(args, tmp));
 
-const PRACTICE = ["readme-answer", "edit-config", "fix-test", "rename-symbol", "create-file", "refuse-escape", "long-compaction", "resume-crash"];
+const PRACTICE = [
+  "readme-answer",
+  "edit-config",
+  "fix-test",
+  "rename-symbol",
+  "create-file",
+  "refuse-escape",
+  "long-compaction",
+  "resume-crash",
+];
 
 test("npm run eval 离线：八个练习任务与留出部分都通过，表格分两部分，退出码 0，临时目录不留下", {
   timeout: HANG_GUARD_MS,
@@ -42,7 +51,11 @@ test("npm run eval 离线：八个练习任务与留出部分都通过，表格�
     assert.equal(table.code, 0, `每个离线任务都通过时退出码是 0（stderr：${table.stderr}）`);
     const [practice = "", heldOut = ""] = table.stdout.split("留出部分");
     for (const task of PRACTICE) {
-      assert.match(practice, new RegExp(`^${task} +通过 +\\d+ +\\d+ +\\d+ +\\d+\\.\\d\\d s$`, "m"), `练习部分有 ${task} 一行：判决、steps、calls、tokens、时间`);
+      assert.match(
+        practice,
+        new RegExp(`^${task} +通过 +\\d+ +\\d+ +\\d+ +\\d+\\.\\d\\d s$`, "m"),
+        `练习部分有 ${task} 一行：判决、steps、calls、tokens、时间`,
+      );
     }
     assert.match(heldOut, /不在任何练习目录里/, "留出部分单独报告");
     assert.match(heldOut, /^resume-interrupted +通过/m, "留出部分有自己的任务");
@@ -96,7 +109,9 @@ test("npm run eval --base-url --model --repeat 2：同一个任务交给 127.0.0
   }
 });
 
-test("npm run eval 的错误用法：一行中文说明改法，退出码 2，不打印堆栈，什么也不运行", { timeout: HANG_GUARD_MS }, async () => {
+test("npm run eval 的错误用法：一行中文说明改法，退出码 2，不打印堆栈，什么也不运行", {
+  timeout: HANG_GUARD_MS,
+}, async () => {
   await withTemp(async (tmp) => {
     const cases: [string[], RegExp][] = [
       [["--repeat", "0"], /^--repeat 0 不是 1 到 999 之间的整数/],

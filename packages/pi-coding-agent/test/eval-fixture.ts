@@ -43,7 +43,11 @@ export function loopAgent(log: AgentLog, faults: Faults = {}): AgentUnderTest {
       async prompt(line) {
         log.events.push("prompt");
         if (faults.prompt) throw new Error(`模型报错：${SECRET}`);
-        const result = await runAgentLoop({ model: setup.model, context: { messages: [...messages, userMessage(line)] }, tools });
+        const result = await runAgentLoop({
+          model: setup.model,
+          context: { messages: [...messages, userMessage(line)] },
+          tools,
+        });
         messages.splice(0, messages.length, ...result.messages);
       },
       async activePath() {

@@ -43,9 +43,11 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
       args.json = true;
       continue;
     }
-    if (!VALUE_FLAGS.has(flag)) throw new UsageError(`不认识的参数 ${flag}：运行 npm run eval -- --help 查看可用的参数。`);
+    if (!VALUE_FLAGS.has(flag))
+      throw new UsageError(`不认识的参数 ${flag}：运行 npm run eval -- --help 查看可用的参数。`);
     const value = argv[index + 1];
-    if (value === undefined || value.startsWith("--")) throw new UsageError(`${flag} 后面缺少值：例如 ${example(flag)}。`);
+    if (value === undefined || value.startsWith("--"))
+      throw new UsageError(`${flag} 后面缺少值：例如 ${example(flag)}。`);
     index += 1;
     if (flag === "--from") args.from = value;
     else if (flag === "--base-url") baseURL = value;
@@ -53,12 +55,15 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
     else if (flag === "--api-key") apiKey = value;
     else if (flag === "--only") args.only.push(value);
     else if (flag === "--repeat") {
-      if (!/^[1-9]\d{0,2}$/.test(value)) throw new UsageError(`--repeat ${value} 不是 1 到 999 之间的整数：例如 --repeat 3。`);
+      if (!/^[1-9]\d{0,2}$/.test(value))
+        throw new UsageError(`--repeat ${value} 不是 1 到 999 之间的整数：例如 --repeat 3。`);
       args.repeat = Number(value);
     }
   }
   if ((baseURL === undefined) !== (model === undefined)) {
-    throw new UsageError("--base-url 和 --model 要一起给出：例如 --base-url http://127.0.0.1:11434/v1 --model qwen2.5-coder:7b。");
+    throw new UsageError(
+      "--base-url 和 --model 要一起给出：例如 --base-url http://127.0.0.1:11434/v1 --model qwen2.5-coder:7b。",
+    );
   }
   if (baseURL !== undefined && model !== undefined) {
     if (!/^https?:\/\/[^\s]+$/.test(baseURL)) {

@@ -27,7 +27,9 @@ const answerNested: EvalTask = {
       if (results.length === 0) return callTool("read", { path: "docs/port.md" });
       if (results.length === 1) return callTool("bash", { command: "grep -rl 端口 docs" }, "没有这个文件，我找一找。");
       if (results.length === 2) {
-        const file = textOf(results[1]).split("\n").find((line) => line.endsWith(".md"));
+        const file = textOf(results[1])
+          .split("\n")
+          .find((line) => line.endsWith(".md"));
         return file === undefined ? answer("docs/ 里没有写端口。") : callTool("read", { path: file });
       }
       const port = /端口 (\d+)/.exec(textOf(results[2]))?.[1];
@@ -37,8 +39,10 @@ const answerNested: EvalTask = {
   judge: ({ messages, files }) =>
     verdictOf({
       "回答里有端口 7421": finalAnswer(messages).includes("7421"),
-      "读过 deploy.md": callsOnPath(messages).some(({ call, result }) => call.name === "read" && result?.isError === false),
-      "文档没有变": files["docs/ops/deploy.md"] === PORT_DOC,
+      "读过 deploy.md": callsOnPath(messages).some(
+        ({ call, result }) => call.name === "read" && result?.isError === false,
+      ),
+      文档没有变: files["docs/ops/deploy.md"] === PORT_DOC,
     }),
 };
 
@@ -54,7 +58,10 @@ const editTwoValues: EvalTask = {
       const results = resultsSinceUser(messages);
       if (results.length === 0) return callTool("read", { path: ".env" });
       if (results.length === 1) {
-        const line = (key: string) => textOf(results[0]).split("\n").find((row) => row.startsWith(`${key}=`)) ?? key;
+        const line = (key: string) =>
+          textOf(results[0])
+            .split("\n")
+            .find((row) => row.startsWith(`${key}=`)) ?? key;
         return callTool("edit", {
           path: ".env",
           edits: [
@@ -66,7 +73,8 @@ const editTwoValues: EvalTask = {
       return answer(results[1]?.isError ? "没改成。" : "两个值都改好了。");
     }),
   declares: [".env"],
-  judge: ({ files }) => verdictOf({ ".env 的两个值都改了，别的不变": files[".env"] === "HOST=0.0.0.0\nPORT=3001\nLOG_LEVEL=debug\n" }),
+  judge: ({ files }) =>
+    verdictOf({ ".env 的两个值都改了，别的不变": files[".env"] === "HOST=0.0.0.0\nPORT=3001\nLOG_LEVEL=debug\n" }),
 };
 
 export const HELD_OUT_TASKS: readonly EvalTask[] = [

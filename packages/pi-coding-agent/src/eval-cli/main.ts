@@ -27,7 +27,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const cwd = env.INIT_CWD ?? process.cwd();
   const code = await loadSuiteCode(args.from, cwd);
   const parts = { practice: select(code.PRACTICE_TASKS, args), heldOut: select(HELD_OUT_TASKS, args) };
-  const unknown = args.only.filter((name) => ![...code.PRACTICE_TASKS, ...HELD_OUT_TASKS].some((task) => task.name === name));
+  const unknown = args.only.filter(
+    (name) => ![...code.PRACTICE_TASKS, ...HELD_OUT_TASKS].some((task) => task.name === name),
+  );
   if (unknown.length > 0) throw new UsageError(`没有名为 ${unknown.join("、")} 的任务：去掉 --only 看全部任务的名字。`);
   const model = await realModel(args);
 
@@ -42,11 +44,15 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     if (!args.json) process.stderr.write(`  ${report.task}：${verdictLabel(report.outcome)}\n`);
   };
   const run = async (tasks: EvalTask[]): Promise<PartReport> => {
-    const reports = await code.runSuite(model === undefined ? tasks : tasks.map((task) => ({ ...task, model })), code.runtimeAgent, {
-      repeat: args.repeat,
-      tempDir,
-      onReport: progress,
-    });
+    const reports = await code.runSuite(
+      model === undefined ? tasks : tasks.map((task) => ({ ...task, model })),
+      code.runtimeAgent,
+      {
+        repeat: args.repeat,
+        tempDir,
+        onReport: progress,
+      },
+    );
     return { reports, summary: code.summarise(reports) };
   };
   let practice: PartReport;
@@ -63,7 +69,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const agent = args.from === undefined ? "reference" : args.from;
   const modelName = args.endpoint?.model ?? "offline";
   if (args.json) {
-    process.stdout.write(`${JSON.stringify({ agent, model: modelName, repeat: args.repeat, practice, heldOut, everyPass }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ agent, model: modelName, repeat: args.repeat, practice, heldOut, everyPass }, null, 2)}\n`,
+    );
   } else {
     const table = (part: PartReport) =>
       model === undefined && args.repeat === 1 ? runsTable(part.reports) : ratesTable(part.summary, args.repeat);

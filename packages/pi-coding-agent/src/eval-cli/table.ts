@@ -8,7 +8,9 @@ export function verdictLabel(outcome: Outcome): string {
     case "error":
       return `错误（${outcome.phase} 阶段）`;
     default:
-      return outcome.reason === "task" ? `失败（${outcome.unmet} 项检查没有满足）` : `失败（活动路径：${outcome.reason}）`;
+      return outcome.reason === "task"
+        ? `失败（${outcome.unmet} 项检查没有满足）`
+        : `失败（活动路径：${outcome.reason}）`;
   }
 }
 
@@ -16,7 +18,10 @@ function render(header: string[], rows: string[][]): string {
   const width = (text: string) => [...text].reduce((total, char) => total + (char.charCodeAt(0) > 0x2e80 ? 2 : 1), 0);
   const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => width(row[column] ?? ""))));
   const line = (row: string[]) =>
-    row.map((cell, column) => cell + " ".repeat((widths[column] ?? 0) - width(cell))).join("  ").trimEnd();
+    row
+      .map((cell, column) => cell + " ".repeat((widths[column] ?? 0) - width(cell)))
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line)].join("\n");
 }
 

@@ -114,9 +114,7 @@ export function finalAnswer(messages: readonly Message[]): string {
 }
 
 /** Each tool call on the path with its result (undefined when it has none). */
-export function callsOnPath(
-  messages: readonly Message[],
-): { call: ToolCall; result: ToolResultMessage | undefined }[] {
+export function callsOnPath(messages: readonly Message[]): { call: ToolCall; result: ToolResultMessage | undefined }[] {
   const results = new Map<string, ToolResultMessage>();
   for (const message of messages) if (message.role === "toolResult") results.set(message.toolCallId, message);
   return messages.flatMap((message) =>

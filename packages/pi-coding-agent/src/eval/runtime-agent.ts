@@ -22,7 +22,8 @@ const BASH_TIMEOUT_SECONDS = 60;
 
 export const runtimeAgent: AgentUnderTest = async ({ workspace, sessionFile, model, options }) => {
   const tools = new ToolRegistry();
-  for (const tool of createWorkspaceTools(workspace, { bashTimeoutSeconds: BASH_TIMEOUT_SECONDS })) tools.register(tool);
+  for (const tool of createWorkspaceTools(workspace, { bashTimeoutSeconds: BASH_TIMEOUT_SECONDS }))
+    tools.register(tool);
   const parts = await wireRuntime({ tools, systemPrompt: EVAL_SYSTEM_PROMPT });
   const store = existsSync(sessionFile)
     ? await JsonlSessionStore.open(sessionFile)
@@ -33,7 +34,9 @@ export const runtimeAgent: AgentUnderTest = async ({ workspace, sessionFile, mod
     ...(leaf === null ? {} : { leaf }),
     model,
     parts,
-    ...(options.contextWindow === undefined ? {} : { window: { tokens: options.contextWindow, reserve: ANSWER_RESERVE } }),
+    ...(options.contextWindow === undefined
+      ? {}
+      : { window: { tokens: options.contextWindow, reserve: ANSWER_RESERVE } }),
   });
   return {
     async prompt(text) {
@@ -54,15 +57,24 @@ async function closeOpenCalls(store: JsonlSessionStore): Promise<string | null> 
   if (leaf === null) return null;
   const path = store.pathTo(leaf);
   let at = path.length - 1;
-  while (at >= 0 && !(path[at]?.type === "message" && (path[at] as { message: Message }).message.role === "assistant")) at -= 1;
+  while (at >= 0 && !(path[at]?.type === "message" && (path[at] as { message: Message }).message.role === "assistant"))
+    at -= 1;
   const last = path[at];
   if (last?.type !== "message" || last.message.role !== "assistant") return leaf;
   const answered = new Set(
-    path.slice(at + 1).flatMap((entry) => (entry.type === "message" && entry.message.role === "toolResult" ? [entry.message.toolCallId] : [])),
+    path
+      .slice(at + 1)
+      .flatMap((entry) =>
+        entry.type === "message" && entry.message.role === "toolResult" ? [entry.message.toolCallId] : [],
+      ),
   );
   for (const call of toolCallsOf(last.message)) {
     if (answered.has(call.id)) continue;
-    const entry = messageEntry(interruptedResult(call, last.message), leaf, newEntryId((id) => store.has(id)));
+    const entry = messageEntry(
+      interruptedResult(call, last.message),
+      leaf,
+      newEntryId((id) => store.has(id)),
+    );
     await store.append(entry);
     leaf = entry.id;
   }

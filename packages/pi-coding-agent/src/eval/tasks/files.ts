@@ -45,9 +45,14 @@ export const editConfig: EvalTask = {
         return callTool("read", { path: "config.json" }, "没有找到这段文字，我先看看文件。");
       }
       if (results.length === 2) {
-        const line = textOf(results[1]).split("\n").find((row) => row.includes('"port"'));
+        const line = textOf(results[1])
+          .split("\n")
+          .find((row) => row.includes('"port"'));
         if (line === undefined) return answer("config.json 里没有 port。");
-        return callTool("edit", { path: "config.json", edits: [{ oldText: line, newText: line.replace(/\d+/, "8081") }] });
+        return callTool("edit", {
+          path: "config.json",
+          edits: [{ oldText: line, newText: line.replace(/\d+/, "8081") }],
+        });
       }
       return answer(results[2]?.isError ? "没能改好 config.json。" : "port 已改成 8081。");
     }),
@@ -62,12 +67,13 @@ export const editConfig: EvalTask = {
     return verdictOf({
       "config.json 仍是 JSON": parsed !== undefined,
       "port 是 8081": parsed?.port === 8081,
-      "其他键不变": parsed?.name === "shop" && parsed?.debug === false && Object.keys(parsed).length === 3,
+      其他键不变: parsed?.name === "shop" && parsed?.debug === false && Object.keys(parsed).length === 3,
     });
   },
 };
 
-const SPEC = "# package.json 的要求\n\n- name: tiny-tool\n- version: 0.1.0\n- type: module\n- scripts.test: node --test\n";
+const SPEC =
+  "# package.json 的要求\n\n- name: tiny-tool\n- version: 0.1.0\n- type: module\n- scripts.test: node --test\n";
 
 /** Create a file to a spec: the values come from SPEC.md as read, and the policy reads its file back. */
 export const createFromSpec: EvalTask = {
@@ -79,8 +85,14 @@ export const createFromSpec: EvalTask = {
       const results = resultsSinceUser(messages);
       if (results.length === 0) return callTool("read", { path: "SPEC.md" });
       if (results.length === 1) {
-        const field = (key: string) => new RegExp(`^- ${key.replace(".", "\\.")}: (.+)$`, "m").exec(textOf(results[0]))?.[1];
-        const json = { name: field("name"), version: field("version"), type: field("type"), scripts: { test: field("scripts.test") } };
+        const field = (key: string) =>
+          new RegExp(`^- ${key.replace(".", "\\.")}: (.+)$`, "m").exec(textOf(results[0]))?.[1];
+        const json = {
+          name: field("name"),
+          version: field("version"),
+          type: field("type"),
+          scripts: { test: field("scripts.test") },
+        };
         return callTool("write", { path: "package.json", content: `${JSON.stringify(json, null, 2)}\n` });
       }
       if (results.length === 2) return callTool("read", { path: "package.json" }, "写好了，读回来核对一遍。");
@@ -95,7 +107,9 @@ export const createFromSpec: EvalTask = {
       parsed = undefined;
     }
     return verdictOf({
-      "package.json 与 SPEC.md 一致": JSON.stringify(parsed) === JSON.stringify({ name: "tiny-tool", version: "0.1.0", type: "module", scripts: { test: "node --test" } }),
+      "package.json 与 SPEC.md 一致":
+        JSON.stringify(parsed) ===
+        JSON.stringify({ name: "tiny-tool", version: "0.1.0", type: "module", scripts: { test: "node --test" } }),
       "SPEC.md 没有变": files["SPEC.md"] === SPEC,
     });
   },

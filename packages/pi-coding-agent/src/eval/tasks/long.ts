@@ -2,7 +2,16 @@
 // the code word at its end, then a question about the newest. Six interactions do not fit the
 // window the model enforces; the agent must send only whole recent interactions (chapter 11).
 // A cut inside an interaction leaves a result without its call, and the model refuses that request.
-import { answer, callTool, lastOf, finalAnswer, policyModel, resultsSinceUser, textOf, verdictOf } from "../policy-model.js";
+import {
+  answer,
+  callTool,
+  finalAnswer,
+  lastOf,
+  policyModel,
+  resultsSinceUser,
+  textOf,
+  verdictOf,
+} from "../policy-model.js";
 import type { EvalTask } from "../types.js";
 
 const PARTS = 6;
@@ -39,6 +48,7 @@ export const longCompaction: EvalTask = {
   judge: ({ messages }) =>
     verdictOf({
       "最后的回答是 part6 的代号": finalAnswer(messages).includes(codeOf(PARTS)),
-      [`${PARTS + 1} 个提示都得到回答`]: messages.filter((m) => m.role === "assistant" && m.stopReason === "stop").length === PARTS + 1,
+      [`${PARTS + 1} 个提示都得到回答`]:
+        messages.filter((m) => m.role === "assistant" && m.stopReason === "stop").length === PARTS + 1,
     }),
 };

@@ -3,10 +3,10 @@
 // entry written before the kill. The agent resumes it with "继续". The policy trusts the path it
 // is sent: a result says the line is in, an interrupted call says do it again. A resume that
 // loses the last entry makes the policy append the line a second time.
-import { assistantMessage, type Message, text, type ToolCall, type ToolResultMessage, userMessage } from "@pi/core";
+import { assistantMessage, type Message, type ToolCall, type ToolResultMessage, text, userMessage } from "@pi/core";
 import { messageEntry, newHeader } from "../../session/entries.js";
 import { INTERRUPTED_CALL } from "../../session/session-context.js";
-import { answer, callTool, lastOf, finalAnswer, policyModel, textOf, verdictOf } from "../policy-model.js";
+import { answer, callTool, finalAnswer, lastOf, policyModel, textOf, verdictOf } from "../policy-model.js";
 import type { EvalTask } from "../types.js";
 
 const CHANGELOG = "# 变更记录\n\n- 0.1.0 首个版本\n";
@@ -21,7 +21,14 @@ export function crashedSession(workspace: string, withResult: boolean): string {
     assistantMessage([text("我来追加。"), call], "toolUse", 2),
   ];
   if (withResult) {
-    messages.push({ role: "toolResult", toolCallId: call.id, toolName: "bash", content: [text("(no output)")], isError: false, timestamp: 3 });
+    messages.push({
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: "bash",
+      content: [text("(no output)")],
+      isError: false,
+      timestamp: 3,
+    });
   }
   const lines: unknown[] = [newHeader(workspace)];
   let parent: string | null = null;
@@ -46,7 +53,8 @@ function resumePolicy(messages: readonly Message[]) {
   return answer("上次已经追加好了，不用再做。");
 }
 
-const countLine = (content: string | null | undefined) => (content ?? "").split("\n").filter((row) => row === LINE).length;
+const countLine = (content: string | null | undefined) =>
+  (content ?? "").split("\n").filter((row) => row === LINE).length;
 
 export function resumeTask(name: string, withResult: boolean): EvalTask {
   return {
@@ -60,9 +68,9 @@ export function resumeTask(name: string, withResult: boolean): EvalTask {
     judge: ({ messages, files }) =>
       verdictOf({
         "CHANGELOG.md 里恰好有一行 0.2.0": countLine(files["CHANGELOG.md"]) === 1,
-        "原有的内容还在": (files["CHANGELOG.md"] ?? "").startsWith(CHANGELOG),
-        "活动路径从崩溃前的请求开始": textOf(messages[0]).includes("0.2.0"),
-        "回答说追加好了": finalAnswer(messages).includes("追加好了"),
+        原有的内容还在: (files["CHANGELOG.md"] ?? "").startsWith(CHANGELOG),
+        活动路径从崩溃前的请求开始: textOf(messages[0]).includes("0.2.0"),
+        回答说追加好了: finalAnswer(messages).includes("追加好了"),
       }),
   };
 }
