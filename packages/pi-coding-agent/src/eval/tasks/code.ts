@@ -57,7 +57,7 @@ export const fixTest: EvalTask = {
   },
 };
 
-const USER = "export function getUser(id) {\n  return { id, name: \"user-\" + id };\n}\n";
+const USER = 'export function getUser(id) {\n  return { id, name: "user-" + id };\n}\n';
 const API = 'import { getUser } from "./user.js";\n\nexport const load = (id) => getUser(id);\n';
 const CLI = 'import { getUser } from "./user.js";\n\nconsole.log(getUser(Number(process.argv[2])));\n';
 const RENAMED: Record<string, string> = {
