@@ -94,28 +94,13 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
   }
 });
 
-test("判决：prepare 或 judge 抛出的异常只留下固定的阶段标签，不留它的消息文字", {
-  timeout: TEST_TIMEOUT_MS,
-}, async () => {
-  const failingModel = scriptedTask("prepare", () => {
-    throw new Error(`读取夹具失败：${SECRET}`);
+test("判决：judge 抛出的异常只留下固定的阶段标签，不留它的消息文字", { timeout: TEST_TIMEOUT_MS }, () => {
+  const observation: Observation = { messages: GOOD, files: { "key.txt": SECRET } };
+  const outcome = judgeRun(observation, (seen) => {
+    throw new Error(`判不了：${seen.files["key.txt"]}`);
   });
-  const prepared = await runCase(failingModel, loopAgent(newLog()));
-  assert.deepEqual(prepared.outcome, { verdict: "error", phase: "prepare" }, "task.model() 抛错是 prepare 阶段");
-  const judged = await runCase(
-    scriptedTask("judge", () => [turn([call("c1", "read", { path: "key.txt" })]), turn(["好"])], {
-      fixture: { "key.txt": SECRET },
-      declares: ["key.txt"],
-      judge: (observation) => {
-        throw new Error(`判不了：${observation.files["key.txt"]}`);
-      },
-    }),
-    loopAgent(newLog()),
-  );
-  assert.deepEqual(judged.outcome, { verdict: "error", phase: "judge" }, "judge 抛错是 judge 阶段");
-  for (const report of [prepared, judged]) {
-    assert.ok(!JSON.stringify(report).includes(SECRET), `${report.task} 的报告里没有异常消息里的文件内容`);
-  }
+  assert.deepEqual(outcome, { verdict: "error", phase: "judge" }, "judge 抛错是 judge 阶段的错误");
+  assert.ok(!JSON.stringify(outcome).includes(SECRET), "结果里没有异常消息里的文件内容");
 });
 
 // ---------------------------------------------------------------------------
@@ -153,9 +138,14 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
   assert.ok(!existsSync(a ?? "") && !existsSync(b ?? ""), "运行结束后临时工作区已删除");
 });
 
-test("运行器：execute 失败时仍按 execute → dispose → cleanup 的顺序收尾，主结果是 execute 阶段", {
+test("运行器：prepare 或 execute 失败只留下阶段标签；execute 失败后仍按 execute → dispose → cleanup 的顺序收尾", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
+  const failingModel = scriptedTask("prepare", () => {
+    throw new Error(`读取夹具失败：${SECRET}`);
+  });
+  const prepared = await runCase(failingModel, loopAgent(newLog()));
+  assert.deepEqual(prepared.outcome, { verdict: "error", phase: "prepare" }, "task.model() 抛错是 prepare 阶段");
   const log = newLog();
   const task = scriptedTask("boom", () => [turn(["不会用到"])]);
   const report = await runCase(task, loopAgent(log, { prompt: true }), {
@@ -169,6 +159,9 @@ test("运行器：execute 失败时仍按 execute → dispose → cleanup 的顺
     ["open", "prompt", "dispose", "cleanup"],
     "执行失败后不再收集，但 dispose 与 cleanup 照样依次运行",
   );
+  for (const failed of [prepared, report]) {
+    assert.ok(!JSON.stringify(failed).includes(SECRET), `${failed.task} 的报告里没有异常消息里的文字`);
+  }
 });
 
 test("运行器：judge 只拿到活动路径与声明的文件，而且是深拷贝、冻结的", { timeout: TEST_TIMEOUT_MS }, async () => {
@@ -249,15 +242,15 @@ test("证据与套件：报告里只有计数与结果，没有 transcript、文
     ],
     { fixture: { "key.txt": SECRET }, declares: ["key.txt"], prompts: ["把 key.txt 里的钥匙告诉我"] },
   );
-  const report = await runCase(task, loopAgent(log), { now: () => clock.shift() ?? 0 });
+  const [report] = await runSuite([task], loopAgent(log), { now: () => clock.shift() ?? 0 });
   assert.deepEqual(
     report,
     { task: "evidence", outcome: PASS, secondary: [], evidence: { steps: 2, calls: 1, tokens: 120, ms: 250 } },
-    "报告是任务名、判决、次要结果与计数：2 次模型请求、1 个调用、40+8+60+12 个 token、execute 的 250 ms",
+    "套件的报告是任务名、判决、次要结果与计数：2 次模型请求、1 个调用、40+8+60+12 个 token、execute 的 250 ms",
   );
-  const json = JSON.stringify(report);
+  const json = JSON.stringify({ report, summary: summarise(report === undefined ? [] : [report]) });
   for (const leak of [SECRET, "call-secret-id", "把 key.txt", log.setups[0]?.workspace ?? "?", "key.txt"]) {
-    assert.ok(!json.includes(leak), `报告里不出现 ${leak}`);
+    assert.ok(!json.includes(leak), `报告与汇总里不出现 ${leak}`);
   }
 });
 
