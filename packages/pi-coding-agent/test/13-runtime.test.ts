@@ -4,18 +4,26 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { type Message, type Model, type ScriptedModel, text, type UserMessage } from "@pi/core";
-import { estimateTokens } from "../src/compaction/index.js";
+import {
+  assistantMessage,
+  type Message,
+  type Model,
+  type ScriptedModel,
+  ToolRegistry,
+  text,
+  type UserMessage,
+} from "@pi/core";
+import { buildContext, estimateTokens } from "../src/compaction/index.js";
 import { interactiveMode, printMode, runMode } from "../src/modes/modes.js";
 import { contextAdapter, requestBudget } from "../src/runtime/context-adapter.js";
 import { openRuntime } from "../src/runtime/open.js";
-import { type CompactionTarget, RuntimeError, type RuntimeEvent } from "../src/runtime/types.js";
+import { type CompactHook, type CompactionTarget, RuntimeError, type RuntimeEvent } from "../src/runtime/types.js";
 import { wireRuntime } from "../src/runtime/wiring.js";
 import { messageEntry, type SessionEntry } from "../src/session/entries.js";
 import type { SessionStore } from "../src/session/memory-store.js";
-import { pathTo } from "../src/session/session-tree.js";
 import {
   asks,
+  counting,
   held,
   lookTools,
   partsOf,
@@ -27,7 +35,7 @@ import {
   watching,
   withDir,
 } from "./runtime-fixture.js";
-import { answer, user } from "./session-fixture.js";
+import { AT, answer, user } from "./session-fixture.js";
 
 /** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
 const TEST_TIMEOUT_MS = 5_000;
@@ -41,6 +49,7 @@ const SURFACE = [
   "leafId",
   "messages",
   "prompt",
+  "queued",
   "steer",
   "subscribe",
   "systemPrompt",
@@ -91,7 +100,15 @@ test("打开：非空会话必须明确指定叶子，选中的路径被深拷�
     entries: () => entries,
     leafId: () => entries.at(-1)?.id ?? null,
     has: (id) => entries.some((entry) => entry.id === id),
-    pathTo: (id) => pathTo(entries, id),
+    pathTo(id) {
+      const chain: SessionEntry[] = [];
+      for (let at = entries.find((entry) => entry.id === id); at !== undefined; ) {
+        chain.unshift(at);
+        const parent: string | null = at.parentId;
+        at = entries.find((entry) => entry.id === parent);
+      }
+      return chain;
+    },
     messagesOnPath: () => [],
     append: async () => {},
   };
@@ -187,6 +204,40 @@ test("上下文适配器：预算减去系统提示、工具与预留，只保�
   assert.equal(await firstKept({ ...base, tools: [wideTool] }, 10), second, "工具的 schema 也算固定成本");
   assert.equal(await firstKept(base, 20), second, "回答的预留也从窗口里扣掉");
   assert.equal(await firstKept(base, window), "第三段", "只剩最新的一段时它仍整段保留，从它的用户消息开始");
+
+  // Older interactions do not fit and a compact hook is given: it gets the cut, and the entry it appends is in this very request.
+  const grown: SessionEntry[] = [...path];
+  const withHook: CompactionTarget = {
+    persisted: () => grown,
+    queued: () => [],
+    path: () => structuredClone(grown),
+    appendEntry: (entry) => void grown.push(entry),
+    newId: () => "0000ffff",
+  };
+  const dropped: unknown[] = [];
+  const inner = scripted(says("好"));
+  const compact: CompactHook = async (cut, budget, target) => {
+    dropped.push(...cut.dropped.map((message) => message.content));
+    target.appendEntry({
+      type: "compaction",
+      id: target.newId(),
+      parentId: "0000000f",
+      timestamp: AT,
+      summary: "较早的：第一段",
+      firstKeptEntryId: cut.firstKeptEntryId ?? "",
+      tokensBefore: 1,
+    });
+    return buildContext(target.path(), budget);
+  };
+  await contextAdapter(inner, withHook, { window: { tokens: window, reserve: 20 }, compact })
+    .stream(base)
+    .result();
+  assert.deepEqual(dropped, ["第一段：".repeat(30), [text("第一段的回答")]], "压缩钩子拿到的是整段被裁掉的最老交互");
+  assert.match(
+    JSON.stringify(inner.requests[0]?.messages[0]?.content),
+    /较早的：第一段/,
+    "钩子追加的摘要就在这一次请求的开头",
+  );
 });
 
 test("上下文适配器：工具与信号原样传给内层模型，内层模型看不到也改不了 Runtime 的数组", {
@@ -262,12 +313,24 @@ test("持久化与生命周期：接上资源与扩展；提示在它的条目�
       await hold.arrival();
       await settle();
       assert.equal(resolved, false, `第 ${written + 1} 个条目还没落盘，提示不能 resolve`);
+      if (written === 0) {
+        await assert.rejects(
+          runtime.prompt("又一个"),
+          (error: unknown) => error instanceof RuntimeError && /还没有结束/.test(error.message),
+          "一个提示还在运行时再提示：一行拒绝（插话用 steer()）",
+        );
+      }
       hold.release();
     }
     const result = await done;
     assert.equal(result.reason, "stop", "被拒绝的调用配成错误结果，这一轮照常结束");
     assert.equal(hold.maxInFlight(), 1, "条目一次写一个");
     assert.equal(real.entries().length, 6, "resolve 时每个条目都已写进文件");
+    assert.deepEqual(
+      model.requests[2]?.messages.map((message) => message.role),
+      ["user", "assistant", "toolResult", "assistant", "toolResult"],
+      "第三次请求 = 已写完的 + 排队中的，按顺序，每条一次",
+    );
     const request = model.requests[0];
     assert.match(
       request?.systemPrompt ?? "",
@@ -324,29 +387,69 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withDir(async (dir) => {
-    const session = await sessionFile(dir, [
-      user("0000000a", null, "旧问题"),
-      answer("0000000b", "0000000a", "旧回答"),
-    ]);
-    const model = scripted(says("新回答"), says("不会用到"));
-    const runtime = openRuntime({ session, leaf: "0000000b", model, parts: partsOf() });
+    const file = await sessionFile(dir, [user("0000000a", null, "旧问题"), answer("0000000b", "0000000a", "旧回答")]);
+    const { store: session, asked } = counting(file);
+    // The tool steers a line into the running prompt: the Agent works on a resumed session too.
+    let steer: (line: string) => boolean = () => false;
+    const tools = new ToolRegistry();
+    tools.register({
+      name: "look",
+      description: "Looks at a path.",
+      parameters: { type: "object" },
+      execute: async () => {
+        steer("顺便也看看 b");
+        return { content: [text("看到了")] };
+      },
+    });
+    const badRequest = { ...assistantMessage([], "error"), errorMessage: "400 bad request" };
+    const model = scripted(asks("c1", "look", {}), says("新回答"), badRequest, says("不会用到"));
+    const runtime = openRuntime({ session, leaf: "0000000b", model, parts: partsOf(tools, "基础提示") });
+    steer = (line) => runtime.steer(line);
     await runtime.prompt("新问题");
-    const entries = session.entries();
+    const entries = file.entries();
     assert.deepEqual(entries.map((entry) => entry.id).slice(0, 2), ["0000000a", "0000000b"], "恢复的条目原样在前");
-    assert.equal(entries.length, 4, "只追加了这次提示的两个条目，恢复的历史没有再写一遍");
+    assert.deepEqual(
+      entries.slice(2).map((entry) => (entry.type === "message" ? entry.message.role : entry.type)),
+      ["user", "assistant", "toolResult", "user", "assistant"],
+      "只追加了这次提示的条目（提示、调用、结果、steer 进来的行、回答），恢复的历史没有再写一遍",
+    );
     assert.equal(entries[2]?.parentId, "0000000b", "新后缀接在选中的叶子下面");
     assert.deepEqual(sent(model, 0), ["旧问题", [text("旧回答")], "新问题"], "恢复的历史经适配器进入请求");
 
+    // An answer that fails (not retried) stays in the transcript: it is recorded when the prompt ends.
+    const failing = await runtime.prompt("再问一次");
+    assert.equal(failing.reason, "error", "模型的回答以错误结束");
+    assert.deepEqual(
+      sent(model, 2).slice(2),
+      [
+        "新问题",
+        [text("我先看一下。"), { type: "toolCall", id: "c1", name: "look", arguments: {} }],
+        [text("看到了")],
+        "顺便也看看 b",
+        [text("新回答")],
+        "再问一次",
+      ],
+      "下一次请求 = 写完的路径，每条一次，没有重复",
+    );
+    const last = file.entries().at(-1);
+    assert.ok(
+      last?.type === "message" && last.message.role === "assistant" && last.message.stopReason === "error",
+      "留在对话里的失败回答在提示结束时记下",
+    );
+
     // The disk goes away: the session file becomes a folder, so the next append fails (EISDIR).
-    await rm(session.file);
-    await mkdir(session.file);
-    const failed = await runtime.prompt("这次写不进去").then(
+    await rm(file.file);
+    await mkdir(file.file);
+    const before = asked.length;
+    const failed = await runtime.prompt("这次写不进去", { systemPrompt: "补丁" }).then(
       () => undefined,
       (error: unknown) => error,
     );
     assert.ok(failed instanceof RuntimeError, "条目没写进磁盘的提示不能 resolve：它以 RuntimeError 拒绝");
     assert.ok(isOneLine(failed.message) && /会话写入失败/.test(failed.message), failed.message);
     assert.equal(runtime.failure(), failed.message, "failure() 说出是哪一次写入失败");
+    assert.equal(asked.length, before + 1, "写失败的条目之后的条目不再交给存储：文件里不会有洞");
+    assert.equal(runtime.systemPrompt(), "基础提示", "失败的提示结束时同样恢复基础提示");
     const requests = model.requests.length;
     const refused = await runtime.prompt("再试一次").then(
       () => undefined,
@@ -355,6 +458,8 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
     assert.equal(refused, failed, "被毒化之后每个提示都以同一行拒绝");
     assert.equal(model.requests.length, requests, "被拒绝的提示根本不会请求模型");
     await assert.rejects(runtime.flush(), (error: unknown) => error === failed, "flush() 不把没写完的说成已保存");
+    await assert.rejects(runtime.dispose(), (error: unknown) => error === failed, "dispose() 也一样");
+    assert.equal(asked.length, before + 1, "毒化之后什么都不再写");
   });
 });
 
@@ -371,7 +476,13 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
     const flushed = runtime.flush();
     const second = messageEntry({ role: "user", content: "二", timestamp: 2 }, first.id, compaction.newId());
     compaction.appendEntry(second);
+    let flushDone = false;
+    void flushed.then(() => {
+      flushDone = true;
+    });
     await hold.arrival();
+    await settle();
+    assert.equal(flushDone, false, "排着的条目还没写完，flush() 不能 resolve");
     hold.release();
     await flushed;
     assert.deepEqual(
@@ -384,7 +495,15 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
     const closing = runtime.dispose().then(() => {
       disposed = true;
     });
-    await assert.rejects(runtime.prompt("关闭中"), RuntimeError, "dispose() 一开始就不再接受提示");
+    // Raced against one turn of the event loop: a broken dispose() would start a prompt that waits on the held write.
+    const early = await Promise.race([
+      runtime.prompt("关闭中").then(
+        () => "resolved",
+        (error: unknown) => error,
+      ),
+      settle().then(() => "还在运行"),
+    ]);
+    assert.ok(early instanceof RuntimeError, "dispose() 一开始就不再接受提示");
     await hold.arrival();
     await settle();
     assert.equal(disposed, false, "还有条目没落盘，dispose() 不能 resolve");
@@ -419,6 +538,7 @@ async function countedRuntime(dir: string, model: ScriptedModel) {
     session,
     prompts,
     subscribed: () => subscribed,
+    flush: () => runtime.flush(),
     modeRuntime: {
       prompt: (input: string | UserMessage, options?: { systemPrompt?: string }) => {
         prompts.push(typeof input === "string" ? input : JSON.stringify(input.content));
@@ -470,10 +590,12 @@ test("三种模式：JSON 模式只改变呈现，每行一个事件，提示与
   await withDir(async (dir) => {
     const asText = await countedRuntime(path.join(dir), turns());
     await runMode("print", asText.modeRuntime, { output: output(), prompts: ["看看 a"] });
+    await asText.flush();
     await mkdir(path.join(dir, "json"));
     const asJson = await countedRuntime(path.join(dir, "json"), turns());
     const out = output();
     await runMode("json", asJson.modeRuntime, { output: out, prompts: ["看看 a"] });
+    await asJson.flush();
     assert.deepEqual(asJson.prompts, asText.prompts, "同样的输入，同样的 prompt 调用");
     assert.deepEqual(shape(asJson.session.entries()), shape(asText.session.entries()), "会话里写下的东西一样");
     const events = out.chunks.map((chunk) => {
@@ -512,6 +634,11 @@ test("三种模式：未知的模式在任何事情运行之前失败，输出�
       [counted.prompts, counted.subscribed(), out.chunks],
       [[], 0, []],
       "未知模式：没有 prompt、没有订阅、什么都没写",
+    );
+    await assert.rejects(
+      runMode("toString", counted.modeRuntime, { output: out, prompts: ["一"] }),
+      RuntimeError,
+      "原型上的名字（toString）也不是模式",
     );
 
     const broken = Object.assign(new Error("write EPIPE"), { code: "EPIPE" });

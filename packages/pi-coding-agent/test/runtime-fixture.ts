@@ -132,3 +132,21 @@ export function watching(model: Model, store: SessionStore, seen: number[]): Mod
     },
   };
 }
+
+/** `inner`, keeping every entry the Runtime asked it to append (whether the write succeeded or not). */
+export function counting(inner: SessionStore): { store: SessionStore; asked: SessionEntry[] } {
+  const asked: SessionEntry[] = [];
+  const store: SessionStore = {
+    header: inner.header,
+    entries: () => inner.entries(),
+    leafId: () => inner.leafId(),
+    has: (id) => inner.has(id),
+    pathTo: (id) => inner.pathTo(id),
+    messagesOnPath: (id) => inner.messagesOnPath(id),
+    append(entry) {
+      asked.push(structuredClone(entry));
+      return inner.append(entry);
+    },
+  };
+  return { store, asked };
+}

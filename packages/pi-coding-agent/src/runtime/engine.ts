@@ -19,6 +19,7 @@ export function agentEngine(AgentClass: typeof Agent = Agent): EngineFactory {
       subscribe: (listener) => agent.subscribe(listener),
       steer: (text) => agent.steer(text),
       abort: () => agent.abort(),
+      queued: () => agent.state.queued.steer.length + agent.state.queued.followUp.length,
     };
   };
 }

@@ -14,6 +14,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     prompt: core.prompt,
     steer: core.steer,
     abort: core.abort,
+    queued: core.queued,
     subscribe: core.subscribe,
     flush: core.flush,
     dispose: core.dispose,

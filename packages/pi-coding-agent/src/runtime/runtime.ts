@@ -164,6 +164,7 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
       return true;
     },
     abort: () => engine.abort(),
+    queued: () => engine.queued?.() ?? 0,
     subscribe(listener) {
       listeners = [...listeners, listener];
       return () => {

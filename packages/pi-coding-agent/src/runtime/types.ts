@@ -23,6 +23,8 @@ export interface RuntimeEngine {
   /** Steers a line into the running turn; absent when the engine cannot (a loop turn by turn). */
   steer?: (text: string) => void;
   abort(): void;
+  /** Lines steered or queued that no turn took yet (they go with the next prompt); absent: none can wait. */
+  queued?: () => number;
 }
 
 export interface EngineOptions {
@@ -141,6 +143,8 @@ export interface Runtime {
   /** Steers a line into the running prompt; false when the engine cannot (it then waits for the next prompt). */
   steer(text: string): boolean;
   abort(): void;
+  /** Lines steered into a prompt that did not take them yet: they go with the next prompt. */
+  queued(): number;
   subscribe(listener: RuntimeListener): () => void;
   /** Resolves once the writes queued so far are done; rejects with the RuntimeError of a failed write. */
   flush(): Promise<void>;

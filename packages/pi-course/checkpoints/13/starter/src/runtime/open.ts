@@ -13,8 +13,8 @@ import { type Runtime, RuntimeError, type RuntimeOptions } from "./types.js";
 export function openRuntime(options: RuntimeOptions): Runtime {
   // Lab 13.1 ②：core = createRuntime(options, restoredPath(options.session, options.leaf))。core 除了控制面，还带着
   // engine、session、model：原样返回它，调用方就能绕过 Runtime 直接提示或写会话。返回 Object.freeze() 过的新对象，
-  // 只含 Runtime 接口的 11 个成员（prompt、steer、abort、subscribe、flush、dispose、messages、compaction、leafId、
-  // failure、systemPrompt），每个取 core 上的同名成员。
+  // 只含 Runtime 接口的 12 个成员（prompt、steer、abort、queued、subscribe、flush、dispose、messages、compaction、
+  // leafId、failure、systemPrompt），每个取 core 上的同名成员。
   throw new Error("Lab 13.1 打开 尚未实现");
 }
 
