@@ -127,6 +127,10 @@ test("npm run eval 的错误用法：一行中文说明改法，退出码 2，�
       assert.equal(result.stdout, "", `${args.join(" ")}：没有表格`);
     }
     assert.deepEqual(await readdir(tmp), [], "错误的用法没有创建任何临时目录");
+    const help = await runEval(["--help"], tmp);
+    assert.equal(help.code, 0, "--help 以 0 退出");
+    assert.match(help.stdout, /^用法：npm run eval -- \[--from practice\/14\]/, "--help 打印用法，第一行列出参数");
+    assert.deepEqual(await readdir(tmp), [], "--help 什么也不运行");
   });
 });
 
