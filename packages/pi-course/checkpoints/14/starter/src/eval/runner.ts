@@ -1,5 +1,5 @@
 // Checkpoint 14 · 学习脚手架：运行器。文件夹、夹具与声明文件的读取在 workspace.ts，计数的模型在
-// counting-model.ts，冻结的副本在 frozen-copy.ts；Lab 14.2 的算法抛出 `Lab 14.2 运行器 尚未实现`。
+// counting-model.ts，冻结的副本在 frozen-copy.ts；Lab 14.2 的算法先抛出“尚未实现”的临时错误。
 // 按编号完成 `// Lab 14.2` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="运行器" packages/pi-coding-agent/dist/test/14-*.test.js

@@ -1,4 +1,4 @@
-// Checkpoint 14 · 学习脚手架：证据与套件。Lab 14.3 的算法抛出 `Lab 14.3 证据与套件 尚未实现`。
+// Checkpoint 14 · 学习脚手架：证据与套件。Lab 14.3 的算法先抛出“尚未实现”的临时错误。
 // 按编号完成 `// Lab 14.3` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="证据与套件" packages/pi-coding-agent/dist/test/14-*.test.js

@@ -1,5 +1,5 @@
 // Checkpoint 14 · 学习脚手架：判决。类型在 types.ts，公共表面已经声明；Lab 14.1 的算法
-// 抛出 `Lab 14.1 判决 尚未实现`，留给你实现。按编号完成 `// Lab 14.1` 注释描述的动作，
+// 先抛出“尚未实现”的临时错误，留给你实现。按编号完成 `// Lab 14.1` 注释描述的动作，
 // 删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="判决" packages/pi-coding-agent/dist/test/14-*.test.js
