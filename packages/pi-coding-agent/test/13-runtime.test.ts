@@ -15,7 +15,7 @@ import {
 } from "@pi/core";
 import { buildContext, estimateTokens } from "../src/compaction/index.js";
 import { interactiveMode, printMode, runMode } from "../src/modes/modes.js";
-import { contextAdapter, requestBudget } from "../src/runtime/context-adapter.js";
+import { activePath, contextAdapter, requestBudget } from "../src/runtime/context-adapter.js";
 import { openRuntime } from "../src/runtime/open.js";
 import { type CompactHook, type CompactionTarget, RuntimeError, type RuntimeEvent } from "../src/runtime/types.js";
 import { wireRuntime } from "../src/runtime/wiring.js";
@@ -32,7 +32,6 @@ import {
   sent,
   sessionFile,
   settle,
-  watching,
   withDir,
 } from "./runtime-fixture.js";
 import { AT, answer, user } from "./session-fixture.js";
@@ -164,6 +163,14 @@ test("上下文适配器：还没写进磁盘的后缀只为这一次请求接�
   assert.deepEqual(sent(inner, 1), sent(inner, 0), "同样的状态再请求一次，后缀不会被接两次");
   assert.equal(persisted.length, 2, "后缀只属于这次请求：已持久化的数组没有变长");
   assert.equal(queued.length, 1, "排队的数组没有变");
+  const copied = activePath(source(persisted, queued));
+  const first = copied[0] as Extract<SessionEntry, { type: "message" }>;
+  (first.message as UserMessage).content = "被这次请求改掉了";
+  assert.equal(
+    (persisted[0] as Extract<SessionEntry, { type: "message" }>).message.content,
+    "旧问题",
+    "活动路径是深拷贝：改它的条目碰不到 Runtime 自己的",
+  );
 });
 
 test("上下文适配器：预算减去系统提示、工具与预留，只保留完整的近期交互", { timeout: TEST_TIMEOUT_MS }, async () => {

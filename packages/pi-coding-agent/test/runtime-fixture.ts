@@ -4,15 +4,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import {
-  type AssistantMessage,
-  assistantMessage,
-  type Model,
-  ScriptedModel,
-  type ToolCall,
-  ToolRegistry,
-  text,
-} from "@pi/core";
+import { type AssistantMessage, assistantMessage, ScriptedModel, type ToolCall, ToolRegistry, text } from "@pi/core";
 import type { RuntimeParts } from "../src/runtime/types.js";
 import { newHeader, type SessionEntry } from "../src/session/entries.js";
 import { JsonlSessionStore } from "../src/session/jsonl-store.js";
@@ -121,16 +113,6 @@ export function held(inner: SessionStore): HeldStore {
 /** Lets every turn of microtasks and I/O callbacks queued so far run. */
 export function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** A model that records, at each request, how many entries `store` has written. */
-export function watching(model: Model, store: SessionStore, seen: number[]): Model {
-  return {
-    stream(request, options) {
-      seen.push(store.entries().length);
-      return model.stream(request, options);
-    },
-  };
 }
 
 /** `inner`, keeping every entry the Runtime asked it to append (whether the write succeeded or not). */

@@ -4,6 +4,8 @@
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="持久化与生命周期" packages/pi-coding-agent/dist/test/13-*.test.js
 // biome-ignore-all lint/correctness: unfinished labs leave parameters, helpers and imports unused until written.
+// biome-ignore-all lint/style/useConst: the labs assign these once they are written.
+// biome-ignore-all lint/style/useImportType: the labs use RuntimeError as a value.
 // The Runtime: one Agent (or loop), one active path, one write queue. Every message the engine's
 // transcript gains becomes an entry under the leaf, in transcript order: what a request carries
 // past the recorded part is recorded before it goes out, each answer as it completes (a failed
@@ -16,14 +18,14 @@ import type { AgentEvent, AgentRunResult } from "@pi/course";
 import { messageEntry, newEntryId, type SessionEntry } from "../session/entries.js";
 import { activePath, contextAdapter } from "./context-adapter.js";
 import { agentEngine } from "./engine.js";
-import type {
-  CompactionTarget,
-  PromptOptions,
-  RuntimeCore,
+import {
+  type CompactionTarget,
+  type PromptOptions,
+  type RuntimeCore,
   RuntimeError,
-  RuntimeEvent,
-  RuntimeListener,
-  RuntimeOptions,
+  type RuntimeEvent,
+  type RuntimeListener,
+  type RuntimeOptions,
 } from "./types.js";
 
 /** `restored`: the path openRuntime copied (the Runtime owns it from now on). */
@@ -34,15 +36,15 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
   /** Entries appended but not written yet, oldest first. */
   const queued: SessionEntry[] = [];
   const ids = new Set(session.entries().map((entry) => entry.id));
-  const leaf: string | null = restored.at(-1)?.id ?? null;
-  const writes: Promise<void> = Promise.resolve();
+  let leaf: string | null = restored.at(-1)?.id ?? null;
+  let writes: Promise<void> = Promise.resolve();
   let poison: RuntimeError | undefined;
-  const closed = false;
+  let closed = false;
   let running: Promise<AgentRunResult> | undefined;
   /** How many messages of the engine's transcript are entries already. */
-  const recorded = 0;
+  let recorded = 0;
   const base = options.parts.systemPrompt;
-  const systemPrompt = base;
+  let systemPrompt = base;
   let listeners: RuntimeListener[] = [];
 
   const emit = (event: RuntimeEvent) => {
