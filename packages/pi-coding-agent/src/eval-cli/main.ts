@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// `npm run eval`: the practice suite, then the held-out suite, on the course's agent or (--from)
+// the learner's, offline with each task's policy model or against a real model. The table (or
+// --json) reports counts and verdicts only. Every run's folder lives in one temp folder of this
+// process, removed at the end and on SIGINT/SIGTERM, so nothing is left behind.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { EXIT_FAILED_RUN, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "../cli/errors.js";
+import type { CaseReport, EvalTask, SuiteSummary } from "../eval/index.js";
+import { EVAL_USAGE, type EvalArgs, parseEvalArgs } from "./args.js";
+import { HELD_OUT_TASKS } from "./held-out.js";
+import { loadSuiteCode } from "./suite-code.js";
+import { ratesTable, runsTable, verdictLabel } from "./table.js";
+
+interface PartReport {
+  reports: CaseReport[];
+  summary: SuiteSummary;
+}
+
+async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const args = parseEvalArgs(argv);
+  if (args.help) {
+    process.stdout.write(`${EVAL_USAGE}\n`);
+    return EXIT_OK;
+  }
+  const cwd = env.INIT_CWD ?? process.cwd();
+  const code = await loadSuiteCode(args.from, cwd);
+  const parts = { practice: select(code.PRACTICE_TASKS, args), heldOut: select(HELD_OUT_TASKS, args) };
+  const unknown = args.only.filter(
+    (name) => ![...code.PRACTICE_TASKS, ...HELD_OUT_TASKS].some((task) => task.name === name),
+  );
+  if (unknown.length > 0) throw new UsageError(`没有名为 ${unknown.join("、")} 的任务：去掉 --only 看全部任务的名字。`);
+  const model = await realModel(args);
+
+  const tempDir = mkdtempSync(path.join(os.tmpdir(), "pi-eval-"));
+  const removeTemp = () => rmSync(tempDir, { recursive: true, force: true });
+  const onSignal = () => {
+    removeTemp();
+    process.exit(EXIT_INTERRUPTED);
+  };
+  process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
+  const progress = (report: CaseReport) => {
+    if (!args.json) process.stderr.write(`  ${report.task}：${verdictLabel(report.outcome)}\n`);
+  };
+  const run = async (tasks: EvalTask[]): Promise<PartReport> => {
+    const reports = await code.runSuite(
+      model === undefined ? tasks : tasks.map((task) => ({ ...task, model })),
+      code.runtimeAgent,
+      {
+        repeat: args.repeat,
+        tempDir,
+        onReport: progress,
+      },
+    );
+    return { reports, summary: code.summarise(reports) };
+  };
+  let practice: PartReport;
+  let heldOut: PartReport;
+  try {
+    practice = await run(parts.practice);
+    heldOut = await run(parts.heldOut);
+  } finally {
+    process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
+    removeTemp();
+  }
+
+  const everyPass = [...practice.reports, ...heldOut.reports].every((report) => report.outcome.verdict === "pass");
+  const agent = args.from === undefined ? "reference" : args.from;
+  const modelName = args.endpoint?.model ?? "offline";
+  if (args.json) {
+    process.stdout.write(
+      `${JSON.stringify({ agent, model: modelName, repeat: args.repeat, practice, heldOut, everyPass }, null, 2)}\n`,
+    );
+  } else {
+    const table = (part: PartReport) =>
+      model === undefined && args.repeat === 1 ? runsTable(part.reports) : ratesTable(part.summary, args.repeat);
+    process.stdout.write(
+      `评测：${agent === "reference" ? "课程的参考实现" : `${agent} 里你写的代码`}，模型：${model === undefined ? "离线策略模型" : modelName}\n\n` +
+        `练习部分（${parts.practice.length} 个任务）\n${table(practice)}\n\n` +
+        `留出部分（${parts.heldOut.length} 个任务，不在任何练习目录里）\n${table(heldOut)}\n\n` +
+        `${everyPass ? "全部通过" : "有任务没有通过"}\n`,
+    );
+  }
+  if (model !== undefined) return EXIT_OK;
+  return everyPass ? EXIT_OK : EXIT_FAILED_RUN;
+}
+
+function select(tasks: readonly EvalTask[], args: EvalArgs): EvalTask[] {
+  return args.only.length === 0 ? [...tasks] : tasks.filter((task) => args.only.includes(task.name));
+}
+
+/** A factory of the real model for every run, or undefined offline. Loaded only when named. */
+async function realModel(args: EvalArgs): Promise<EvalTask["model"] | undefined> {
+  if (args.endpoint === undefined) return undefined;
+  const { openAICompatibleModel } = await import("@pi/ai");
+  const { baseURL, model, apiKey } = args.endpoint;
+  const key = apiKey ?? process.env.OPENAI_API_KEY ?? "none";
+  return () => openAICompatibleModel({ baseURL, model, apiKey: key });
+}
+
+main(process.argv.slice(2), process.env).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const known = error instanceof UsageError || error instanceof RunError;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${known ? message : `评测出错：${message.split("\n")[0]}`}\n`);
+    process.exitCode = error instanceof UsageError ? EXIT_USAGE : EXIT_FAILED_RUN;
+  },
+);

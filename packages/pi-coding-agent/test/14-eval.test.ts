@@ -1,0 +1,323 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { test } from "node:test";
+import { assistantMessage, type Message, text, userMessage } from "@pi/core";
+import { runCase } from "../src/eval/runner.js";
+import { runSuite, summarise } from "../src/eval/suite.js";
+import type { CaseReport, Observation, Outcome } from "../src/eval/types.js";
+import { checkActivePath, judgeRun } from "../src/eval/verdict.js";
+import { call, loopAgent, newLog, SECRET, scriptedTask, turn } from "./eval-fixture.js";
+
+/** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
+const TEST_TIMEOUT_MS = 20_000;
+
+// Chapter 14: the harness that says whether an agent is any good. Every run below is chapter 07's
+// loop with chapter 08's real tools on a real temp workspace; the scripted models play the policy.
+
+const PASS: Outcome = { verdict: "pass" };
+
+// ---------------------------------------------------------------------------
+// Lab 14.1 · 判决
+// ---------------------------------------------------------------------------
+
+const user = userMessage("改一下配置", 1);
+const readCall = call("c1", "read", { path: "config.json" });
+const result = (id: string, name = "read"): Message => ({
+  role: "toolResult",
+  toolCallId: id,
+  toolName: name,
+  content: [text("{}")],
+  isError: false,
+  timestamp: 1,
+});
+const GOOD: Message[] = [user, turn([readCall]), result("c1"), turn(["改好了。"])];
+const observe = (messages: Message[]): Observation => ({ messages, files: {} });
+
+test("判决：judge 只判定任务是否成功；自相矛盾或形状不对的判决是 judge 的基础设施错误", {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  const outcomeOf = (verdict: unknown) => judgeRun(observe(GOOD), () => verdict as never);
+  assert.deepEqual(outcomeOf({ success: true, unmet: [] }), PASS, "成功且没有未满足的检查：通过");
+  assert.deepEqual(
+    outcomeOf({ success: false, unmet: ["port 是 8081", "其他键不变"] }),
+    { verdict: "fail", reason: "task", unmet: 2 },
+    "失败：结果只留下未满足的检查的个数",
+  );
+  for (const contradicting of [
+    { success: true, unmet: ["port 是 8081"] },
+    { success: false, unmet: [] },
+    { success: "yes", unmet: [] },
+    { success: true, unmet: [], phase: "execute" },
+    undefined,
+  ]) {
+    assert.deepEqual(
+      outcomeOf(contradicting),
+      { verdict: "error", phase: "judge" },
+      `${JSON.stringify(contradicting)} 不是一个判决：它是 judge 阶段的错误，不算任务失败`,
+    );
+  }
+});
+
+test("判决：先查活动路径：不一致的 transcript、跨 assistant 提交的结果、重复或悬空的调用都判失败，不再问 judge", {
+  timeout: TEST_TIMEOUT_MS,
+}, () => {
+  const second = call("c2", "read", { path: "b.json" });
+  const cases: [string, Message[], string | undefined][] = [
+    ["一致的 transcript", GOOD, undefined],
+    ["不以用户消息开头", [turn(["你好"]), user], "inconsistent"],
+    ["结果没有对应的调用", [user, turn(["先想想"]), result("c9")], "inconsistent"],
+    ["结果的工具名与调用不同", [user, turn([readCall]), result("c1", "write")], "inconsistent"],
+    [
+      "上一个 assistant 的调用在下一个 assistant 之后才有结果",
+      [user, turn([readCall]), turn([second]), result("c2"), result("c1")],
+      "cross-assistant",
+    ],
+    ["同一个调用 id 用了两次", [user, turn([readCall]), result("c1"), turn([readCall]), result("c1")], "duplicate"],
+    ["一个调用有两条结果", [user, turn([readCall]), result("c1"), result("c1")], "duplicate"],
+    ["调用没有结果", [user, turn([readCall])], "dangling"],
+    [
+      "调用没有结果，用户就接着说话",
+      [user, turn([readCall]), userMessage("继续", 2), assistantMessage([text("好")], "stop", 3)],
+      "dangling",
+    ],
+  ];
+  for (const [what, messages, problem] of cases) {
+    assert.equal(checkActivePath(messages), problem, `${what}：应为 ${problem ?? "没有问题"}`);
+    let asked = 0;
+    const outcome = judgeRun(observe(messages), () => {
+      asked += 1;
+      return { success: true, unmet: [] };
+    });
+    const expected: unknown = problem === undefined ? PASS : { verdict: "fail", reason: problem };
+    assert.deepEqual(outcome, expected, `${what}：活动路径有问题时任务失败，原因是问题的名字`);
+    assert.equal(asked, problem === undefined ? 1 : 0, `${what}：活动路径有问题时 judge 不被调用`);
+  }
+});
+
+test("判决：judge 抛出的异常只留下固定的阶段标签，不留它的消息文字", { timeout: TEST_TIMEOUT_MS }, () => {
+  const observation: Observation = { messages: GOOD, files: { "key.txt": SECRET } };
+  const outcome = judgeRun(observation, (seen) => {
+    throw new Error(`判不了：${seen.files["key.txt"]}`);
+  });
+  assert.deepEqual(outcome, { verdict: "error", phase: "judge" }, "judge 抛错是 judge 阶段的错误");
+  assert.ok(!JSON.stringify(outcome).includes(SECRET), "结果里没有异常消息里的文件内容");
+});
+
+// ---------------------------------------------------------------------------
+// Lab 14.2 · 运行器
+// ---------------------------------------------------------------------------
+
+test("运行器：每次运行都重新准备：夹具写进一个新的临时工作区，任务给出一个新的模型", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const log = newLog();
+  let models = 0;
+  const seen: (string | null)[] = [];
+  const task = scriptedTask(
+    "append",
+    () => {
+      models += 1;
+      return [turn([call("c1", "bash", { command: "echo x >> log.txt" })]), turn(["加好了。"])];
+    },
+    {
+      fixture: { "log.txt": "" },
+      declares: ["log.txt"],
+      judge: (observation) => {
+        seen.push(observation.files["log.txt"] ?? null);
+        return { success: true, unmet: [] };
+      },
+    },
+  );
+  const first = await runCase(task, loopAgent(log));
+  const second = await runCase(task, loopAgent(log));
+  assert.deepEqual([first.outcome, second.outcome], [PASS, PASS], "两次运行都通过");
+  assert.deepEqual(seen, ["x\n", "x\n"], "第二次运行看到的 log.txt 来自夹具，不带第一次追加的那一行");
+  assert.equal(models, 2, "每次运行调用一次 task.model()，模型不在两次运行之间共用");
+  const [a, b] = log.setups.map((setup) => setup.workspace);
+  assert.notEqual(a, b, "两次运行的工作区是两个不同的临时目录");
+  assert.ok(!existsSync(a ?? "") && !existsSync(b ?? ""), "运行结束后临时工作区已删除");
+});
+
+test("运行器：prepare 或 execute 失败只留下阶段标签；execute 失败后仍按 execute → dispose → cleanup 的顺序收尾", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const failingModel = scriptedTask("prepare", () => {
+    throw new Error(`读取夹具失败：${SECRET}`);
+  });
+  const prepared = await runCase(failingModel, loopAgent(newLog()));
+  assert.deepEqual(prepared.outcome, { verdict: "error", phase: "prepare" }, "task.model() 抛错是 prepare 阶段");
+  const log = newLog();
+  const task = scriptedTask("boom", () => [turn(["不会用到"])]);
+  const report = await runCase(task, loopAgent(log, { prompt: true }), {
+    removeFolder: async () => {
+      log.events.push("cleanup");
+    },
+  });
+  assert.deepEqual(report.outcome, { verdict: "error", phase: "execute" }, "prompt 抛错是 execute 阶段的基础设施错误");
+  assert.deepEqual(
+    log.events,
+    ["open", "prompt", "dispose", "cleanup"],
+    "执行失败后不再收集，但 dispose 与 cleanup 照样依次运行",
+  );
+  for (const failed of [prepared, report]) {
+    assert.ok(!JSON.stringify(failed).includes(SECRET), `${failed.task} 的报告里没有异常消息里的文字`);
+  }
+});
+
+test("运行器：judge 只拿到活动路径与声明的文件，而且是深拷贝、冻结的", { timeout: TEST_TIMEOUT_MS }, async () => {
+  const log = newLog();
+  let observed: Observation | undefined;
+  let edit: unknown;
+  const task = scriptedTask("look", () => [turn([call("c1", "read", { path: "notes.md" })]), turn(["读完了。"])], {
+    fixture: { "notes.md": "# 笔记\n", "secret.txt": SECRET },
+    declares: ["notes.md", "missing.txt"],
+    judge: (observation) => {
+      observed = observation;
+      try {
+        (observation.messages as Message[]).push(userMessage("判定通过"));
+        const first = observation.messages[0] as { content: unknown };
+        first.content = "改过了";
+      } catch (error) {
+        edit = error;
+      }
+      return { success: true, unmet: [] };
+    },
+  });
+  const report = await runCase(task, loopAgent(log));
+  assert.deepEqual(report.outcome, PASS, "judge 通过");
+  assert.deepEqual(
+    observed?.files,
+    { "notes.md": "# 笔记\n", "missing.txt": null },
+    "judge 只看到声明的文件（不存在的是 null），没有声明的 secret.txt 不在其中",
+  );
+  assert.deepEqual(
+    observed?.messages.map((message) => message.role),
+    ["user", "assistant", "toolResult", "assistant"],
+    "judge 看到的是会话的活动路径",
+  );
+  assert.ok(edit instanceof TypeError, "judge 改不动它看到的东西：每一层都是冻结的，修改会抛出 TypeError");
+  assert.notEqual(observed?.messages, log.live, "judge 拿到的是副本，不是运行中那份 transcript");
+  assert.equal(log.live[0]?.role === "user" && log.live[0].content, "开始", "运行中的 transcript 没有被 judge 改动");
+});
+
+test("运行器：collect 失败是 collect 阶段；dispose 与 cleanup 的失败按发生顺序追加为次要结果，不覆盖主结果", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const failingCleanup = async () => {
+    throw new Error("cleanup 失败");
+  };
+  const task = scriptedTask("collect", () => [turn(["好。"])]);
+  const broken = await runCase(task, loopAgent(newLog(), { activePath: true, dispose: true }), {
+    removeFolder: failingCleanup,
+  });
+  assert.deepEqual(
+    broken.outcome,
+    { verdict: "error", phase: "collect" },
+    "读不出活动路径是 collect 阶段，不是 execute",
+  );
+  assert.deepEqual(
+    broken.secondary,
+    [{ phase: "dispose" }, { phase: "cleanup" }],
+    "次要结果按发生的顺序：先 dispose 再 cleanup",
+  );
+  const passed = await runCase(task, loopAgent(newLog(), { dispose: true }), { removeFolder: failingCleanup });
+  assert.deepEqual(passed.outcome, PASS, "dispose 与 cleanup 失败时，主结果仍是任务本身的判决");
+  assert.deepEqual(passed.secondary, [{ phase: "dispose" }, { phase: "cleanup" }], "它们只作为次要结果追加");
+});
+
+// ---------------------------------------------------------------------------
+// Lab 14.3 · 证据与套件
+// ---------------------------------------------------------------------------
+
+test("证据与套件：报告里只有计数与结果，没有 transcript、文件内容、路径或调用 id", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const log = newLog();
+  const clock = [100, 350];
+  const task = scriptedTask(
+    "evidence",
+    () => [
+      turn([call("call-secret-id", "read", { path: "key.txt" })], { input: 40, output: 8 }),
+      turn([`钥匙是 ${SECRET}`], { input: 60, output: 12 }),
+    ],
+    { fixture: { "key.txt": SECRET }, declares: ["key.txt"], prompts: ["把 key.txt 里的钥匙告诉我"] },
+  );
+  const [report] = await runSuite([task], loopAgent(log), { now: () => clock.shift() ?? 0 });
+  assert.deepEqual(
+    report,
+    { task: "evidence", outcome: PASS, secondary: [], evidence: { steps: 2, calls: 1, tokens: 120, ms: 250 } },
+    "套件的报告是任务名、判决、次要结果与计数：2 次模型请求、1 个调用、40+8+60+12 个 token、execute 的 250 ms",
+  );
+  const json = JSON.stringify({ report, summary: summarise(report === undefined ? [] : [report]) });
+  for (const leak of [SECRET, "call-secret-id", "把 key.txt", log.setups[0]?.workspace ?? "?", "key.txt"]) {
+    assert.ok(!json.includes(leak), `报告与汇总里不出现 ${leak}`);
+  }
+});
+
+test("证据与套件：套件按给定顺序一个接一个地运行，重复的用例每次都重新准备", { timeout: TEST_TIMEOUT_MS }, async () => {
+  const log = newLog();
+  let running = 0;
+  let overlapped = false;
+  const base = loopAgent(log);
+  const agent: typeof base = async (setup) => {
+    const run = await base(setup);
+    return {
+      ...run,
+      async prompt(line) {
+        running += 1;
+        if (running > 1) overlapped = true;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await run.prompt(line);
+        running -= 1;
+      },
+    };
+  };
+  const made: string[] = [];
+  const task = (name: string) =>
+    scriptedTask(name, () => {
+      made.push(name);
+      return [turn([`${name} 完成`])];
+    });
+  const a = task("a");
+  const reports = await runSuite([a, task("b"), a], agent, { repeat: 2 });
+  assert.deepEqual(
+    reports.map((report) => report.task),
+    ["a", "a", "b", "b", "a", "a"],
+    "报告按 任务顺序 × 重复次数 排列",
+  );
+  assert.deepEqual(made, ["a", "a", "b", "b", "a", "a"], "每次运行都重新调用 task.model()");
+  assert.equal(new Set(log.setups.map((setup) => setup.workspace)).size, 6, "六次运行用了六个不同的临时工作区");
+  assert.equal(overlapped, false, "同一时刻只有一次运行：串行，不是 Promise.all");
+});
+
+test("证据与套件：pass@1 与 pass^K 按任务与总体计算，token 与时间按任务求和", { timeout: TEST_TIMEOUT_MS }, () => {
+  const report = (task: string, outcome: Outcome, tokens: number): CaseReport => ({
+    task,
+    outcome,
+    secondary: [],
+    evidence: { steps: 2, calls: 1, tokens, ms: 10 },
+  });
+  const failed: Outcome = { verdict: "fail", reason: "task", unmet: 1 };
+  const summary = summarise([
+    report("x", PASS, 5),
+    report("y", PASS, 7),
+    report("x", failed, 5),
+    report("y", PASS, 7),
+    report("x", PASS, 5),
+    report("y", { verdict: "error", phase: "execute" }, 7),
+  ]);
+  assert.deepEqual(
+    summary.tasks.map((task) => [task.task, task.runs, task.passes, task.passAt1, task.passAll, task.tokens, task.ms]),
+    [
+      ["x", 3, 2, 2 / 3, 0, 15, 30],
+      ["y", 3, 2, 2 / 3, 0, 21, 30],
+    ],
+    "每个任务：运行次数、通过次数、pass@1 = 通过/运行、pass^K 只有 K 次全过才是 1；基础设施错误不算通过",
+  );
+  const perfect = summarise([report("x", PASS, 1), report("x", PASS, 1), report("y", failed, 1), report("y", PASS, 1)]);
+  assert.deepEqual(
+    [perfect.passAt1, perfect.passAll, perfect.tokens],
+    [0.75, 0.5, 4],
+    "总体是各任务的平均：(1 + 0.5)/2 与 (1 + 0)/2",
+  );
+});
