@@ -223,7 +223,7 @@ async function turnSetup(
     notes: process.stderr,
     gate: { yes: args.yes === true, protectedPaths: args.protectedPaths ?? DEFAULT_PROTECTED_PATHS },
   });
-  const view = args.json ? jsonView(process.stdout) : humanView(process.stdout, styleFor(process.stdout, process.env));
+  const view = args.mode === "json" ? jsonView(process.stdout) : humanView(process.stdout, styleFor(process.stdout, process.env));
   return {
     runLoop,
     loopSource: dirs.has("07") ? `${dirs.get("07")} 里` : "课程",

@@ -5,11 +5,12 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { windowOptions } from "./context-window-args.js";
 import { UsageError } from "./errors.js";
+import { type OutputMode, outputMode } from "./output-mode.js";
 import { parseToolNames, type ToolName } from "./tool-names.js";
 
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
-  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
+  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--mode text|json | --json | -p] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
   "[--no-context-files] [--trust-extensions] [--yes] [--protected-paths LIST] [prompt]" +
   " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources | tiny-pi export FILE [--out FILE.html]";
 
@@ -46,7 +47,8 @@ export interface CliArgs {
   /** --context-window N and --reserve N (tokens): see context-window.ts. */
   contextWindow?: number;
   reserve?: number;
-  json: boolean;
+  /** text: the human view; json: one event per line (--mode json, --json); print: the final answer only (-p). */
+  mode: OutputMode;
   session: SessionChoice;
   command?: CliCommand;
   /** --no-context-files: no AGENTS.md / CLAUDE.md in the system prompt (skills stay listed). */
@@ -73,7 +75,9 @@ export const cliOptions = {
   "max-steps": { type: "string" },
   "context-window": { type: "string" },
   reserve: { type: "string" },
+  mode: { type: "string" },
   json: { type: "boolean" },
+  print: { type: "boolean", short: "p" },
   "no-session": { type: "boolean" },
   resume: { type: "string" },
   fork: { type: "string" },
@@ -130,7 +134,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     ...(fromDir !== undefined ? { fromDir: path.resolve(from, fromDir) } : {}),
     ...(values["max-steps"] !== undefined ? { maxSteps: parseMaxSteps(values["max-steps"]) } : {}),
     ...windowOptions(values["context-window"], values.reserve),
-    json: values.json === true,
+    mode: outputMode(values.mode, values.json === true, values.print === true),
     session,
     ...(command !== undefined ? { command } : {}),
     ...(values["no-context-files"] ? { noContextFiles: true as const } : {}),
@@ -336,7 +340,10 @@ export const helpText = `用法：${usage}
   tiny-pi resources     列出这次会加载什么：各个根、上下文文件、技能、模板、扩展及其信任、谁遮蔽了谁（只读，不导入扩展）
 
 输出与会话
-  --json                每个 LoopEvent 输出一行 JSON，代替给人看的视图
+  --mode text|json      这一轮怎样显示：text 是给人看的视图（默认：回答边到边显示，每个工具调用一行）；
+                        json 每个事件输出一行 JSON，标准输出里没有别的
+  --json                旧的写法，同 --mode json
+  -p, --print           只在标准输出打印最后一条回答的文字（给脚本与管道用）；失败时标准输出为空、一行说明
   --no-session          不记录会话
   --resume FILE         在会话文件的叶上继续，新条目追加到同一个文件
   --fork FILE           把 FILE 从根到叶的分支复制进一个新会话文件（会话头记下 FILE），在新文件里继续；
