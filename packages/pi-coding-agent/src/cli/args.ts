@@ -4,7 +4,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { windowOptions } from "./context-window-args.js";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../host/errors.js";
 import { type OutputMode, outputMode } from "./output-mode.js";
 import { parseToolNames, type ToolName } from "./tool-names.js";
 

@@ -4,7 +4,7 @@
 import type { ToolCall, ToolResultMessage } from "@pi/core";
 import type { LoopEvent } from "@pi/course";
 import type { Style } from "./style.js";
-import { visible } from "./visible-text.js";
+import { visible } from "../host/visible-text.js";
 
 const SHORT = 60;
 

@@ -3,7 +3,7 @@
 // SDK, the validator and the tools are loaded (app.ts does the run). Every failure ends in one
 // line and an exit code: 2 for usage, 1 for a failed run; never a stack.
 import { helpText, parseCliArgs } from "./args.js";
-import { EXIT_FAILED_RUN, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "./errors.js";
+import { EXIT_FAILED_RUN, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "../host/errors.js";
 import { leave } from "./leave.js";
 import { requireWorkspace } from "./workspace.js";
 

@@ -4,7 +4,7 @@
 import type { Model } from "@pi/core";
 import type { CliArgs } from "./args.js";
 import { readmeRoundTripModel } from "./embedded-model.js";
-import type { Redact } from "./redacting.js";
+import type { Redact } from "../host/redacting.js";
 
 export interface ModelChoice {
   model: Model;

@@ -1,7 +1,7 @@
 // How one run is presented (chapter 13's modes): `text`, the human view (the default); `json`, one
 // event per line (`--mode json`, or its old name `--json`); `print` (-p / --print), the final
 // answer's text only. On a terminal without a prompt the REPL shows the human view or JSON lines.
-import { UsageError } from "./errors.js";
+import { UsageError } from "../host/errors.js";
 
 export type OutputMode = "text" | "json" | "print";
 

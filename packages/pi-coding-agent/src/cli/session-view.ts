@@ -7,8 +7,8 @@ import path from "node:path";
 import type { Message } from "@pi/core";
 import type { SessionEntry } from "../session/entries.js";
 import type { SessionCommand } from "./args.js";
-import { readSessionFile, sessionsDir } from "./session-file.js";
-import { visible } from "./visible-text.js";
+import { readSessionFile, sessionsDir } from "../host/session-file.js";
+import { visible } from "../host/visible-text.js";
 
 const WORDS = 48;
 
