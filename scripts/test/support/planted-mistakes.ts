@@ -1,4 +1,4 @@
-// Mistakes a learner makes in chapters 06, 07 and 09, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 06, 07, 09 and 13, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
 // The first ones of each chapter are the walk's (issue 21); the others are the course's own.
@@ -20,6 +20,9 @@ const executeToolCall = "packages/pi-core/src/execute-tool-call.ts";
 const agentLoop = "packages/pi-course/src/agent-loop.ts";
 const agent = "packages/pi-course/src/agent.ts";
 const tools = "packages/pi-core/src/tools.ts";
+const openRuntime = "packages/pi-coding-agent/src/runtime/open.ts";
+const contextAdapter = "packages/pi-coding-agent/src/runtime/context-adapter.ts";
+const runtime = "packages/pi-coding-agent/src/runtime/runtime.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -283,5 +286,50 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /按排队顺序：takeSteering 交出整个 steer 队列/,
+  },
+  {
+    checkpoint: "13",
+    name: "没给 leaf 就从会话的最后一个条目继续",
+    lab: "13.1",
+    mutations: [
+      {
+        file: openRuntime,
+        find: "  if (leaf === undefined) {\n    throw new RuntimeError(",
+        replace: "  leaf ??= session.leafId() ?? undefined;\n  if (leaf === undefined) {\n    throw new RuntimeError(",
+      },
+    ],
+    says: /非空会话不指定 leaf：一行 RuntimeError，不猜最后一个条目/,
+  },
+  {
+    checkpoint: "13",
+    name: "活动路径直接交出 Runtime 自己的条目",
+    lab: "13.2",
+    mutations: [
+      {
+        file: contextAdapter,
+        find: "  return structuredClone([...source.persisted(), ...source.queued()]);",
+        replace: "  return [...source.persisted(), ...source.queued()];",
+      },
+    ],
+    says: /活动路径是深拷贝：改它的条目碰不到 Runtime 自己的/,
+  },
+  {
+    checkpoint: "13",
+    name: "每个条目一来就写，不等前一个写完",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    writes = writes.then(async () => {",
+        replace: "    const write = (async () => {",
+      },
+      {
+        file: runtime,
+        find: "          { cause: error },\n        );\n      }\n    });",
+        replace:
+          "          { cause: error },\n        );\n      }\n    })();\n    writes = Promise.all([writes, write]).then(() => undefined);",
+      },
+    ],
+    says: /条目一次写一个/,
   },
 ];

@@ -1,12 +1,22 @@
 // The context adapter: a Model in front of the real one. The Agent keeps only what it ran since
 // the Runtime opened; the request the real model gets is built from the Runtime's active path
-// instead (restored history, then what is still queued for the disk), cut to the window by
-// chapter 11's buildContext: whole recent interactions, after the fixed costs (system prompt,
-// tool schemas, the answer's reserve) are taken off. The tools and the signal pass through; the
-// messages are fresh copies, so the real model can neither see nor change the Runtime's arrays.
-import { assistantMessage, type Model, type ModelRequest, type ModelStream, PushModelStream, userMessage } from "@pi/core";
+// instead: what is persisted (restored history, then each entry once written), with the suffix
+// still queued for the disk attached for this request only, cut to the window by chapter 11's
+// buildContext: whole recent interactions, after the fixed costs (system prompt, tool schemas,
+// the answer's reserve) are taken off. The tools and the signal pass through; the messages are
+// fresh copies, so the real model can neither see nor change the Runtime's own arrays.
+import {
+  assistantMessage,
+  type Model,
+  type ModelRequest,
+  type ModelStream,
+  type ModelStreamOptions,
+  PushModelStream,
+  userMessage,
+} from "@pi/core";
 import { type BuiltContext, buildContext, type ContextBudget, estimateTokens } from "../compaction/index.js";
-import type { CompactHook, CompactionTarget, ContextWindow, RuntimeCode } from "./types.js";
+import type { SessionEntry } from "../session/entries.js";
+import type { CompactHook, CompactionTarget, ContextSource, ContextWindow, RuntimeCode } from "./types.js";
 
 export interface AdapterOptions {
   window?: ContextWindow;
@@ -16,6 +26,11 @@ export interface AdapterOptions {
 
 /** Without a known window nothing is dropped: the path is still projected through its compactions. */
 const NO_WINDOW = Number.MAX_SAFE_INTEGER;
+
+/** The active path for one request: persisted entries, then the queued ones, as a fresh deep copy. */
+export function activePath(source: ContextSource): SessionEntry[] {
+  return structuredClone([...source.persisted(), ...source.queued()]);
+}
 
 /** The budget of one request: the window, less the answer's reserve and what every request carries (system prompt, tools). */
 export function requestBudget(request: ModelRequest, window?: ContextWindow): ContextBudget {
@@ -36,7 +51,7 @@ export async function fitRequest(
 ): Promise<BuiltContext> {
   const build = options.buildContext ?? buildContext;
   const budget = requestBudget(request, options.window);
-  const context = build(target.path(), budget);
+  const context = build(activePath(target), budget);
   if (context.dropped.length === 0 || options.compact === undefined) return context;
   return options.compact(context, budget, target, signal);
 }
@@ -57,13 +72,23 @@ export function contextAdapter(inner: Model, target: CompactionTarget, options: 
           out.end({ ...assistantMessage([], reason), errorMessage: line });
           return;
         }
-        const sent: ModelRequest = { messages: context.messages, tools: request.tools };
-        if (request.systemPrompt !== undefined) sent.systemPrompt = request.systemPrompt;
-        await forward(() => inner.stream(sent, streamOptions), out);
+        await forward(() => innerStream(inner, request, context, streamOptions), out);
       })();
       return out;
     },
   };
+}
+
+/** The real model's stream for `request`, sent with `context`'s messages: the tools and the options as given. */
+function innerStream(
+  inner: Model,
+  request: ModelRequest,
+  context: BuiltContext,
+  streamOptions: ModelStreamOptions | undefined,
+): ModelStream {
+  const sent: ModelRequest = { messages: context.messages, tools: request.tools };
+  if (request.systemPrompt !== undefined) sent.systemPrompt = request.systemPrompt;
+  return inner.stream(sent, streamOptions);
 }
 
 async function forward(open: () => ModelStream, out: PushModelStream): Promise<void> {

@@ -2,7 +2,7 @@
 // follow-ups). loopEngine: chapter 07's runAgentLoop turn by turn, for a loop no Agent drives
 // (tiny-pi --loop); it keeps the transcript across prompts and cannot steer. Both start empty:
 // restored history reaches the model through the context adapter, never through the engine.
-import type { UserMessage } from "@pi/core";
+import type { Message } from "@pi/core";
 import { Agent, type AgentEvent, type AgentListener, runAgentLoop } from "@pi/course";
 import type { EngineFactory, RuntimeEngine } from "./types.js";
 
@@ -19,13 +19,14 @@ export function agentEngine(AgentClass: typeof Agent = Agent): EngineFactory {
       subscribe: (listener) => agent.subscribe(listener),
       steer: (text) => agent.steer(text),
       abort: () => agent.abort(),
+      queued: () => agent.state.queued.steer.length + agent.state.queued.followUp.length,
     };
   };
 }
 
 export function loopEngine(runLoop: typeof runAgentLoop = runAgentLoop): EngineFactory {
   return (options): RuntimeEngine => {
-    let messages: UserMessage[] | import("@pi/core").Message[] = [];
+    let messages: Message[] = [];
     let controller: AbortController | undefined;
     let listeners: AgentListener[] = [];
     const emit = (event: AgentEvent) => {

@@ -1,16 +1,18 @@
-export { contextAdapter, fitRequest, requestBudget } from "./context-adapter.js";
+export { activePath, contextAdapter, fitRequest, requestBudget } from "./context-adapter.js";
 export { agentEngine, loopEngine } from "./engine.js";
 export { openRuntime, restoredPath } from "./open.js";
 export { createRuntime } from "./runtime.js";
 export {
   type CompactHook,
   type CompactionTarget,
+  type ContextSource,
   type ContextWindow,
   type EngineFactory,
   type EngineOptions,
   type PromptOptions,
   type Runtime,
   type RuntimeCode,
+  type RuntimeCore,
   type RuntimeEngine,
   RuntimeError,
   type RuntimeEvent,

@@ -8,19 +8,20 @@
 import { type Message, type Model, type UserMessage, userMessage } from "@pi/core";
 import type { AgentEvent, AgentRunResult } from "@pi/course";
 import { messageEntry, newEntryId, type SessionEntry } from "../session/entries.js";
-import { contextAdapter } from "./context-adapter.js";
+import { activePath, contextAdapter } from "./context-adapter.js";
 import { agentEngine } from "./engine.js";
 import {
   type CompactionTarget,
   type PromptOptions,
-  type Runtime,
+  type RuntimeCore,
   RuntimeError,
   type RuntimeEvent,
   type RuntimeListener,
   type RuntimeOptions,
 } from "./types.js";
 
-export function createRuntime(options: RuntimeOptions, restored: SessionEntry[]): Runtime {
+/** `restored`: the path openRuntime copied (the Runtime owns it from now on). */
+export function createRuntime(options: RuntimeOptions, restored: SessionEntry[]): RuntimeCore {
   const { session } = options;
   /** The active path as written: the restored history, then each entry once its write completed. */
   const persisted: SessionEntry[] = restored;
@@ -84,7 +85,9 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
   };
 
   const target: CompactionTarget = {
-    path: () => structuredClone([...persisted, ...queued]),
+    persisted: () => persisted,
+    queued: () => queued,
+    path: () => activePath(target),
     appendEntry: (entry) => append(structuredClone(entry)),
     newId,
   };
@@ -118,6 +121,16 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
     emit({ type: "system_prompt", systemPrompt: text });
   };
 
+  /** Why a prompt cannot start now, if it cannot: the same poison every time, once a write failed. */
+  const refusal = (): RuntimeError | undefined => {
+    if (poison !== undefined) return poison;
+    if (closed) return new RuntimeError("这个 Runtime 已经 dispose()：不再接受提示；要继续，在会话上重新打开一个。");
+    if (running !== undefined) {
+      return new RuntimeError("上一个提示还没有结束：用 steer() 把这一行送进正在运行的一轮，或等它结束再提示。");
+    }
+    return undefined;
+  };
+
   const run = async (message: UserMessage, patch: string | undefined): Promise<AgentRunResult> => {
     setSystemPrompt(patch ?? base);
     let result: AgentRunResult;
@@ -134,11 +147,8 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
 
   return {
     prompt(input, promptOptions?: PromptOptions) {
-      if (poison !== undefined) return Promise.reject(poison);
-      if (closed) return Promise.reject(new RuntimeError("这个 Runtime 已经 dispose()：不再接受提示；要继续，在会话上重新打开一个。"));
-      if (running !== undefined) {
-        return Promise.reject(new RuntimeError("上一个提示还没有结束：用 steer() 把这一行送进正在运行的一轮，或等它结束再提示。"));
-      }
+      const refused = refusal();
+      if (refused !== undefined) return Promise.reject(refused);
       const message = typeof input === "string" ? userMessage(input) : structuredClone(input);
       const current = run(message, promptOptions?.systemPrompt);
       running = current;
@@ -154,6 +164,7 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
       return true;
     },
     abort: () => engine.abort(),
+    queued: () => engine.queued?.() ?? 0,
     subscribe(listener) {
       listeners = [...listeners, listener];
       return () => {
@@ -176,5 +187,8 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
     leafId: () => leaf,
     failure: () => poison?.message,
     systemPrompt: () => systemPrompt,
+    engine,
+    session,
+    model: options.model,
   };
 }

@@ -23,6 +23,8 @@ export interface RuntimeEngine {
   /** Steers a line into the running turn; absent when the engine cannot (a loop turn by turn). */
   steer?: (text: string) => void;
   abort(): void;
+  /** Lines steered or queued that no turn took yet (they go with the next prompt); absent: none can wait. */
+  queued?: () => number;
 }
 
 export interface EngineOptions {
@@ -40,8 +42,16 @@ export interface ContextWindow {
   reserve: number;
 }
 
+/** The Runtime's active path in its two parts, as the context adapter reads it. */
+export interface ContextSource {
+  /** Restored history, then every entry whose write completed, in path order. */
+  persisted(): readonly SessionEntry[];
+  /** Entries appended but not written yet, oldest first. */
+  queued(): readonly SessionEntry[];
+}
+
 /** Where a compaction goes: the Runtime's active path and its write queue. */
-export interface CompactionTarget {
+export interface CompactionTarget extends ContextSource {
   /** Root → leaf: persisted entries, then those still queued. A fresh copy each call. */
   path(): SessionEntry[];
   /** Queues `entry` (a compaction) under the leaf; it becomes the leaf. */
@@ -133,6 +143,8 @@ export interface Runtime {
   /** Steers a line into the running prompt; false when the engine cannot (it then waits for the next prompt). */
   steer(text: string): boolean;
   abort(): void;
+  /** Lines steered into a prompt that did not take them yet: they go with the next prompt. */
+  queued(): number;
   subscribe(listener: RuntimeListener): () => void;
   /** Resolves once the writes queued so far are done; rejects with the RuntimeError of a failed write. */
   flush(): Promise<void>;
@@ -148,4 +160,11 @@ export interface Runtime {
   failure(): string | undefined;
   /** The system prompt in force (base + resource context, or this prompt's). */
   systemPrompt(): string;
+}
+
+/** What createRuntime builds: the control surface plus the parts openRuntime must not hand out. */
+export interface RuntimeCore extends Runtime {
+  readonly engine: RuntimeEngine;
+  readonly session: SessionStore;
+  readonly model: Model;
 }

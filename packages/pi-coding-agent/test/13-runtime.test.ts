@@ -1,0 +1,668 @@
+// Chapter 13's focused tests: the composition root. Each drives the Runtime (or one of its parts)
+// on a real session file in a real temp folder, with a scripted model, and names the rule it checks.
+import assert from "node:assert/strict";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import {
+  assistantMessage,
+  type Message,
+  type Model,
+  type ScriptedModel,
+  ToolRegistry,
+  text,
+  type UserMessage,
+} from "@pi/core";
+import { buildContext, estimateTokens } from "../src/compaction/index.js";
+import { interactiveMode, printMode, runMode } from "../src/modes/modes.js";
+import { activePath, contextAdapter, requestBudget } from "../src/runtime/context-adapter.js";
+import { openRuntime } from "../src/runtime/open.js";
+import { type CompactHook, type CompactionTarget, RuntimeError, type RuntimeEvent } from "../src/runtime/types.js";
+import { wireRuntime } from "../src/runtime/wiring.js";
+import { messageEntry, type SessionEntry } from "../src/session/entries.js";
+import type { SessionStore } from "../src/session/memory-store.js";
+import {
+  asks,
+  counting,
+  held,
+  lookTools,
+  partsOf,
+  says,
+  scripted,
+  sent,
+  sessionFile,
+  settle,
+  withDir,
+} from "./runtime-fixture.js";
+import { AT, answer, user } from "./session-fixture.js";
+
+/** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
+const TEST_TIMEOUT_MS = 5_000;
+
+const SURFACE = [
+  "abort",
+  "compaction",
+  "dispose",
+  "failure",
+  "flush",
+  "leafId",
+  "messages",
+  "prompt",
+  "queued",
+  "steer",
+  "subscribe",
+  "systemPrompt",
+];
+
+function isOneLine(message: string): boolean {
+  return message.length > 0 && !message.includes("\n");
+}
+
+// ---- Lab 13.1 · 打开 ----
+
+test("打开：空会话打开一个 Runtime，它的控制面交不出 Agent、模型、工具或存储，空会话不接受 leaf", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withDir(async (dir) => {
+    const session = await sessionFile(dir);
+    const model = scripted(says("你好"));
+    const parts = partsOf();
+    const runtime = openRuntime({ session, model, parts });
+    assert.deepEqual(Object.keys(runtime).sort(), SURFACE, "控制面只有这些成员，没有 agent、engine、model、session");
+    for (const value of Object.values(runtime)) {
+      assert.ok(value !== model && value !== session && value !== parts.tools, "控制面上的值不是模型、存储或工具本身");
+    }
+    assert.ok(Object.isFrozen(runtime), "控制面不能被加上成员");
+    assert.throws(
+      () => openRuntime({ session, leaf: "0000abcd", model, parts }),
+      (error: unknown) => error instanceof RuntimeError && isOneLine(error.message) && /leaf/.test(error.message),
+      "空会话指定 leaf：一行 RuntimeError",
+    );
+    assert.deepEqual(runtime.messages(), [], "空会话的 Runtime 没有历史");
+    assert.equal(runtime.leafId(), null, "空会话的第一个条目是根");
+  });
+});
+
+test("打开：非空会话必须明确指定叶子，选中的路径被深拷贝进 Runtime", { timeout: TEST_TIMEOUT_MS }, async () => {
+  // a1 has two continuations: u2 → a2, and u3 → a3 (the last one appended).
+  const entries: SessionEntry[] = [
+    user("0000000a", null, "第一个问题"),
+    answer("0000000b", "0000000a", "第一个回答"),
+    user("0000000c", "0000000b", "第二个问题"),
+    answer("0000000d", "0000000c", "第二个回答"),
+    user("0000000e", "0000000b", "换个问法"),
+    answer("0000000f", "0000000e", "另一个回答"),
+  ];
+  // A store that hands out its own objects (a learner's might): the Runtime must copy what it keeps.
+  const session: SessionStore = {
+    header: { type: "session", version: 3, id: "5b0c6f2e-8a51-4d7e-9c2f-1e3a4b5c6d7e", timestamp: "", cwd: "/w" },
+    entries: () => entries,
+    leafId: () => entries.at(-1)?.id ?? null,
+    has: (id) => entries.some((entry) => entry.id === id),
+    pathTo(id) {
+      const chain: SessionEntry[] = [];
+      for (let at = entries.find((entry) => entry.id === id); at !== undefined; ) {
+        chain.unshift(at);
+        const parent: string | null = at.parentId;
+        at = entries.find((entry) => entry.id === parent);
+      }
+      return chain;
+    },
+    messagesOnPath: () => [],
+    append: async () => {},
+  };
+  const model = scripted(says("好"));
+  assert.throws(
+    () => openRuntime({ session, model, parts: partsOf() }),
+    (error: unknown) => error instanceof RuntimeError && isOneLine(error.message) && /leaf/.test(error.message),
+    "非空会话不指定 leaf：一行 RuntimeError，不猜最后一个条目",
+  );
+  assert.throws(
+    () => openRuntime({ session, leaf: "00000bad", model, parts: partsOf() }),
+    (error: unknown) => error instanceof RuntimeError && isOneLine(error.message) && /00000bad/.test(error.message),
+    "不在会话里的 leaf：一行 RuntimeError，说出这个 id",
+  );
+  const runtime = openRuntime({ session, leaf: "0000000d", model, parts: partsOf() });
+  const first = entries[0] as Extract<SessionEntry, { type: "message" }>;
+  (first.message as UserMessage).content = "被存储改掉了";
+  entries.splice(1, 1);
+  assert.deepEqual(
+    runtime.messages().map((message) => message.content),
+    ["第一个问题", [text("第一个回答")], "第二个问题", [text("第二个回答")]],
+    "Runtime 的历史是选中叶子的那条路径，打开时深拷贝，之后存储怎么改都不受影响",
+  );
+  assert.equal(runtime.leafId(), "0000000d", "下一个条目接在选中的叶子下面");
+});
+
+// ---- Lab 13.2 · 上下文适配器 ----
+
+/** A hand-made active path: `persisted` written, `queued` still on its way to the disk. */
+function source(persisted: SessionEntry[], queued: SessionEntry[]): CompactionTarget {
+  return {
+    persisted: () => persisted,
+    queued: () => queued,
+    path: () => structuredClone([...persisted, ...queued]),
+    appendEntry: () => assert.fail("这里不压缩"),
+    newId: () => "0000ffff",
+  };
+}
+
+const REQUEST_TOOLS = lookTools().definitions();
+
+test("上下文适配器：还没写进磁盘的后缀只为这一次请求接在活动路径后面", { timeout: TEST_TIMEOUT_MS }, async () => {
+  const persisted = [user("0000000a", null, "旧问题"), answer("0000000b", "0000000a", "旧回答")];
+  const queued = [user("0000000c", "0000000b", "新问题")];
+  const inner = scripted(says("一"), says("二"));
+  const adapter = contextAdapter(inner, source(persisted, queued));
+  const agentTranscript: Message[] = [{ role: "user", content: "新问题", timestamp: 1 }];
+  for (let round = 0; round < 2; round += 1) {
+    const stream = adapter.stream({ systemPrompt: "系统", messages: agentTranscript, tools: REQUEST_TOOLS });
+    await stream.result();
+  }
+  assert.deepEqual(sent(inner, 0), ["旧问题", [text("旧回答")], "新问题"], "请求 = 已持久化的路径 + 排队中的后缀");
+  assert.deepEqual(sent(inner, 1), sent(inner, 0), "同样的状态再请求一次，后缀不会被接两次");
+  assert.equal(persisted.length, 2, "后缀只属于这次请求：已持久化的数组没有变长");
+  assert.equal(queued.length, 1, "排队的数组没有变");
+  const copied = activePath(source(persisted, queued));
+  const first = copied[0] as Extract<SessionEntry, { type: "message" }>;
+  (first.message as UserMessage).content = "被这次请求改掉了";
+  assert.equal(
+    (persisted[0] as Extract<SessionEntry, { type: "message" }>).message.content,
+    "旧问题",
+    "活动路径是深拷贝：改它的条目碰不到 Runtime 自己的",
+  );
+});
+
+test("上下文适配器：预算减去系统提示、工具与预留，只保留完整的近期交互", { timeout: TEST_TIMEOUT_MS }, async () => {
+  const path = [
+    user("0000000a", null, "第一段：".repeat(30)),
+    answer("0000000b", "0000000a", "第一段的回答"),
+    user("0000000c", "0000000b", "第二段：".repeat(30)),
+    answer("0000000d", "0000000c", "第二段的回答"),
+    user("0000000e", "0000000d", "第三段"),
+    answer("0000000f", "0000000e", "第三段的回答"),
+  ];
+  const tokens = (entries: SessionEntry[]) =>
+    entries.reduce((sum, entry) => sum + (entry.type === "message" ? estimateTokens(entry.message) : 0), 0);
+  const base = { systemPrompt: "系统", messages: [], tools: REQUEST_TOOLS };
+  const fixed = requestBudget(base).systemPromptTokens;
+  // The smallest window whose history budget holds all three interactions.
+  let window = 1;
+  while (window - Math.ceil(window * 0.05) - fixed - 10 < tokens(path)) window += 1;
+  const firstKept = async (request: typeof base, reserve: number) => {
+    const inner = scripted(says("好"));
+    await contextAdapter(inner, source(path, []), { window: { tokens: window, reserve } })
+      .stream(request)
+      .result();
+    return inner.requests[0]?.messages.map((message) => message.content)[0];
+  };
+  assert.equal(
+    await firstKept(base, 10),
+    path[0]?.type === "message" ? path[0].message.content : "",
+    "都放得下：三段交互全保留",
+  );
+  const second = "第二段：".repeat(30);
+  assert.equal(
+    await firstKept({ ...base, systemPrompt: `系统${"长".repeat(12)}` }, 10),
+    second,
+    "系统提示变长：最老的一段整段去掉",
+  );
+  const wideTool = { ...REQUEST_TOOLS[0], description: "看".repeat(48) } as (typeof REQUEST_TOOLS)[number];
+  assert.equal(await firstKept({ ...base, tools: [wideTool] }, 10), second, "工具的 schema 也算固定成本");
+  assert.equal(await firstKept(base, 20), second, "回答的预留也从窗口里扣掉");
+  assert.equal(await firstKept(base, window), "第三段", "只剩最新的一段时它仍整段保留，从它的用户消息开始");
+
+  // Older interactions do not fit and a compact hook is given: it gets the cut, and the entry it appends is in this very request.
+  const grown: SessionEntry[] = [...path];
+  const withHook: CompactionTarget = {
+    persisted: () => grown,
+    queued: () => [],
+    path: () => structuredClone(grown),
+    appendEntry: (entry) => void grown.push(entry),
+    newId: () => "0000ffff",
+  };
+  const dropped: unknown[] = [];
+  const inner = scripted(says("好"));
+  const compact: CompactHook = async (cut, budget, target) => {
+    dropped.push(...cut.dropped.map((message) => message.content));
+    target.appendEntry({
+      type: "compaction",
+      id: target.newId(),
+      parentId: "0000000f",
+      timestamp: AT,
+      summary: "较早的：第一段",
+      firstKeptEntryId: cut.firstKeptEntryId ?? "",
+      tokensBefore: 1,
+    });
+    return buildContext(target.path(), budget);
+  };
+  await contextAdapter(inner, withHook, { window: { tokens: window, reserve: 20 }, compact })
+    .stream(base)
+    .result();
+  assert.deepEqual(dropped, ["第一段：".repeat(30), [text("第一段的回答")]], "压缩钩子拿到的是整段被裁掉的最老交互");
+  assert.match(
+    JSON.stringify(inner.requests[0]?.messages[0]?.content),
+    /较早的：第一段/,
+    "钩子追加的摘要就在这一次请求的开头",
+  );
+});
+
+test("上下文适配器：工具与信号原样传给内层模型，内层模型看不到也改不了 Runtime 的数组", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const persisted = [user("0000000a", null, "旧问题"), answer("0000000b", "0000000a", "旧回答")];
+  const queued = [user("0000000c", "0000000b", "新问题")];
+  const before = structuredClone([...persisted, ...queued]);
+  const seen: unknown[] = [];
+  const vandal: Model = {
+    stream(request, options) {
+      seen.push(request.tools, options?.signal);
+      for (const message of request.messages) if (message.role === "user") message.content = "改掉了";
+      request.messages.push({ role: "user", content: "塞进去的", timestamp: 9 });
+      return scripted(says("好")).stream(request, options);
+    },
+  };
+  const controller = new AbortController();
+  const adapter = contextAdapter(vandal, source(persisted, queued));
+  await adapter
+    .stream({ systemPrompt: "系统", messages: [], tools: REQUEST_TOOLS }, { signal: controller.signal })
+    .result();
+  assert.deepEqual(seen[0], REQUEST_TOOLS, "工具定义原样传过去");
+  assert.equal(seen[1], controller.signal, "信号是同一个对象，中止能传到内层");
+  assert.deepEqual([...persisted, ...queued], before, "内层模型改的是副本：Runtime 的条目一个字都没变");
+  const again = scripted(says("好"));
+  await contextAdapter(again, source(persisted, queued)).stream({ messages: [], tools: REQUEST_TOOLS }).result();
+  assert.deepEqual(
+    sent(again, 0),
+    ["旧问题", [text("旧回答")], "新问题"],
+    "下一次请求看不到上一次内层模型塞进去的东西",
+  );
+});
+
+// ---- Lab 13.3 · 持久化与生命周期 ----
+
+test("持久化与生命周期：接上资源与扩展；提示在它的条目逐条落盘之后才 resolve", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withDir(async (dir) => {
+    const extension = path.join(dir, "shout.mjs");
+    await writeFile(
+      extension,
+      [
+        "export default (api) => {",
+        '  api.registerTool({ name: "shout", description: "Shouts.", parameters: { type: "object" },',
+        '    execute: async () => ({ content: [{ type: "text", text: "喊出来了" }] }) });',
+        '  api.before((call) => (call.name === "look" ? { allow: false, reason: "扩展不让看" } : undefined));',
+        "};",
+        "",
+      ].join("\n"),
+    );
+    const parts = await wireRuntime({
+      tools: lookTools(),
+      systemPrompt: (names) => `工具：${names.join(",")}`,
+      resources: { contextFiles: [{ path: "/w/AGENTS.md", content: "用中文回答。" }], skills: [] },
+      extensions: {
+        files: [{ kind: "extension", name: "shout.mjs", root: { kind: "workspace", dir }, path: extension }],
+        trusted: () => true,
+      },
+    });
+    const real = await sessionFile(dir);
+    const hold = held(real);
+    const model = scripted(asks("c1", "shout", {}), asks("c2", "look", { path: "a.txt" }), says("完成"));
+    const runtime = openRuntime({ session: hold.store, model, parts });
+    let resolved = false;
+    const done = runtime.prompt("开始").then((result) => {
+      resolved = true;
+      return result;
+    });
+    // user, call shout, its result, call look, its (denied) result, the answer: six entries, one at a time.
+    for (let written = 0; written < 6; written += 1) {
+      await hold.arrival();
+      await settle();
+      assert.equal(resolved, false, `第 ${written + 1} 个条目还没落盘，提示不能 resolve`);
+      if (written === 0) {
+        await assert.rejects(
+          runtime.prompt("又一个"),
+          (error: unknown) => error instanceof RuntimeError && /还没有结束/.test(error.message),
+          "一个提示还在运行时再提示：一行拒绝（插话用 steer()）",
+        );
+      }
+      hold.release();
+    }
+    const result = await done;
+    assert.equal(result.reason, "stop", "被拒绝的调用配成错误结果，这一轮照常结束");
+    assert.equal(hold.maxInFlight(), 1, "条目一次写一个");
+    assert.equal(real.entries().length, 6, "resolve 时每个条目都已写进文件");
+    assert.deepEqual(
+      model.requests[2]?.messages.map((message) => message.role),
+      ["user", "assistant", "toolResult", "assistant", "toolResult"],
+      "第三次请求 = 已写完的 + 排队中的，按顺序，每条一次",
+    );
+    const request = model.requests[0];
+    assert.match(
+      request?.systemPrompt ?? "",
+      /^工具：look,shout\n\n<context_file path="\/w\/AGENTS\.md">/,
+      "系统提示 = 基础（含扩展的工具）+ 资源上下文",
+    );
+    assert.deepEqual(
+      request?.tools.map((tool) => tool.name),
+      ["look", "shout"],
+      "扩展注册的工具在请求里",
+    );
+    const results = result.messages.filter((message) => message.role === "toolResult");
+    assert.deepEqual(
+      results.map((message) => message.content),
+      [[text("喊出来了")], [text('Call to tool "look" was denied: 扩展不让看')]],
+      "扩展的工具能运行，它的 before 钩子拒绝了 look",
+    );
+  });
+});
+
+test("持久化与生命周期：系统提示只在变化时打补丁，打过补丁的提示之后基础提示恢复，已持久化的前缀从不改写", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withDir(async (dir) => {
+    const session = await sessionFile(dir, [
+      user("0000000a", null, "旧问题"),
+      answer("0000000b", "0000000a", "旧回答"),
+    ]);
+    const before = await readFile(session.file, "utf8");
+    const model = scripted(says("一"), says("二"), says("三"));
+    const runtime = openRuntime({ session, leaf: "0000000b", model, parts: partsOf(lookTools(), "基础提示") });
+    const events: string[] = [];
+    runtime.subscribe((event: RuntimeEvent) => {
+      if (event.type === "system_prompt") events.push(event.systemPrompt);
+    });
+    await runtime.prompt("一", { systemPrompt: "基础提示" });
+    assert.deepEqual(events, [], "补丁与当前的一样：不算变化，没有事件");
+    await runtime.prompt("二", { systemPrompt: "这一次的提示" });
+    assert.deepEqual(events, ["这一次的提示", "基础提示"], "打补丁时一个事件，提示结束恢复基础提示时一个事件");
+    await runtime.prompt("三");
+    assert.deepEqual(
+      model.requests.map((request) => request.systemPrompt),
+      ["基础提示", "这一次的提示", "基础提示"],
+      "补丁只管它那一次提示",
+    );
+    assert.equal(runtime.systemPrompt(), "基础提示", "提示结束后生效的是基础提示");
+    const after = await readFile(session.file, "utf8");
+    assert.ok(after.startsWith(before), "恢复的条目一个字节都没被改写");
+    assert.doesNotMatch(after, /这一次的提示|基础提示/, "系统提示不写进会话条目");
+  });
+});
+
+test("持久化与生命周期：恢复的历史之后只追加新后缀；落盘失败毒化 Runtime，之后的提示一行拒绝", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withDir(async (dir) => {
+    const file = await sessionFile(dir, [user("0000000a", null, "旧问题"), answer("0000000b", "0000000a", "旧回答")]);
+    const { store: session, asked } = counting(file);
+    // The tool steers a line into the running prompt: the Agent works on a resumed session too.
+    let steer: (line: string) => boolean = () => false;
+    const tools = new ToolRegistry();
+    tools.register({
+      name: "look",
+      description: "Looks at a path.",
+      parameters: { type: "object" },
+      execute: async () => {
+        steer("顺便也看看 b");
+        return { content: [text("看到了")] };
+      },
+    });
+    const badRequest = { ...assistantMessage([], "error"), errorMessage: "400 bad request" };
+    const model = scripted(asks("c1", "look", {}), says("新回答"), badRequest, says("不会用到"));
+    const runtime = openRuntime({ session, leaf: "0000000b", model, parts: partsOf(tools, "基础提示") });
+    steer = (line) => runtime.steer(line);
+    await runtime.prompt("新问题");
+    const entries = file.entries();
+    assert.deepEqual(entries.map((entry) => entry.id).slice(0, 2), ["0000000a", "0000000b"], "恢复的条目原样在前");
+    assert.deepEqual(
+      entries.slice(2).map((entry) => (entry.type === "message" ? entry.message.role : entry.type)),
+      ["user", "assistant", "toolResult", "user", "assistant"],
+      "只追加了这次提示的条目（提示、调用、结果、steer 进来的行、回答），恢复的历史没有再写一遍",
+    );
+    assert.equal(entries[2]?.parentId, "0000000b", "新后缀接在选中的叶子下面");
+    assert.deepEqual(sent(model, 0), ["旧问题", [text("旧回答")], "新问题"], "恢复的历史经适配器进入请求");
+
+    // An answer that fails (not retried) stays in the transcript: it is recorded when the prompt ends.
+    const failing = await runtime.prompt("再问一次");
+    assert.equal(failing.reason, "error", "模型的回答以错误结束");
+    assert.deepEqual(
+      sent(model, 2).slice(2),
+      [
+        "新问题",
+        [text("我先看一下。"), { type: "toolCall", id: "c1", name: "look", arguments: {} }],
+        [text("看到了")],
+        "顺便也看看 b",
+        [text("新回答")],
+        "再问一次",
+      ],
+      "下一次请求 = 写完的路径，每条一次，没有重复",
+    );
+    const last = file.entries().at(-1);
+    assert.ok(
+      last?.type === "message" && last.message.role === "assistant" && last.message.stopReason === "error",
+      "留在对话里的失败回答在提示结束时记下",
+    );
+
+    // The disk goes away: the session file becomes a folder, so the next append fails (EISDIR).
+    await rm(file.file);
+    await mkdir(file.file);
+    const before = asked.length;
+    const failed = await runtime.prompt("这次写不进去", { systemPrompt: "补丁" }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(failed instanceof RuntimeError, "条目没写进磁盘的提示不能 resolve：它以 RuntimeError 拒绝");
+    assert.ok(isOneLine(failed.message) && /会话写入失败/.test(failed.message), failed.message);
+    assert.equal(runtime.failure(), failed.message, "failure() 说出是哪一次写入失败");
+    assert.equal(asked.length, before + 1, "写失败的条目之后的条目不再交给存储：文件里不会有洞");
+    assert.equal(runtime.systemPrompt(), "基础提示", "失败的提示结束时同样恢复基础提示");
+    const requests = model.requests.length;
+    const refused = await runtime.prompt("再试一次").then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.equal(refused, failed, "被毒化之后每个提示都以同一行拒绝");
+    assert.equal(model.requests.length, requests, "被拒绝的提示根本不会请求模型");
+    await assert.rejects(runtime.flush(), (error: unknown) => error === failed, "flush() 不把没写完的说成已保存");
+    await assert.rejects(runtime.dispose(), (error: unknown) => error === failed, "dispose() 也一样");
+    assert.equal(asked.length, before + 1, "毒化之后什么都不再写");
+  });
+});
+
+test("持久化与生命周期：flush() 只等当前队列写完；dispose() 等磁盘写完，然后永久关闭提示", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withDir(async (dir) => {
+    const real = await sessionFile(dir);
+    const hold = held(real);
+    const runtime = openRuntime({ session: hold.store, model: scripted(), parts: partsOf() });
+    const { compaction } = runtime;
+    const first = messageEntry({ role: "user", content: "一", timestamp: 1 }, null, compaction.newId());
+    compaction.appendEntry(first);
+    const flushed = runtime.flush();
+    const second = messageEntry({ role: "user", content: "二", timestamp: 2 }, first.id, compaction.newId());
+    compaction.appendEntry(second);
+    let flushDone = false;
+    void flushed.then(() => {
+      flushDone = true;
+    });
+    await hold.arrival();
+    await settle();
+    assert.equal(flushDone, false, "排着的条目还没写完，flush() 不能 resolve");
+    hold.release();
+    await flushed;
+    assert.deepEqual(
+      real.entries().map((entry) => entry.id),
+      [first.id],
+      "flush() 在它调用时排着的条目写完就 resolve，不等之后的",
+    );
+
+    let disposed = false;
+    const closing = runtime.dispose().then(() => {
+      disposed = true;
+    });
+    // Raced against one turn of the event loop: a broken dispose() would start a prompt that waits on the held write.
+    const early = await Promise.race([
+      runtime.prompt("关闭中").then(
+        () => "resolved",
+        (error: unknown) => error,
+      ),
+      settle().then(() => "还在运行"),
+    ]);
+    assert.ok(early instanceof RuntimeError, "dispose() 一开始就不再接受提示");
+    await hold.arrival();
+    await settle();
+    assert.equal(disposed, false, "还有条目没落盘，dispose() 不能 resolve");
+    hold.release();
+    await closing;
+    assert.deepEqual(
+      real.entries().map((entry) => entry.id),
+      [first.id, second.id],
+      "dispose() resolve 时磁盘上有每一个条目",
+    );
+    const late = await runtime.prompt("之后").then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(
+      late instanceof RuntimeError && isOneLine(late.message) && /dispose/.test(late.message),
+      "dispose() 之后的提示一行拒绝",
+    );
+    await runtime.dispose();
+  });
+});
+
+// ---- Lab 13.4 · 三种模式 ----
+
+/** A Runtime on a new session file, with every prompt it gets counted. */
+async function countedRuntime(dir: string, model: ScriptedModel) {
+  const session = await sessionFile(dir);
+  const runtime = openRuntime({ session, model, parts: partsOf() });
+  const prompts: string[] = [];
+  let subscribed = 0;
+  return {
+    session,
+    prompts,
+    subscribed: () => subscribed,
+    flush: () => runtime.flush(),
+    modeRuntime: {
+      prompt: (input: string | UserMessage, options?: { systemPrompt?: string }) => {
+        prompts.push(typeof input === "string" ? input : JSON.stringify(input.content));
+        return runtime.prompt(input, options);
+      },
+      subscribe: (listener: (event: RuntimeEvent) => void) => {
+        subscribed += 1;
+        return runtime.subscribe(listener);
+      },
+    },
+  };
+}
+
+function output() {
+  const chunks: string[] = [];
+  return { chunks, write: (chunk: string) => void chunks.push(chunk) };
+}
+
+async function* lines(...typed: string[]): AsyncIterable<string> {
+  for (const line of typed) yield line;
+}
+
+test("三种模式：交互模式与 print 模式对每个用户输入恰好调用一次 Runtime.prompt，并写出最终文本", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  await withDir(async (dir) => {
+    const printed = await countedRuntime(dir, scripted(asks("c1", "look", { path: "a" }), says("答一"), says("答二")));
+    const out = output();
+    const last = await printMode(printed.modeRuntime, { output: out, prompts: ["一", "二"] });
+    assert.deepEqual(printed.prompts, ["一", "二"], "print：每个输入一次 prompt");
+    assert.deepEqual(out.chunks, ["答一\n", "答二\n"], "print：只写每个提示的最终文本");
+    assert.equal(last?.reason, "stop", "print 返回最后一个提示的结果");
+  });
+  await withDir(async (dir) => {
+    const typed = await countedRuntime(dir, scripted(says("答一"), says("答二")));
+    const out = output();
+    await interactiveMode(typed.modeRuntime, { output: out, input: lines("一", "   ", "  二  ") });
+    assert.deepEqual(typed.prompts, ["一", "二"], "交互：每个非空行一次 prompt，空行不算输入");
+    assert.deepEqual(out.chunks, ["答一\n", "答二\n"], "交互：每行之后写出最终文本");
+  });
+});
+
+test("三种模式：JSON 模式只改变呈现，每行一个事件，提示与会话都和 print 模式一样", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const turns = () => scripted(asks("c1", "look", { path: "a" }), says("看完了"));
+  const shape = (entries: SessionEntry[]) =>
+    entries.map((entry) => (entry.type === "message" ? [entry.message.role, entry.message.content] : entry.type));
+  await withDir(async (dir) => {
+    const asText = await countedRuntime(path.join(dir), turns());
+    await runMode("print", asText.modeRuntime, { output: output(), prompts: ["看看 a"] });
+    await asText.flush();
+    await mkdir(path.join(dir, "json"));
+    const asJson = await countedRuntime(path.join(dir, "json"), turns());
+    const out = output();
+    await runMode("json", asJson.modeRuntime, { output: out, prompts: ["看看 a"] });
+    await asJson.flush();
+    assert.deepEqual(asJson.prompts, asText.prompts, "同样的输入，同样的 prompt 调用");
+    assert.deepEqual(shape(asJson.session.entries()), shape(asText.session.entries()), "会话里写下的东西一样");
+    const events = out.chunks.map((chunk) => {
+      assert.ok(chunk.endsWith("\n") && !chunk.slice(0, -1).includes("\n"), "每个事件一行");
+      return JSON.parse(chunk) as RuntimeEvent;
+    });
+    assert.equal(events[0]?.type, "agent_start", "第一行是 agent_start");
+    assert.equal(events.at(-1)?.type, "agent_end", "最后一行是 agent_end");
+    assert.ok(
+      events.some((event) => event.type === "tool_end"),
+      "工具事件也在",
+    );
+    const answers = events.filter((event) => event.type === "assistant_message");
+    assert.deepEqual(
+      answers.at(-1)?.type === "assistant_message" ? answers.at(-1)?.message.content : undefined,
+      [text("看完了")],
+      "最终文本在事件里，不另外写",
+    );
+  });
+});
+
+test("三种模式：未知的模式在任何事情运行之前失败，输出的 I/O 错误原样传出", { timeout: TEST_TIMEOUT_MS }, async () => {
+  await withDir(async (dir) => {
+    const counted = await countedRuntime(dir, scripted(says("一"), says("二")));
+    const out = output();
+    await assert.rejects(
+      runMode("yaml", counted.modeRuntime, { output: out, prompts: ["一"] }),
+      (error: unknown) =>
+        error instanceof RuntimeError &&
+        isOneLine(error.message) &&
+        /yaml/.test(error.message) &&
+        /print/.test(error.message),
+      "未知模式：一行 RuntimeError，说出可用的模式",
+    );
+    assert.deepEqual(
+      [counted.prompts, counted.subscribed(), out.chunks],
+      [[], 0, []],
+      "未知模式：没有 prompt、没有订阅、什么都没写",
+    );
+    await assert.rejects(
+      runMode("toString", counted.modeRuntime, { output: out, prompts: ["一"] }),
+      RuntimeError,
+      "原型上的名字（toString）也不是模式",
+    );
+
+    const broken = Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
+    const failing = {
+      write: () => {
+        throw broken;
+      },
+    };
+    await assert.rejects(
+      runMode("print", counted.modeRuntime, { output: failing, prompts: ["一"] }),
+      (error: unknown) => error === broken,
+      "print：写输出的错误原样传出",
+    );
+    await assert.rejects(
+      runMode("json", counted.modeRuntime, { output: failing, prompts: ["二"] }),
+      (error: unknown) => error === broken,
+      "json：监听器里的写错误也原样传出，不被吞掉",
+    );
+  });
+});

@@ -1,0 +1,134 @@
+// Test helpers for chapter 13: a real session file in a real temp folder, a store whose writes
+// wait until the test lets each one through (to see what the Runtime does before the disk has
+// answered), scripted answers, and a Runtime opened on them.
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { type AssistantMessage, assistantMessage, ScriptedModel, type ToolCall, ToolRegistry, text } from "@pi/core";
+import type { RuntimeParts } from "../src/runtime/types.js";
+import { newHeader, type SessionEntry } from "../src/session/entries.js";
+import { JsonlSessionStore } from "../src/session/jsonl-store.js";
+import type { SessionStore } from "../src/session/memory-store.js";
+
+export async function withDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "pi-ch13-"));
+  try {
+    return await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A new session file in `dir`, holding `entries` (appended in order). */
+export async function sessionFile(dir: string, entries: readonly SessionEntry[] = []): Promise<JsonlSessionStore> {
+  const store = await JsonlSessionStore.create(path.join(dir, "session.jsonl"), newHeader(dir));
+  for (const entry of entries) await store.append(entry);
+  return store;
+}
+
+export function says(words: string): AssistantMessage {
+  return assistantMessage([text(words)], "stop");
+}
+
+export function asks(callId: string, name: string, args: Record<string, unknown>): AssistantMessage {
+  const call: ToolCall = { type: "toolCall", id: callId, name, arguments: args };
+  return assistantMessage([text("我先看一下。"), call], "toolUse");
+}
+
+/** One tool, `look`, that answers with the path it was given. */
+export function lookTools(): ToolRegistry {
+  const tools = new ToolRegistry();
+  tools.register({
+    name: "look",
+    description: "Looks at a path.",
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+    execute: async (args) => ({ content: [text(`看到了 ${String(args.path)}`)] }),
+  });
+  return tools;
+}
+
+export function partsOf(tools: ToolRegistry = lookTools(), systemPrompt = "你是测试里的 agent。"): RuntimeParts {
+  return { tools, systemPrompt, extensions: { loaded: [], skipped: [], diagnostics: [] } };
+}
+
+export function scripted(...turns: AssistantMessage[]): ScriptedModel {
+  return new ScriptedModel(turns);
+}
+
+/** The messages of `model`'s request `n` (0-based), as it received them. */
+export function sent(model: ScriptedModel, n: number): unknown[] {
+  return (model.requests[n]?.messages ?? []).map((message) => message.content);
+}
+
+export interface HeldStore {
+  store: SessionStore;
+  /** Resolves with the oldest append waiting to be let through, once there is one. */
+  arrival(): Promise<SessionEntry>;
+  /** Lets the oldest waiting append through to the real store. */
+  release(): void;
+  /** The most appends that were ever in the real store's hands at once. */
+  maxInFlight(): number;
+}
+
+/** `inner`, with each append held until release(): entries reach `inner` in the order released. */
+export function held(inner: SessionStore): HeldStore {
+  const waiting: { entry: SessionEntry; go: () => void }[] = [];
+  const arrivals: ((entry: SessionEntry) => void)[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const store: SessionStore = {
+    header: inner.header,
+    entries: () => inner.entries(),
+    leafId: () => inner.leafId(),
+    has: (id) => inner.has(id),
+    pathTo: (id) => inner.pathTo(id),
+    messagesOnPath: (id) => inner.messagesOnPath(id),
+    async append(entry) {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise<void>((go) => {
+        waiting.push({ entry, go });
+        arrivals.shift()?.(entry);
+      });
+      try {
+        await inner.append(entry);
+      } finally {
+        inFlight -= 1;
+      }
+    },
+  };
+  return {
+    store,
+    arrival: () =>
+      new Promise((resolve) => {
+        const oldest = waiting[0];
+        if (oldest !== undefined) resolve(oldest.entry);
+        else arrivals.push(resolve);
+      }),
+    release: () => waiting.shift()?.go(),
+    maxInFlight: () => most,
+  };
+}
+
+/** Lets every turn of microtasks and I/O callbacks queued so far run. */
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** `inner`, keeping every entry the Runtime asked it to append (whether the write succeeded or not). */
+export function counting(inner: SessionStore): { store: SessionStore; asked: SessionEntry[] } {
+  const asked: SessionEntry[] = [];
+  const store: SessionStore = {
+    header: inner.header,
+    entries: () => inner.entries(),
+    leafId: () => inner.leafId(),
+    has: (id) => inner.has(id),
+    pathTo: (id) => inner.pathTo(id),
+    messagesOnPath: (id) => inner.messagesOnPath(id),
+    append(entry) {
+      asked.push(structuredClone(entry));
+      return inner.append(entry);
+    },
+  };
+  return { store, asked };
+}
