@@ -69,7 +69,12 @@ test("tiny-pi --mode json 与 --json：标准输出每行一个事件，两种�
         assert.equal(result.code, 0, result.stderr);
         const lines = result.stdout.trimEnd().split("\n");
         const events = lines.map((line) => JSON.parse(line));
-        assert.deepEqual(events.at(-1), { type: "turn_end", reason: "stop", steps: 2 }, flags.join(" "));
+        assert.deepEqual(
+          events.find((event) => event.type === "turn_end"),
+          { type: "turn_end", reason: "stop", steps: 2 },
+          flags.join(" "),
+        );
+        assert.equal(events.at(-1).type, "agent_end", "最后一行是 agent_end");
         assert.equal(result.stderr.includes("项目名"), false, "回答只在 JSON 里");
         outlines.push(events.map((event) => (event.type === "model_event" ? event.event.type : event.type)));
       });

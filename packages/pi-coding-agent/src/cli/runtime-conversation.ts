@@ -20,7 +20,7 @@ export function runtimeConversation(runtime: Runtime, loopSource: string, steers
     },
     ...(steers ? { steer: (text: string) => void runtime.steer(text) } : {}),
     abort: () => runtime.abort(),
-    queued: () => 0,
+    queued: () => runtime.queued(),
   };
 }
 
