@@ -272,7 +272,11 @@ test("tiny-pi --from practice/12：资源的根与发现、工具钩子都用练
           env,
         );
         assert.equal(run.code, 0, run.stderr);
-        assert.match(run.stderr, /· 资源：.*practice-12 里你的 discoverResources · Runtime：课程的 openRuntime$/m, "开头一行说出资源来自练习目录");
+        assert.match(
+          run.stderr,
+          /· 资源：.*practice-12 里你的 discoverResources · Runtime：课程的 openRuntime$/m,
+          "开头一行说出资源来自练习目录",
+        );
         assert.ok(run.stderr.includes("学习者的 resourceRoots"), run.stderr);
         assert.ok(run.stderr.includes("学习者的 hookedRegistry"), run.stderr);
         assert.ok(server.requests[0].messages[0].content.includes("APP-RULE"), "你的代码读到的 AGENTS.md 进了系统提示");

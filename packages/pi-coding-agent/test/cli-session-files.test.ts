@@ -7,9 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import type { Message } from "@pi/core";
+import { requireWorkspace } from "../src/cli/workspace.js";
 import { forkSession, type HostSession, newSession, resumeSession } from "../src/host/session-store.js";
 import { messageEntry } from "../src/session/entries.js";
-import { requireWorkspace } from "../src/cli/workspace.js";
 import { writeSession } from "./cli-support/run-cli.js";
 
 async function withDir(use: (dir: string) => Promise<void>): Promise<void> {

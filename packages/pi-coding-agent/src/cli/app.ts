@@ -181,5 +181,8 @@ async function openSession(args: CliArgs, redact: Redact, code?: SessionCode): P
       : choice.kind === "fork"
         ? await forkSession(choice.file, args.workspace, choice.leaf, undefined, code)
         : await resumeSession(choice.file, choice.leaf, code);
-  return ignoredByGit({ ...opened, store: redactingStore(opened.store, redact), file: () => opened.file() }, args.workspace);
+  return ignoredByGit(
+    { ...opened, store: redactingStore(opened.store, redact), file: () => opened.file() },
+    args.workspace,
+  );
 }

@@ -3,8 +3,8 @@
 // folder the command was run from (npm's INIT_CWD), not the folder npm switched to.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { windowOptions } from "./context-window-args.js";
 import { UsageError } from "../host/errors.js";
+import { windowOptions } from "./context-window-args.js";
 import { type OutputMode, outputMode } from "./output-mode.js";
 import { parseToolNames, type ToolName } from "./tool-names.js";
 

@@ -9,14 +9,14 @@
 // well), and `fill`, which puts the exports into LearnerCode; plus the LearnerCode field that
 // app.ts hands to the code that uses it (chapter 11's row and `compaction` field are an example).
 import type { Agent, runAgentLoop } from "@pi/course";
-import type { CliArgs } from "./args.js";
 import type { CompactionCode } from "../host/compaction-code.js";
-import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
 import type { RuntimeCode13 } from "../host/open-run.js";
 import type { ResourceCode } from "../host/resource-code.js";
-import type { EngineFactory } from "../runtime/index.js";
-import type { RuntimePart } from "./runtime-line.js";
 import type { SessionCode } from "../host/session-code.js";
+import type { EngineFactory } from "../runtime/index.js";
+import type { CliArgs } from "./args.js";
+import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
+import type { RuntimePart } from "./runtime-line.js";
 import type { ToolFactory } from "./tool-selection.js";
 
 export type RunAgentLoop = typeof runAgentLoop;
@@ -153,7 +153,9 @@ export const CODE_ROWS: readonly CodeRow[] = [
     // with chapter 11's buildContext and wires chapter 12's extensions, all from the same tree.
     uses: ["09", "10", "11", "12"],
     fill: (code, module) => {
-      code.runtime = Object.fromEntries(RUNTIME_EXPORTS.map((name) => [name, module[name]])) as unknown as RuntimeCode13;
+      code.runtime = Object.fromEntries(
+        RUNTIME_EXPORTS.map((name) => [name, module[name]]),
+      ) as unknown as RuntimeCode13;
     },
   },
 ];

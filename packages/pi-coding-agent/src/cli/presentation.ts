@@ -4,8 +4,8 @@
 import type { AgentRunResult, LoopEvent } from "@pi/course";
 import { type Redact, redactDeep } from "../host/redacting.js";
 import type { RuntimeEvent } from "../runtime/index.js";
-import type { OutputMode } from "./output-mode.js";
 import { humanView } from "./human-view.js";
+import type { OutputMode } from "./output-mode.js";
 import { modelErrorLine, type OutcomeContext } from "./run-outcome.js";
 import { styleFor } from "./style.js";
 

@@ -15,7 +15,11 @@ export interface SessionReport {
   end(runtime: Runtime): Promise<void>;
 }
 
-export function sessionReport(session: HostSession, from: string, notes: { write(text: string): unknown }): SessionReport {
+export function sessionReport(
+  session: HostSession,
+  from: string,
+  notes: { write(text: string): unknown },
+): SessionReport {
   let told = false;
   const tell = (runtime: Runtime, error: unknown) => {
     if (told || runtime.failure() === undefined) return;

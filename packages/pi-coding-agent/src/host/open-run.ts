@@ -5,8 +5,8 @@
 // practice directory has it. Nothing here presents anything: the lines it has to tell go to `notes`.
 import type { Model, ToolRegistry } from "@pi/core";
 import * as courseModes from "../modes/index.js";
-import * as courseWiring from "../runtime/index.js";
 import type { EngineFactory, Runtime, RuntimeParts } from "../runtime/index.js";
+import * as courseWiring from "../runtime/index.js";
 import type { CompactionCode } from "./compaction-code.js";
 import { Compactor } from "./compactor.js";
 import type { WindowInForce } from "./context-window.js";
@@ -106,7 +106,9 @@ export async function openRun(options: RunOptions): Promise<OpenedRun> {
       parts,
       engine,
       ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
-      ...(options.window !== undefined ? { window: { tokens: options.window.tokens, reserve: options.window.reserve } } : {}),
+      ...(options.window !== undefined
+        ? { window: { tokens: options.window.tokens, reserve: options.window.reserve } }
+        : {}),
       compact: compactor.hook,
       code: { buildContext: compactor.buildContext },
     });

@@ -9,13 +9,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { type AssistantMessage, type Message, type ToolResultMessage, toolCallsOf } from "@pi/core";
-import {
-  messageEntry,
-  newEntryId,
-  newHeader,
-  type SessionEntry,
-  type SessionHeader,
-} from "../session/entries.js";
+import { messageEntry, newEntryId, newHeader, type SessionEntry, type SessionHeader } from "../session/entries.js";
 import type { JsonlSessionStore } from "../session/jsonl-store.js";
 import { InMemorySessionStore, type SessionStore } from "../session/memory-store.js";
 import { UsageError } from "./errors.js";
@@ -251,7 +245,11 @@ async function repairedLeaf(
   }
   let at = leaf;
   for (const result of repairs) {
-    const entry = messageEntry(result, at, newEntryId((candidate) => store.has(candidate)));
+    const entry = messageEntry(
+      result,
+      at,
+      newEntryId((candidate) => store.has(candidate)),
+    );
     await store.append(entry);
     at = entry.id;
   }
