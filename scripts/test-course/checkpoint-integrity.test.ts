@@ -10,6 +10,7 @@ import { courseList } from "../lib/cli/course-list.js";
 import { loadManifest } from "../lib/course/manifest.js";
 import { integrityChecks } from "../lib/prove/integrity-checks.js";
 import { ProveContext, starterFiles } from "../lib/prove/prove-context.js";
+import { checkTinyPiOnPractice, lastRowCheckpoint } from "./tiny-pi-on-practice.js";
 
 const manifest = loadManifest();
 const context = await ProveContext.create();
@@ -18,6 +19,13 @@ after(() => context.dispose());
 for (const checkpoint of manifest.checkpoints) {
   for (const check of integrityChecks(checkpoint, context)) test(check.name, check.run);
 }
+
+const payoff = lastRowCheckpoint(manifest.checkpoints);
+test(`tiny-pi --from 完成的 ${payoff?.id ?? "?"} 练习目录：全部在学习者的代码上运行（一行说出），真实的 read 与 edit 改了临时工作区，会话 --resume 后 -p 接着回答`, {
+  skip: payoff === undefined ? "课程里还没有 tiny-pi 最后一行对应的检查点" : false,
+}, async () => {
+  if (payoff !== undefined) await checkTinyPiOnPractice(payoff, context);
+});
 
 test("npm run course：每个检查点一行，读出最新练习目录的进度（完成、N/M 个 Lab、未开始）", async () => {
   const last = manifest.checkpoints.at(-1);

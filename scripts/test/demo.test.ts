@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { SUMMARY_PREFIX } from "@pi/coding-agent";
 import type { Message, ModelRequest, ToolResultMessage } from "@pi/core";
 import type { LoopEvent } from "@pi/course";
-import { SUMMARY_PROMPT_FILE } from "../../packages/pi-coding-agent/src/cli/summarise.js";
+import { SUMMARY_PROMPT_FILE } from "../../packages/pi-coding-agent/src/host/summarise.js";
 import { repoRoot } from "../lib/course/manifest.js";
 import { jsonLines } from "../lib/demo/demo-json.js";
 import { runScenario, type ScenarioName, scenarioNames } from "../lib/demo/demo-scenarios.js";

@@ -15,7 +15,7 @@ test("tiny-pi 参数：默认工作区是运行 npm 的目录、只有 read、�
   assert.deepEqual(parseCliArgs([], from), {
     workspace: from,
     tools: ["read"],
-    json: false,
+    mode: "text",
     session: { kind: "new" },
   });
   const args = parseCliArgs(
@@ -49,7 +49,7 @@ test("tiny-pi 参数：默认工作区是运行 npm 的目录、只有 read、�
     loopDir: path.join(from, "practice/07"),
     toolsFromDir: path.resolve(from, "../p08"),
     maxSteps: 8,
-    json: true,
+    mode: "json",
     session: { kind: "resume", file: path.join(from, ".tiny-pi/sessions/a.jsonl") },
     prompt: "读一下 README.md",
   });
@@ -59,7 +59,7 @@ test("tiny-pi 参数：默认工作区是运行 npm 的目录、只有 read、�
       endpoint: { baseURL: "https://x/v1", model: "m", apiKey: "k" },
       workspace: from,
       tools: ["read"],
-      json: false,
+      mode: "text",
       session: { kind: "none" },
     },
   );
@@ -76,7 +76,7 @@ test("tiny-pi 第 12 章的参数：--no-context-files、--trust-extensions、--
     {
       workspace: from,
       tools: ["read"],
-      json: false,
+      mode: "text",
       session: { kind: "new" },
       noContextFiles: true,
       trustExtensions: true,
@@ -117,4 +117,23 @@ test("tiny-pi 模型参数不完整：缺模型名、--model 或 --api-key 没�
   usageError(["--base-url", "not a url", "--model", "m"], /^--base-url "not a url" 不是 URL/);
   usageError(["--base-url", "http://x/v1", "--model", ""], /^--model 的取值为空/);
   usageError(["--api-key", ""], /^--api-key 的取值为空：请写上密钥，或者去掉 --api-key 改设 OPENAI_API_KEY。$/);
+});
+
+test("tiny-pi 第 13 章的输出模式：默认 text；--mode json 与旧的 --json 同义；-p / --print 只打印最终回答；未知模式与互相矛盾的写法各一行", () => {
+  const modeOf = (args: string[]) => (parseCliArgs(args, from) as CliArgs).mode;
+  assert.equal(modeOf(["hi"]), "text");
+  assert.equal(modeOf(["--mode", "text", "hi"]), "text");
+  assert.equal(modeOf(["--mode", "json", "hi"]), "json");
+  assert.equal(modeOf(["--json", "hi"]), "json", "--json 是 --mode json 的别名");
+  assert.equal(modeOf(["--json", "--mode", "json", "hi"]), "json");
+  assert.equal(modeOf(["-p", "hi"]), "print");
+  assert.equal(modeOf(["--print", "hi"]), "print");
+  usageError(
+    ["--mode", "xml", "hi"],
+    /^--mode 只接受 text 或 json（收到 "xml"）：例如 --mode json；只要最终回答用 -p。$/,
+  );
+  usageError(["--mode", "", "hi"], /^--mode 的取值为空/);
+  usageError(["--json", "--mode", "text", "hi"], /^--json 和 --mode text 不能同时使用/);
+  usageError(["-p", "--mode", "json", "hi"], /^-p（--print）和 --mode json 不能同时使用/);
+  usageError(["-p", "--json", "hi"], /^-p（--print）和 --mode json 不能同时使用/);
 });

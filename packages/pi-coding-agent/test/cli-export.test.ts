@@ -8,7 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { sessionTimeline } from "../src/cli/run-view/session-timeline.js";
-import { readSessionFile } from "../src/cli/session-file.js";
+import { readSessionFile } from "../src/host/session-file.js";
 import { isOneLine, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
 
 /** The JSON a page embeds, parsed back. */

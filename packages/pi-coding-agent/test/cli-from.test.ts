@@ -52,7 +52,7 @@ const MARKS = [
 ];
 
 const START_LINE =
-  /^provider：.*practice-10 里你的 openAICompatibleModel（没有 --base-url：这一次回答的是内置脚本模型） · loop：.*practice-10 里你的 runAgentLoop · 工具：.*practice-10 里你的 read · Agent：.*practice-10 里你的 Agent · 会话：.*practice-10 里你的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources$/m;
+  /^provider：.*practice-10 里你的 openAICompatibleModel（没有 --base-url：这一次回答的是内置脚本模型） · loop：.*practice-10 里你的 runAgentLoop · 工具：.*practice-10 里你的 read · Agent：.*practice-10 里你的 Agent · 会话：.*practice-10 里你的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources · Runtime：课程的 openRuntime$/m;
 
 test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），REPL 用你的 Agent，--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变", {
   timeout: HANG_GUARD_MS,
@@ -95,7 +95,7 @@ test("tiny-pi --from practice/10：未构建时一行拒绝、什么也不写；
         try {
           const mine = (what: string) => `${tree} 里你的 ${what}`;
           await pty.waitFor(
-            `provider：${mine("openAICompatibleModel")} · loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 压缩：课程的 buildContext · 资源：课程的 discoverResources · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
+            `provider：${mine("openAICompatibleModel")} · loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 压缩：课程的 buildContext · 资源：课程的 discoverResources · Runtime：课程的 openRuntime · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
           );
           await pty.waitFor(PROMPT);
           pty.type("项目叫什么？\r");
@@ -196,7 +196,7 @@ test("tiny-pi --from practice/11：每次请求的上下文用练习目录里你
       assert.equal(first.code, 0, first.stderr);
       assert.match(
         first.stderr,
-        /· 压缩：.*practice-11 里你的 buildContext · 资源：课程的 discoverResources$/m,
+        /· 压缩：.*practice-11 里你的 buildContext · 资源：课程的 discoverResources · Runtime：课程的 openRuntime$/m,
         "开头一行说出压缩来自练习目录",
       );
       assert.ok(
@@ -272,7 +272,11 @@ test("tiny-pi --from practice/12：资源的根与发现、工具钩子都用练
           env,
         );
         assert.equal(run.code, 0, run.stderr);
-        assert.match(run.stderr, /· 资源：.*practice-12 里你的 discoverResources$/m, "开头一行说出资源来自练习目录");
+        assert.match(
+          run.stderr,
+          /· 资源：.*practice-12 里你的 discoverResources · Runtime：课程的 openRuntime$/m,
+          "开头一行说出资源来自练习目录",
+        );
         assert.ok(run.stderr.includes("学习者的 resourceRoots"), run.stderr);
         assert.ok(run.stderr.includes("学习者的 hookedRegistry"), run.stderr);
         assert.ok(server.requests[0].messages[0].content.includes("APP-RULE"), "你的代码读到的 AGENTS.md 进了系统提示");

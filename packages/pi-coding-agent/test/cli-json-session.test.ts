@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
 import { cliEnv, runCli, sessionFiles, sessionMessages, withWorkspace, writeSession } from "./cli-support/run-cli.js";
 
-test("tiny-pi --json：标准输出每行一个 LoopEvent，顺序与章节的 README 往返一致，以 turn_end(stop) 结束", async () => {
+test("tiny-pi --json：标准输出每行一个 Runtime 事件，顺序与章节的 README 往返一致：agent_start，loop 的事件，turn_end(stop)，最后 agent_end", async () => {
   const server = await startChatServer([
     toolCallReply("call_1", "read", { path: "README.md" }),
     textReply(["项目名是 tiny-pi。"]),
@@ -25,6 +25,7 @@ test("tiny-pi --json：标准输出每行一个 LoopEvent，顺序与章节的 R
       assert.deepEqual(
         outline.filter((type) => !type.endsWith("_delta")),
         [
+          "agent_start",
           "start",
           "toolcall_end",
           "done",
@@ -35,9 +36,11 @@ test("tiny-pi --json：标准输出每行一个 LoopEvent，顺序与章节的 R
           "done",
           "assistant_message",
           "turn_end",
+          "agent_end",
         ],
       );
-      assert.deepEqual(events.at(-1), { type: "turn_end", reason: "stop", steps: 2 });
+      assert.deepEqual(events.at(-2), { type: "turn_end", reason: "stop", steps: 2 });
+      assert.equal(events.at(-1).result.reason, "stop", "agent_end 带着这一轮的结果");
       const toolEnd = events.find((event) => event.type === "tool_end");
       assert.equal(toolEnd.result.toolCallId, "call_1");
       assert.equal(toolEnd.result.isError, false);

@@ -39,7 +39,7 @@ test("tiny-pi --loop：未构建、构建过期、聚焦测试不通过都拒绝
       assert.match(passing.stderr, new RegExp(MARKER), "运行的是练习目录里的 loop");
       assert.match(
         passing.stderr,
-        /^loop：.*practice-07 里你的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources$/m,
+        /^loop：.*practice-07 里你的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources · Runtime：课程的 openRuntime$/m,
         "开头一行说出 loop 与工具",
       );
       assert.ok(passing.stdout.includes("项目名是 tiny-pi。"), passing.stdout);

@@ -31,7 +31,7 @@ test("tiny-pi REPL（Agent）：开头一行说出 loop 与工具；运行中输
       const pty = startOnPty(["--base-url", server.baseURL, "--model", "m"], workspace, cliEnv());
       t.after(() => pty.stop());
       await pty.waitFor(
-        "loop：课程的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources · 运行中输入的一行转入这一轮（第 09 章的 Agent）",
+        "loop：课程的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources · Runtime：课程的 openRuntime · 运行中输入的一行转入这一轮（第 09 章的 Agent）",
       );
       await pty.waitFor(PROMPT);
       pty.type("项目叫什么？\r");
@@ -59,7 +59,7 @@ test("tiny-pi REPL（Agent）：开头一行说出 loop 与工具；运行中输
   }
 });
 
-test("tiny-pi REPL（--resume，逐轮 runAgentLoop）：开头一行说出输入的一行排到这一轮之后；带着旧对话继续，运行中输入的一行排队到这一轮之后", {
+test("tiny-pi REPL（--resume，也在第 09 章的 Agent 上）：开头一行说出输入的一行转入这一轮；带着旧对话继续，运行中输入的一行在这一轮的回答之后发出", {
   skip,
 }, async (t) => {
   const first = heldReply(textReply(["第一轮回答"]));
@@ -79,13 +79,13 @@ test("tiny-pi REPL（--resume，逐轮 runAgentLoop）：开头一行说出输�
       );
       t.after(() => pty.stop());
       await pty.waitFor(
-        "loop：课程的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources · 运行中输入的一行排到这一轮结束之后",
+        "loop：课程的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources · Runtime：课程的 openRuntime · 运行中输入的一行转入这一轮（第 09 章的 Agent）",
       );
       await pty.waitFor(PROMPT);
       pty.type("新问题\r");
       await first.arrived;
       pty.type("接着问\r");
-      await pty.waitFor("（已排队，这一轮结束后发送：接着问）");
+      await pty.waitFor("（已转入正在运行的这一轮：接着问）");
       first.release();
       await pty.waitFor("第二轮回答");
       await pty.waitFor(PROMPT);

@@ -6,8 +6,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { forkSession, newSession, resumeSession } from "../src/cli/session-store.js";
+import type { Message } from "@pi/core";
 import { requireWorkspace } from "../src/cli/workspace.js";
+import { forkSession, type HostSession, newSession, resumeSession } from "../src/host/session-store.js";
+import { messageEntry } from "../src/session/entries.js";
 import { writeSession } from "./cli-support/run-cli.js";
 
 async function withDir(use: (dir: string) => Promise<void>): Promise<void> {
@@ -23,6 +25,20 @@ const user = { role: "user" as const, content: "问题", timestamp: 1 };
 const answer = { role: "assistant" as const, content: [], stopReason: "stop" as const, timestamp: 2 };
 const failed = { role: "assistant" as const, content: [], stopReason: "error" as const, timestamp: 2 };
 
+/** Appends `messages` as the Runtime does: one entry at a time under the store's leaf, each awaited. */
+async function appendMessages(session: HostSession, messages: Message[], leaf = session.store.leafId()): Promise<void> {
+  let at = leaf;
+  for (const message of messages) {
+    const entry = messageEntry(message, at);
+    await session.store.append(entry);
+    at = entry.id;
+  }
+}
+
+/** The messages on the session's branch at its opening leaf. */
+const history = (session: HostSession) =>
+  session.leaf === undefined ? [] : session.store.messagesOnPath(session.leaf);
+
 function lines(text: string): { type: string; id?: string; parentId?: string | null; message?: { role: string } }[] {
   return text
     .trimEnd()
@@ -34,13 +50,11 @@ test("会话文件：模型第一次给出非 error 的回答时才创建；之�
   await withDir(async (dir) => {
     const at = new Date("2026-11-30T16:22:38.123Z");
     const store = newSession(dir, () => at);
-    store.append([user, failed]);
-    assert.equal(await store.flushed(), undefined);
-    assert.equal(store.file, undefined, "只有失败的回答：什么也不写");
-    store.append([answer]);
-    assert.equal(await store.flushed(), undefined, "写入没有失败");
-    assert.equal(store.file, path.join(dir, ".tiny-pi", "sessions", "2026-11-30T16-22-38-123Z.jsonl"));
-    const [header, ...entries] = lines(await readFile(store.file as string, "utf8"));
+    await appendMessages(store, [user, failed]);
+    assert.equal(store.file(), undefined, "只有失败的回答：什么也不写");
+    await appendMessages(store, [answer]);
+    assert.equal(store.file(), path.join(dir, ".tiny-pi", "sessions", "2026-11-30T16-22-38-123Z.jsonl"));
+    const [header, ...entries] = lines(await readFile(store.file() as string, "utf8"));
     assert.deepEqual([header?.type, (header as { version?: number }).version], ["session", 3], "第一行是第 3 版会话头");
     assert.deepEqual(
       entries.map((entry) => entry.message?.role),
@@ -52,9 +66,8 @@ test("会话文件：模型第一次给出非 error 的回答时才创建；之�
       "每条消息挂在前一条下面",
     );
     const second = newSession(dir, () => at);
-    second.append([user, answer]);
-    await second.flushed();
-    assert.equal(path.basename(second.file as string), "2026-11-30T16-22-38-123Z-2.jsonl");
+    await appendMessages(second, [user, answer]);
+    assert.equal(path.basename(second.file() as string), "2026-11-30T16-22-38-123Z-2.jsonl");
   });
 });
 
@@ -63,13 +76,14 @@ test("会话文件夹不可写：一行说明写出会话文件与错误码，�
     await mkdir(path.join(dir, ".tiny-pi"));
     await writeFile(path.join(dir, ".tiny-pi", "sessions"), "不是目录\n");
     const store = newSession(dir, () => new Date("2026-11-30T16:22:38.123Z"));
-    store.append([user, answer]);
-    const failure = await store.flushed();
-    assert.ok(failure !== undefined, "保存失败被报告");
+    const failure = await appendMessages(store, [user, answer]).then(
+      () => assert.fail("保存失败被报告"),
+      (error: Error) => error.message,
+    );
     assert.match(failure, /2026-11-30T16-22-38-123Z\.jsonl/, "写出会话文件");
     assert.match(failure, /E[A-Z]+/, "写出错误码");
     assert.equal(failure.split("\n").length, 1, "只有一行");
-    assert.equal(store.file, undefined, "没有会话文件");
+    assert.equal(store.file(), undefined, "没有会话文件");
     assert.equal(await readFile(path.join(dir, ".tiny-pi", "sessions"), "utf8"), "不是目录\n", "挡路的文件不变");
   });
 });
@@ -113,10 +127,9 @@ test("--resume --leaf：从较早的条目继续，历史是那条分支；不�
   await withDir(async (dir) => {
     const file = path.join(dir, "s.jsonl");
     const ids = await writeSession(file, [user, answer, { ...user, content: "第二个问题" }, answer]);
-    const { history, session } = await resumeSession(file, ids[1]);
-    assert.deepEqual(history, [user, answer], "历史停在所选的条目");
-    session.append([{ ...user, content: "换个问法" }]);
-    assert.equal(await session.flushed(), undefined);
+    const session = await resumeSession(file, ids[1]);
+    assert.deepEqual(history(session), [user, answer], "历史停在所选的条目");
+    await appendMessages(session, [{ ...user, content: "换个问法" }], session.leaf);
     const entries = lines(await readFile(file, "utf8")).slice(1);
     assert.equal(entries.at(-1)?.parentId, ids[1], "新条目挂在所选的条目下面：同一个文件里的新分支");
     await assert.rejects(resumeSession(file, "deadbeef"), { name: "UsageError", message: /--leaf deadbeef 不在会话/ });
@@ -129,8 +142,8 @@ test("--fork：新文件的会话头记下原文件，复制从根到叶的分�
     const ids = await writeSession(file, [user, answer, { ...user, content: "第二个问题" }, answer]);
     const before = await readFile(file, "utf8");
     const forked = await forkSession(file, dir, ids[1], () => new Date("2026-12-01T11:00:00.000Z"));
-    assert.deepEqual(forked.history, [user, answer]);
-    const copy = lines(await readFile(forked.session.file as string, "utf8"));
+    assert.deepEqual(history(forked), [user, answer]);
+    const copy = lines(await readFile(forked.file() as string, "utf8"));
     assert.equal((copy[0] as { parentSession?: string }).parentSession, file, "会话头记下原文件");
     assert.deepEqual(
       copy.slice(1).map((entry) => entry.id),
@@ -142,9 +155,9 @@ test("--fork：新文件的会话头记下原文件，复制从根到叶的分�
     const linear = path.join(dir, "linear.jsonl");
     await writeFile(linear, `${JSON.stringify(user)}\n${JSON.stringify(answer)}\n`);
     const converted = await forkSession(linear, dir, undefined, () => new Date("2026-12-01T11:00:01.000Z"));
-    assert.deepEqual(converted.history, [user, answer], "线性文件的消息成为一条链");
-    const resumed = await resumeSession(converted.session.file as string);
-    assert.deepEqual(resumed.history, [user, answer], "转出的文件可以 --resume");
+    assert.deepEqual(history(converted), [user, answer], "线性文件的消息成为一条链");
+    const resumed = await resumeSession(converted.file() as string);
+    assert.deepEqual(history(resumed), [user, answer], "转出的文件可以 --resume");
   });
 });
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { visible } from "../src/cli/visible-text.js";
+import { visible } from "../src/host/visible-text.js";
 import { errorReply, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
 import { runCli, withWorkspace, writeSession } from "./cli-support/run-cli.js";
 

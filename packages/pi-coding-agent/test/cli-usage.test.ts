@@ -26,6 +26,13 @@ test("tiny-pi 用真实模型却不在终端里、也没给 prompt：一行说�
   await expectUsageError(["--base-url", "http://127.0.0.1:9/v1", "--model", "m"], /^缺少 prompt/);
 });
 
+test("tiny-pi -p 用真实模型却没给 prompt：一行说明 -p 只跑一轮、把问题写在最后，退出码 2", async () => {
+  await expectUsageError(
+    ["--base-url", "http://127.0.0.1:9/v1", "--model", "m", "-p"],
+    /^-p 只跑一轮、只打印最终回答：请把问题写在最后/,
+  );
+});
+
 test("tiny-pi --help：退出码 0，列出解析器接受的每一个选项", async () => {
   await withWorkspace(async (workspace) => {
     const result = await runCli(["--help"], workspace);

@@ -1,10 +1,20 @@
-// The compaction scenario: tiny-pi's own compaction path (the Compactor and the Model that sends
-// every request through it, chapter 11's buildContext underneath) on the embedded scripted model,
+// The compaction scenario: tiny-pi's own compaction path (chapter 13's Runtime, whose context
+// adapter sends every request through chapter 11's buildContext, with tiny-pi's Compactor as its
+// compact hook) on the embedded scripted model,
 // which answers a summarisation request with a summary taken from what it was sent. Two earlier
 // interactions sit in an in-memory session; the new question reads a README too big to leave them
 // all in the window, so between the read and the answer one summarisation request is sent, the
 // `compaction` entry is appended, and the last request starts from the summary.
-import { createWorkspaceTools } from "@pi/coding-agent";
+import {
+  createWorkspaceTools,
+  InMemorySessionStore,
+  loopEngine,
+  messageEntry,
+  newHeader,
+  openRuntime,
+  type Runtime,
+  wireRuntime,
+} from "@pi/coding-agent";
 import {
   assistantMessage,
   type Message,
@@ -15,11 +25,8 @@ import {
   userMessage,
 } from "@pi/core";
 import { type AgentEvent, runAgentLoop } from "@pi/course";
-import { compactingModel } from "../../../packages/pi-coding-agent/src/cli/compacting-model.js";
-import { Compactor } from "../../../packages/pi-coding-agent/src/cli/compaction-turn.js";
 import { readmeRoundTripModel } from "../../../packages/pi-coding-agent/src/cli/embedded-model.js";
-import { sessionRecorder } from "../../../packages/pi-coding-agent/src/cli/session-recorder.js";
-import { noSession } from "../../../packages/pi-coding-agent/src/cli/session-store.js";
+import { Compactor } from "../../../packages/pi-coding-agent/src/host/compactor.js";
 import type { CompactionEntry } from "../../../packages/pi-coding-agent/src/session/entries.js";
 import type { DemoCompaction, DemoEvent, DemoRun } from "./demo-scenarios.js";
 import { withDemoWorkspace } from "./demo-workspace.js";
@@ -50,13 +57,19 @@ export function compactionRun(): Promise<DemoRun> {
         return embedded.stream(request, options);
       },
     };
-    const session = noSession();
+    const session = new InMemorySessionStore(newHeader(workspace));
     const before = history();
-    session.append(before);
+    let leaf: string | null = null;
+    for (const message of before) {
+      const entry = messageEntry(message, leaf);
+      await session.append(entry);
+      leaf = entry.id;
+    }
     const compactions: DemoCompaction[] = [];
+    let runtime: Runtime | undefined;
     const notes = {
       write(line: string) {
-        const entry = session
+        const entry = runtime?.compaction
           .path()
           .filter((item) => item.type === "compaction")
           .at(-1) as CompactionEntry;
@@ -68,8 +81,7 @@ export function compactionRun(): Promise<DemoRun> {
         });
       },
     };
-    const compactor = new Compactor({ model: sent, session, window: DEMO_WINDOW, notes });
-    const recorder = sessionRecorder(session, before.length);
+    const compactor = new Compactor({ model: sent, window: DEMO_WINDOW, notes });
     const tools = new ToolRegistry();
     let executions = 0;
     for (const tool of createWorkspaceTools(workspace).filter((each) => each.name === "read")) {
@@ -81,24 +93,32 @@ export function compactionRun(): Promise<DemoRun> {
         },
       });
     }
-    const events: DemoEvent[] = [];
-    const result = await runAgentLoop({
-      model: recorder.recording(compactingModel(sent, compactor)),
-      context: { messages: [...before, userMessage(question, 5)] },
-      tools,
-      onEvent: (event) => {
-        recorder.onEvent(event);
-        const callId = callIdOf(event);
-        events.push({
-          seq: events.length + 1,
-          request: requests.length,
-          ...(callId !== undefined && { callId }),
-          event,
-        });
-      },
+    const parts = await wireRuntime({ tools, systemPrompt: "" });
+    runtime = openRuntime({
+      session,
+      ...(leaf !== null ? { leaf } : {}),
+      model: sent,
+      parts,
+      engine: loopEngine(runAgentLoop),
+      window: { tokens: DEMO_WINDOW.tokens, reserve: DEMO_WINDOW.reserve },
+      compact: compactor.hook,
+      code: { buildContext: compactor.buildContext },
     });
-    recorder.finish(result.messages);
-    const keptEntry = session.path().find((entry) => entry.id === compactions[0]?.firstKeptEntryId);
+    const events: DemoEvent[] = [];
+    runtime.subscribe((event) => {
+      if (event.type === "system_prompt" || event.type === "agent_start" || event.type === "agent_end") return;
+      if (event.type === "retry" || event.type === "queued") return;
+      const callId = callIdOf(event);
+      events.push({
+        seq: events.length + 1,
+        request: requests.length,
+        ...(callId !== undefined && { callId }),
+        event,
+      });
+    });
+    const result = await runtime.prompt(userMessage(question, 5));
+    await runtime.dispose();
+    const keptEntry = runtime.compaction.path().find((entry) => entry.id === compactions[0]?.firstKeptEntryId);
     return {
       name: "compaction",
       title: "上下文压缩：一轮的两步之间，较早的对话换成摘要",
@@ -115,7 +135,7 @@ export function compactionRun(): Promise<DemoRun> {
         message.role === "toolResult" ? [message.toolCallId] : [],
       ),
       workspace,
-      entries: session.path(),
+      entries: runtime.compaction.path(),
       compactions: compactions.map((each) => ({
         ...each,
         firstKept: keptEntry?.type === "message" ? keptEntry.message.role : "?",

@@ -1,48 +1,33 @@
-// One tiny-pi run, wired from its parts: the resources (AGENTS.md, skills, templates), the session,
-// the loop and tools (the course's or the learner's) behind the extensions' hooks and the permission
-// gate, the model, the view; then one turn (a prompt) or the REPL.
+// One tiny-pi run: the parts chosen from the command line (the model, the learner's code, the
+// tools, the resources, the session) handed to chapter 13's Runtime (host/open-run.ts), then
+// presented: one prompt in the chosen mode (the human view, -p's final text, JSON lines) or the REPL.
+// Everything that persists, builds a context or runs an extension is the Runtime's side.
 
-import { runAgentLoop } from "@pi/course";
+import type { AgentRunResult } from "@pi/course";
+import { windowInForce, windowLine } from "../host/context-window.js";
+import { EXIT_INTERRUPTED, UsageError } from "../host/errors.js";
+import { courseRuntimeCode, type OpenedRun, openRun } from "../host/open-run.js";
+import { type Redact, redactingStore } from "../host/redacting.js";
+import { courseResourceCode } from "../host/resource-code.js";
+import { loadRunResources } from "../host/run-resources.js";
+import type { SessionCode } from "../host/session-code.js";
+import { ignoredByGit } from "../host/session-gitignore.js";
+import { forkSession, type HostSession, newSession, noSession, resumeSession } from "../host/session-store.js";
+import { expandSlash } from "../host/slash-prompts.js";
 import { createWorkspaceTools } from "../index.js";
 import { type CliArgs, DEFAULT_PROTECTED_PATHS } from "./args.js";
-import { compactingModel } from "./compacting-model.js";
-import { Compactor } from "./compaction-turn.js";
-import { windowInForce, windowLine } from "./context-window.js";
-import { agentConversation, canUseAgent, loopConversation } from "./conversation.js";
 import { embeddedModelNotice, readmeQuestion } from "./embedded-model.js";
-import { EXIT_INTERRUPTED, UsageError } from "./errors.js";
-import { humanView } from "./human-view.js";
 import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
-import { jsonView } from "./json-view.js";
-import { type LearnerRun, learnerSources, loadLearnerRun, runtimeParts } from "./learner-code.js";
-import { shownPath } from "./learner-tree.js";
+import { engineFor, learnerSources, loadLearnerRun, runtimeParts } from "./learner-code.js";
 import { guardChildren, leave } from "./leave.js";
-import { type ModelChoice, selectModel } from "./model-selection.js";
-import { type Redact, redactingStore, redactingView } from "./redacting.js";
+import { selectModel } from "./model-selection.js";
+import { type Presentation, presentation } from "./presentation.js";
 import { runRepl } from "./repl.js";
-import { courseResourceCode, type ResourceCode } from "./resource-code.js";
-import { runExtensions } from "./run-extensions.js";
-import { exitCodeOf, failureLine, modelErrorLine } from "./run-outcome.js";
-import { loadRunResources, type RunResources } from "./run-resources.js";
-import { runTurn, type TurnSetup } from "./run-turn.js";
+import { exitCodeOf, failureLine, promptFailure } from "./run-outcome.js";
+import { runtimeConversation, sessionCommands } from "./runtime-conversation.js";
 import { type RuntimeFacts, runtimeLine } from "./runtime-line.js";
-import type { SessionCode } from "./session-code.js";
-import { endsInsideALine } from "./session-file.js";
-import { ignoredByGit } from "./session-gitignore.js";
-import { type SessionRecorder, sessionRecorder } from "./session-recorder.js";
-import {
-  forkSession,
-  newSession,
-  noSession,
-  type OpenedSession,
-  resumeSession,
-  type SessionStore,
-} from "./session-store.js";
-import { activateSkillTool } from "./skill-tool.js";
-import { expandSlash } from "./slash-prompts.js";
-import { styleFor } from "./style.js";
-import { systemPrompt } from "./system-prompt.js";
-import { type TerminalQuestions, terminalQuestions } from "./terminal-questions.js";
+import { type SessionReport, sessionReport } from "./session-report.js";
+import { terminalQuestions } from "./terminal-questions.js";
 import { tinyPiHome } from "./tiny-pi-home.js";
 import { selectTools, type ToolFactory } from "./tool-selection.js";
 
@@ -61,8 +46,8 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   // With --from a chapter-05 directory, --base-url is answered by the learner's own provider.
   const choice = await selectModel(args.endpoint, learner.code.openAICompatibleModel);
   const notes = process.stderr;
-  // Resources (AGENTS.md, skills, templates; no extension is imported yet) and a one-shot /template
-  // or /skill: before the session is opened, so a prompt naming neither touches no session file.
+  // Resources (no extension is imported yet) and a one-shot /template or /skill: before the
+  // session is opened, so a prompt naming neither touches no session file.
   const resourceCode = learner.code.resources ?? courseResourceCode;
   const home = tinyPiHome(process.env);
   const resources = loadRunResources(resourceCode, {
@@ -81,68 +66,48 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const questions =
     process.stdin.isTTY && process.stderr.isTTY ? terminalQuestions(process.stdin, process.stderr) : undefined;
 
-  const { session, history } = await openSession(args, choice.redact, learner.code.session);
-  const recorder = sessionRecorder(session, history.length);
-
-  // Compaction: every request goes through the Compactor (compaction-turn.ts); the summariser is the same model, unrecorded.
+  const session = await openSession(args, choice.redact, learner.code.session);
   const window = await windowInForce(args);
-  const compaction = learner.code.compaction;
-  const compactor = new Compactor({
-    model: choice.model,
-    session,
-    window,
-    notes,
-    ...(compaction ? { code: compaction } : {}),
-  });
-  const model = compactingModel(choice.model, compactor);
-  const setup = await turnSetup(args, recorder, { ...choice, model }, learner, {
-    code: resourceCode,
-    resources,
+  const createTools: ToolFactory = learner.code.createWorkspaceTools ?? createWorkspaceTools;
+  const engine = engineFor(learner, interactive);
+  const run = await openRun({
+    workspace: args.workspace,
     home,
+    tools: selectTools(createTools, args.workspace, args.tools, learner.dirs.get("08") ?? "课程"),
+    resources,
+    resourceCode,
+    ...(learner.code.compaction !== undefined ? { compactionCode: learner.code.compaction } : {}),
+    runtimeCode: learner.code.runtime ?? courseRuntimeCode,
+    engine: engine.factory,
+    session,
+    model: choice.model,
+    window,
+    ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
+    trustAll: args.trustExtensions === true,
+    gate: { yes: args.yes === true, protectedPaths: args.protectedPaths ?? DEFAULT_PROTECTED_PATHS },
     ...(questions !== undefined ? { questions } : {}),
+    notes,
   });
-  const outcome = { ...(setup.baseURL !== undefined ? { baseURL: setup.baseURL } : {}) };
-  if (setup.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
-
-  let reported = false;
-  /** Waits for the session's writes; a failure is told once, in one line. */
-  const saved = async () => {
-    const failure = await session.flushed();
-    if (failure !== undefined && !reported) notes.write(`会话没有保存完整：${failure}\n`);
-    reported ||= failure !== undefined;
-  };
-  const reportSession = async () => {
-    await saved();
-    if (session.file === undefined) return;
-    const shown = shownPath(session.file, from);
-    // After a failed write the file may end in a cut-off line, which --resume refuses: name --fork instead.
-    const next =
-      reported && endsInsideALine(session.file)
-        ? `最后一行没有写完：用 --fork ${shown} 从已提交的条目开一个新会话继续`
-        : "用 --resume 继续";
-    notes.write(`会话：${shown}（${next}）\n`);
-  };
+  const outcome = { ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}) };
+  if (choice.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
+  const present = presentation(args.mode, choice.redact, outcome);
+  const saving = sessionReport(session, from, notes);
   const facts: RuntimeFacts = { parts: runtimeParts(learner, args.tools, args.endpoint !== undefined) };
 
   if (interactive) {
     process.removeListener("SIGINT", onSignal);
-    const onAgent = canUseAgent(setup, history);
-    notes.write(`${runtimeLine({ ...facts, typedLines: onAgent ? "steer" : "queue" })}\n`);
+    notes.write(`${runtimeLine({ ...facts, typedLines: engine.steers ? "steer" : "queue" })}\n`);
     notes.write(`${windowLine(window)}\n`);
     questions?.attach();
+    let runtime = run.runtime;
+    let unsubscribe = runtime.subscribe(present.onEvent);
+    const conversation = () => runtimeConversation(runtime, engine.source, engine.steers);
     const code = await runRepl({
       input: process.stdin,
       output: process.stdout,
       notes,
-      banner: `tiny-pi · ${setup.label} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
-      conversation: onAgent
-        ? agentConversation(setup, {
-            retry: ({ attempt, delayMs, errorMessage }) =>
-              notes.write(
-                `（${modelErrorLine(errorMessage, outcome)}——${Math.round(delayMs / 100) / 10} 秒后第 ${attempt} 次重试）\n`,
-              ),
-          })
-        : loopConversation(setup, history),
+      banner: `tiny-pi · ${choice.label} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
+      conversation: conversation(),
       afterTurn: (result) => {
         const line = failureLine(result, outcome);
         if (line !== undefined) notes.write(`${line}\n`);
@@ -150,96 +115,75 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
       interrupts,
       expand,
       ...(questions !== undefined ? { answer: (line: string) => questions.take(line) } : {}),
-      compact: (instructions, signal) => compactor.compactNow(instructions, signal),
-      session: {
-        tree: () => session.tree(),
-        saved,
-        async branch(id) {
-          const branch = await session.branch(id);
-          recorder.rebase(branch.length);
-          return loopConversation(setup, branch);
+      compact: (instructions, signal) => run.compactor.compactNow(runtime.compaction, instructions, signal),
+      session: sessionCommands(session, learner.code.session, {
+        current: () => runtime,
+        saved: () => saving.saved(runtime),
+        async reopen(leaf) {
+          await runtime.dispose().catch(() => undefined);
+          unsubscribe();
+          runtime = run.reopen(leaf);
+          unsubscribe = runtime.subscribe(present.onEvent);
+          return conversation();
         },
-      },
+      }),
     });
-    await reportSession();
+    await saving.end(runtime);
     return code;
   }
 
   // A one-shot run names them only when a learner's code is in use, so a failure stays one line.
   if (learner.dirs.size > 0) notes.write(`${runtimeLine(facts)}\n`);
   if (window !== undefined) notes.write(`${windowLine(window)}\n`);
-  const controller = new AbortController();
-  interrupts.beginTurn(() => controller.abort());
-  const result = await runTurn(setup, history, prompt, controller.signal);
+  const runtime = run.runtime;
+  const unsubscribe = runtime.subscribe(present.onEvent);
+  interrupts.beginTurn(() => runtime.abort());
+  const result = await promptOnce(run, args, prompt, present, engine.source, saving);
   interrupts.endTurn();
+  unsubscribe();
   process.removeListener("SIGINT", onSignal);
   const line = failureLine(result, outcome);
   if (line !== undefined) notes.write(`${line}\n`);
-  await reportSession();
+  await saving.end(runtime);
   return exitCodeOf(result);
 }
 
-/** The session, keeping the key out of every line and the folder out of git. */
-async function openSession(args: CliArgs, redact: Redact, code?: SessionCode): Promise<OpenedSession> {
-  const choice = args.session;
-  if (choice.kind === "none") return { session: noSession(), history: [] };
-  const guarded = (store: SessionStore) => ignoredByGit(redactingStore(store, redact), args.workspace);
-  if (choice.kind === "new") return { session: guarded(newSession(args.workspace, undefined, code)), history: [] };
-  const opened =
-    choice.kind === "fork"
-      ? await forkSession(choice.file, args.workspace, choice.leaf, undefined, code)
-      : await resumeSession(choice.file, choice.leaf, code);
-  return { session: guarded(opened.session), history: opened.history };
-}
-
-/** What the tools of a run are built with beyond chapter 08's: chapter 12's code and the resources found. */
-interface ToolResources {
-  code: ResourceCode;
-  resources: RunResources;
-  home: string;
-  questions?: TerminalQuestions;
-}
-
-async function turnSetup(
+/**
+ * The one prompt of a run without the REPL: the human view's (text), or chapter 13's print or
+ * JSON mode. A prompt the Runtime refused after a failed write has been told already: its turn
+ * ended as the last turn_end said.
+ */
+async function promptOnce(
+  run: OpenedRun,
   args: CliArgs,
-  recorder: SessionRecorder,
-  choice: ModelChoice,
-  learner: LearnerRun,
-  extras: ToolResources,
-): Promise<TurnSetup & { baseURL?: string; label: string }> {
-  const { code, dirs } = learner;
-  const runLoop = code.runAgentLoop ?? runAgentLoop;
-  const createTools: ToolFactory = code.createWorkspaceTools ?? createWorkspaceTools;
-  const chosen = selectTools(createTools, args.workspace, args.tools, dirs.get("08") ?? "课程");
-  const { skills, extensions, context } = extras.resources;
-  if (skills.length > 0) chosen.register(activateSkillTool(skills, extras.code));
-  const tools = await runExtensions({
-    code: extras.code,
-    extensions,
-    registry: chosen,
-    workspace: args.workspace,
-    home: extras.home,
-    trustAll: args.trustExtensions === true,
-    ...(extras.questions !== undefined ? { questions: extras.questions } : {}),
-    notes: process.stderr,
-    gate: { yes: args.yes === true, protectedPaths: args.protectedPaths ?? DEFAULT_PROTECTED_PATHS },
-  });
-  const view = args.json ? jsonView(process.stdout) : humanView(process.stdout, styleFor(process.stdout, process.env));
-  return {
-    runLoop,
-    loopSource: dirs.has("07") ? `${dirs.get("07")} 里` : "课程",
-    ...(code.agent !== undefined ? { agent: code.agent } : {}),
-    model: recorder.recording(choice.model),
-    tools,
-    systemPrompt: systemPrompt(
-      args.workspace,
-      tools.definitions().map((tool) => tool.name),
-      context,
-    ),
-    ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
-    view: redactingView(view, choice.redact),
-    recorder,
-    label: choice.label,
-    ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}),
-  };
+  prompt: string,
+  present: Presentation,
+  loopSource: string,
+  saving: SessionReport,
+): Promise<AgentRunResult> {
+  const { runtime } = run;
+  try {
+    if (args.mode === "text") return await runtime.prompt(prompt);
+    const result = await run.runMode(args.mode, runtime, { output: present.output, prompts: [prompt] });
+    return result ?? { reason: "stop", messages: [], steps: 0 };
+  } catch (error) {
+    if (saving.toldFailure(runtime, error)) return { reason: present.lastReason() ?? "error", messages: [], steps: 0 };
+    throw promptFailure(error, loopSource);
+  }
+}
+
+/** The session, keeping the key out of every entry and the folder out of git. */
+async function openSession(args: CliArgs, redact: Redact, code?: SessionCode): Promise<HostSession> {
+  const choice = args.session;
+  if (choice.kind === "none") return noSession(args.workspace);
+  const opened =
+    choice.kind === "new"
+      ? newSession(args.workspace, undefined, code)
+      : choice.kind === "fork"
+        ? await forkSession(choice.file, args.workspace, choice.leaf, undefined, code)
+        : await resumeSession(choice.file, choice.leaf, code);
+  return ignoredByGit(
+    { ...opened, store: redactingStore(opened.store, redact), file: () => opened.file() },
+    args.workspace,
+  );
 }

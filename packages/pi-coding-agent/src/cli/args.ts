@@ -3,13 +3,14 @@
 // folder the command was run from (npm's INIT_CWD), not the folder npm switched to.
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { UsageError } from "../host/errors.js";
 import { windowOptions } from "./context-window-args.js";
-import { UsageError } from "./errors.js";
+import { type OutputMode, outputMode } from "./output-mode.js";
 import { parseToolNames, type ToolName } from "./tool-names.js";
 
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
-  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--json] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
+  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--mode text|json | --json | -p] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
   "[--no-context-files] [--trust-extensions] [--yes] [--protected-paths LIST] [prompt]" +
   " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources | tiny-pi export FILE [--out FILE.html]";
 
@@ -46,7 +47,8 @@ export interface CliArgs {
   /** --context-window N and --reserve N (tokens): see context-window.ts. */
   contextWindow?: number;
   reserve?: number;
-  json: boolean;
+  /** text: the human view; json: one event per line (--mode json, --json); print: the final answer only (-p). */
+  mode: OutputMode;
   session: SessionChoice;
   command?: CliCommand;
   /** --no-context-files: no AGENTS.md / CLAUDE.md in the system prompt (skills stay listed). */
@@ -73,7 +75,9 @@ export const cliOptions = {
   "max-steps": { type: "string" },
   "context-window": { type: "string" },
   reserve: { type: "string" },
+  mode: { type: "string" },
   json: { type: "boolean" },
+  print: { type: "boolean", short: "p" },
   "no-session": { type: "boolean" },
   resume: { type: "string" },
   fork: { type: "string" },
@@ -130,7 +134,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     ...(fromDir !== undefined ? { fromDir: path.resolve(from, fromDir) } : {}),
     ...(values["max-steps"] !== undefined ? { maxSteps: parseMaxSteps(values["max-steps"]) } : {}),
     ...windowOptions(values["context-window"], values.reserve),
-    json: values.json === true,
+    mode: outputMode(values.mode, values.json === true, values.print === true),
     session,
     ...(command !== undefined ? { command } : {}),
     ...(values["no-context-files"] ? { noContextFiles: true as const } : {}),
@@ -278,7 +282,8 @@ function parseMaxSteps(value: string): number {
 
 export const helpText = `用法：${usage}
 
-用真实的 OpenAI 兼容模型（或离线的内置脚本模型）运行第 07 章的 runAgentLoop，工具是第 08 章的工作区工具。
+用真实的 OpenAI 兼容模型（或离线的内置脚本模型）运行第 13 章的 Runtime：第 07 章的 loop（REPL 里是第 09 章的 Agent）、
+第 08 章的工作区工具、第 10 章的会话、第 11 章的压缩、第 12 章的资源与扩展。--from practice/13 时这些全是你自己写的代码。
 
 模型
   --base-url URL        OpenAI 兼容服务的地址，例如 Ollama 的 http://localhost:11434/v1
@@ -291,13 +296,14 @@ export const helpText = `用法：${usage}
   --workspace DIR       工具的工作区（默认：运行 npm 的目录）；工具不能访问它之外的路径
   --tools LIST          逗号分隔，从 read,write,edit,bash 中选；默认只有只读的 read
   --max-steps N         最多请求模型 N 次（默认 32）
-  --from DIR            在练习目录 DIR 里你自己写的每一章代码上运行：provider（05，只在有 --base-url 时）、loop（07）、工具（08）、Agent（09）、
-                        会话存储与投影（10）、压缩（11）、资源与工具钩子（12），DIR 里有哪一章就用哪一章，其余用课程的；先检查每个包都用当前源码
+  --from DIR            在练习目录 DIR 里你自己写的每一章代码上运行：provider（05，只在有 --base-url 时）、loop（07）、工具（08）、
+                        Agent（09）、会话存储与投影（10）、压缩（11）、资源与工具钩子（12）、Runtime 与模式（13），DIR 里有哪一章就用哪一章，
+                        其余用课程的（--from practice/13：全部是你的，开头一行说出）；先检查每个包都用当前源码
                         构建过，这些章以及它们用到的前面各章的聚焦测试全部通过，否则一行说明怎么做（通过的结果按编译产物
                         的内容记下，代码不变时下一次不再重跑）
   --loop DIR            只用 DIR 里你的 runAgentLoop（第 06、07 章的聚焦测试须通过）
   --tools-from DIR      只用 DIR 里你的 createWorkspaceTools（第 08 章的聚焦测试须通过）
-                        开头一行说出 loop、工具、Agent、会话、压缩、资源各是课程的还是练习目录里你的（provider 只在是你的时候列出）
+                        开头一行说出 loop、工具、Agent、会话、压缩、资源、Runtime 各是课程的还是练习目录里你的（provider 只在是你的时候列出）
 
 上下文压缩
   --context-window N    模型的上下文窗口（token）；不给时用服务器 /v1/models 报告的（vLLM 的 max_model_len，
@@ -336,7 +342,10 @@ export const helpText = `用法：${usage}
   tiny-pi resources     列出这次会加载什么：各个根、上下文文件、技能、模板、扩展及其信任、谁遮蔽了谁（只读，不导入扩展）
 
 输出与会话
-  --json                每个 LoopEvent 输出一行 JSON，代替给人看的视图
+  --mode text|json      这一轮怎样显示：text 是给人看的视图（默认：回答边到边显示，每个工具调用一行）；
+                        json 每个事件输出一行 JSON，标准输出里没有别的
+  --json                旧的写法，同 --mode json
+  -p, --print           只在标准输出打印最后一条回答的文字（给脚本与管道用）；失败时标准输出为空、一行说明
   --no-session          不记录会话
   --resume FILE         在会话文件的叶上继续，新条目追加到同一个文件
   --fork FILE           把 FILE 从根到叶的分支复制进一个新会话文件（会话头记下 FILE），在新文件里继续；
@@ -356,9 +365,11 @@ export const helpText = `用法：${usage}
   REPL 里 /tree 画出当前会话树，/branch ID 把叶移到条目 ID（下一条输入从那里长出新分支）
 
 模式
-  给出 prompt：运行一轮，打印回答；以 stop 结束时退出码 0，否则 1（error、aborted、maxSteps、length）。
+  给出 prompt：运行一轮（逐轮调用 loop，不重试），按 --mode 显示（-p 只打印最终回答）；以 stop 结束时退出码 0，
+        否则 1（error、aborted、maxSteps、length）。
   不给 prompt 且在终端里（使用真实模型时）：进入 REPL，跨轮保留对话；/exit 或 Ctrl-D 退出。不在终端里时必须给 prompt。
-        模型还在工作时输入的一行转入正在运行的这一轮（第 09 章的 Agent）；用 --loop 或 --resume 时排到这一轮之后。
+        模型还在工作时输入的一行转入正在运行的这一轮（第 09 章的 Agent，--resume 的会话也一样）；用 --loop 时排到这一轮之后。
+  被 SIGKILL 强行结束也不丢：每条消息形成时就写进会话；--resume 时没来得及保存结果的调用补上配对的 interrupted 错误结果。
   Ctrl-C 通过 signal 中止当前这一轮（已形成的消息都保留，REPL 继续）；再按一次 Ctrl-C 退出。
   参数有误时打印一行说明，退出码 2；运行失败（连不上服务、401……）退出码 1；读输出的程序先退出了（例如 | head）时安静地以 141 退出。
   tiny-pi 结束时（退出、Ctrl-C、SIGTERM 143、SIGHUP 129）先结束它启动的所有进程，包括 bash 留在后台的。
@@ -366,6 +377,8 @@ export const helpText = `用法：${usage}
 
 例子
   npm run tiny-pi
+  npm run tiny-pi -- --from practice/13 --base-url http://localhost:11434/v1 --model qwen2.5-coder:7b --tools read,edit,bash
+  npm run tiny-pi -- --base-url … --model … -p "这个项目叫什么？"
   npm run tiny-pi -- --base-url http://localhost:11434/v1 --model qwen2.5-coder:7b "请读取 README.md，并告诉我项目名。"
   OPENAI_API_KEY=sk-... npm run tiny-pi -- --base-url https://api.openai.com/v1 --model gpt-4o-mini --loop practice/07
   npm run tiny-pi -- --from practice/10 "请读取 README.md，并告诉我项目名。"
@@ -375,9 +388,12 @@ export const helpText = `用法：${usage}
   npm run tiny-pi -- export .tiny-pi/sessions/<时间>.jsonl --out run.html
   npm run tiny-pi -- --resume .tiny-pi/sessions/<时间>.jsonl --leaf a1b2c3d4 "换一种说法再问一次"
 
-English: runs the course's agent loop (or your own: --from DIR takes every chapter's code a practice
-directory has, the provider for --base-url, loop, tools, Agent, session store, compaction and resources with tool hooks; --loop/--tools-from one chapter) with the workspace tools against any
-OpenAI-compatible endpoint; with no --base-url an embedded scripted model replays the chapter's README
+English: runs chapter 13's Runtime on the course's code (or your own: --from DIR takes every chapter's code a
+practice directory has, the provider for --base-url, loop, tools, Agent, session store, compaction, resources with tool hooks and the Runtime;
+--from practice/13 runs nothing but yours; --loop/--tools-from one chapter) with the workspace tools against any
+OpenAI-compatible endpoint; a prompt runs one turn shown as text, -p (the final answer only) or --mode json (one
+Runtime event per line; --json is its old name); a run killed mid tool batch leaves a session --resume continues,
+every unsaved call paired with an "interrupted" result; with no --base-url an embedded scripted model replays the chapter's README
 round trip offline. Sessions are Pi's session trees (format 3): --resume FILE [--leaf ID] continues or
 branches one, --fork FILE copies a branch into a new file, \`sessions\` and \`tree FILE\` show them,
 \`export FILE [--out FILE.html]\` writes one offline HTML page: the tree, each branch's transcript and a timeline.

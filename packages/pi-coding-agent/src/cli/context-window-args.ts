@@ -1,6 +1,6 @@
 // --context-window N and --reserve N: whole numbers of tokens, checked here so a mistake is one
 // line naming the fix before anything runs. Which window is then in force is context-window.ts.
-import { UsageError } from "./errors.js";
+import { UsageError } from "../host/errors.js";
 
 export function windowOptions(
   window: string | undefined,

@@ -3,7 +3,7 @@
 // chapter adds, which tests prove a learner's package and how to build it.
 import { fileURLToPath } from "node:url";
 import { type Checkpoint, ManifestError, readManifest } from "@pi/course-kit";
-import { RunError } from "./errors.js";
+import { RunError } from "../host/errors.js";
 
 export type CheckpointFacts = Pick<Checkpoint, "id" | "package" | "focusedRun" | "build" | "teachingFiles">;
 

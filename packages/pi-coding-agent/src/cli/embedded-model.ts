@@ -15,7 +15,7 @@ import {
   type ToolResultMessage,
   text,
 } from "@pi/core";
-import { isSummaryRequest } from "./summarise.js";
+import { isSummaryRequest } from "../host/summarise.js";
 
 /** The chapter's question, asked when the embedded model runs without a prompt. */
 export const readmeQuestion = "请读取 README.md，并告诉我项目名。";

@@ -3,8 +3,8 @@
 
 import type { ToolCall, ToolResultMessage } from "@pi/core";
 import type { LoopEvent } from "@pi/course";
+import { visible } from "../host/visible-text.js";
 import type { Style } from "./style.js";
-import { visible } from "./visible-text.js";
 
 const SHORT = 60;
 

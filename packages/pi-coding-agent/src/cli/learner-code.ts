@@ -13,12 +13,14 @@
 // app.ts hands to the code that uses it (chapter 11's row and `compaction` field are an example).
 import type { openAICompatibleModel } from "@pi/ai";
 import type { Agent, runAgentLoop } from "@pi/course";
+import type { CompactionCode } from "../host/compaction-code.js";
+import type { RuntimeCode13 } from "../host/open-run.js";
+import type { ResourceCode } from "../host/resource-code.js";
+import type { SessionCode } from "../host/session-code.js";
+import type { EngineFactory } from "../runtime/index.js";
 import type { CliArgs } from "./args.js";
-import type { CompactionCode } from "./compaction-code.js";
 import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
-import type { ResourceCode } from "./resource-code.js";
 import type { RuntimePart } from "./runtime-line.js";
-import type { SessionCode } from "./session-code.js";
 import type { ToolFactory } from "./tool-selection.js";
 
 export type RunAgentLoop = typeof runAgentLoop;
@@ -36,9 +38,19 @@ export interface LearnerCode {
   session?: SessionCode;
   compaction?: CompactionCode;
   resources?: ResourceCode;
+  /** Chapter 13's Runtime, its engines and modes. */
+  runtime?: RuntimeCode13;
 }
 
 /** Chapter 12's exports tiny-pi takes: every field of ResourceCode. */
+const RUNTIME_EXPORTS = [
+  "wireRuntime",
+  "openRuntime",
+  "agentEngine",
+  "loopEngine",
+  "runMode",
+] as const satisfies readonly (keyof RuntimeCode13)[];
+
 const RESOURCE_EXPORTS = [
   "resourceRoots",
   "discoverResources",
@@ -152,6 +164,20 @@ export const CODE_ROWS: readonly CodeRow[] = [
       ) as unknown as ResourceCode;
     },
   },
+  {
+    checkpoint: "13",
+    label: "Runtime",
+    what: () => "openRuntime",
+    exports: RUNTIME_EXPORTS,
+    // The Runtime drives chapter 09's Agent, writes through chapter 10's store, builds each context
+    // with chapter 11's buildContext and wires chapter 12's extensions, all from the same tree.
+    uses: ["09", "10", "11", "12"],
+    fill: (code, module) => {
+      code.runtime = Object.fromEntries(
+        RUNTIME_EXPORTS.map((name) => [name, module[name]]),
+      ) as unknown as RuntimeCode13;
+    },
+  },
 ];
 
 /** How the practice directory was named: `--from` takes every row present, the two older flags one row each. */
@@ -236,4 +262,28 @@ export function learnerSources(args: Pick<CliArgs, "fromDir" | "loopDir" | "tool
   if (args.loopDir !== undefined) sources.push({ dir: args.loopDir, flag: "--loop" });
   if (args.toolsFromDir !== undefined) sources.push({ dir: args.toolsFromDir, flag: "--tools-from" });
   return sources;
+}
+
+/**
+ * What the Runtime drives. In the REPL: the learner's Agent, or a learner's loop no Agent of
+ * theirs drives (turn by turn), or the course's Agent. One prompt (no REPL) runs the loop turn by
+ * turn, as it did before the Runtime: no retries, so a failure is one line at once.
+ */
+export interface EngineChoice {
+  factory: (code: RuntimeCode13) => EngineFactory;
+  /** Whether a line typed mid-turn is steered into it (an Agent), or waits for the next turn (a loop). */
+  steers: boolean;
+  /** Whose loop it is, for the one line a loop that breaks its contract gives. */
+  source: string;
+}
+
+export function engineFor(run: LearnerRun, interactive: boolean): EngineChoice {
+  const loopDir = run.dirs.get("07") ?? run.dirs.get("09");
+  const source = loopDir !== undefined ? `${loopDir} 里` : "课程";
+  const { agent } = run.code;
+  const loop = run.code.runAgentLoop ?? agent?.drives;
+  if (!interactive) return { factory: (code) => code.loopEngine(loop), steers: false, source };
+  if (agent !== undefined) return { factory: (code) => code.agentEngine(agent.Agent), steers: true, source };
+  if (loop !== undefined) return { factory: (code) => code.loopEngine(loop), steers: false, source };
+  return { factory: (code) => code.agentEngine(), steers: true, source };
 }

@@ -7,8 +7,8 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { focusedFiles } from "@pi/course-kit";
+import { RunError } from "../host/errors.js";
 import { type CheckpointFacts, COURSE_PACKAGE, courseCheckpoints, packageDirOf } from "./course-manifest.js";
-import { RunError } from "./errors.js";
 import { compiledDigest, focusedRunKey, passedBefore, recordPass } from "./focused-pass-record.js";
 import { runFocusedTests } from "./focused-tests.js";
 

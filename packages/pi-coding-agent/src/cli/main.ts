@@ -1,9 +1,9 @@
 #!/usr/bin/env node
+import { EXIT_FAILED_RUN, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "../host/errors.js";
 // tiny-pi's entry: parses the command line and answers --help and usage errors before the model
 // SDK, the validator and the tools are loaded (app.ts does the run). Every failure ends in one
 // line and an exit code: 2 for usage, 1 for a failed run; never a stack.
 import { helpText, parseCliArgs } from "./args.js";
-import { EXIT_FAILED_RUN, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "./errors.js";
 import { leave } from "./leave.js";
 import { requireWorkspace } from "./workspace.js";
 
@@ -32,6 +32,11 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     const { shownPath } = await import("./learner-tree.js");
     process.stdout.write(`${sessionCommandText(args.command, args.workspace, (file) => shownPath(file, from))}\n`);
     return EXIT_OK;
+  }
+  if (args.mode === "print" && args.prompt === undefined && args.endpoint !== undefined) {
+    throw new UsageError(
+      '-p 只跑一轮、只打印最终回答：请把问题写在最后，例如 tiny-pi --base-url … --model … -p "这个项目叫什么？"。',
+    );
   }
   const interactive = args.prompt === undefined && args.endpoint !== undefined;
   if (interactive && !(process.stdin.isTTY && process.stdout.isTTY)) {

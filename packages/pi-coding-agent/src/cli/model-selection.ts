@@ -2,10 +2,10 @@
 // or OPENAI_API_KEY), or with neither the embedded scripted model of the chapter's README round
 // trip. The provider (and the openai SDK under it) is loaded only when an endpoint is named.
 import type { Model } from "@pi/core";
+import type { Redact } from "../host/redacting.js";
 import type { CliArgs } from "./args.js";
 import { readmeRoundTripModel } from "./embedded-model.js";
 import type { ProviderCode } from "./learner-code.js";
-import type { Redact } from "./redacting.js";
 
 export interface ModelChoice {
   model: Model;

@@ -4,9 +4,20 @@
 // /exit or Ctrl-D ends it.
 import readline from "node:readline";
 import type { AgentRunResult } from "@pi/course";
-import type { Conversation } from "./conversation.js";
-import { EXIT_INTERRUPTED, EXIT_OK, RunError } from "./errors.js";
+import { EXIT_INTERRUPTED, EXIT_OK, RunError } from "../host/errors.js";
 import type { Interrupts } from "./interrupts.js";
+
+/** What the REPL talks to: the Runtime (runtime-conversation.ts). */
+export interface Conversation {
+  /** Runs one prompt to its end. */
+  prompt(text: string): Promise<AgentRunResult>;
+  /** Steers a line into the running turn; absent when lines typed meanwhile must wait for the next turn. */
+  steer?: (text: string) => void;
+  /** Aborts the running turn. */
+  abort(): void;
+  /** Lines queued in the agent, carried into the next prompt. */
+  queued(): number;
+}
 
 export interface ReplOptions {
   input: NodeJS.ReadableStream;

@@ -1,10 +1,11 @@
 // `tiny-pi resources`: the course's chapter 12 code reads what a run here would load; only reads.
+
+import { courseResourceCode } from "../host/resource-code.js";
+import { loadRunResources } from "../host/run-resources.js";
+import { trustRecord } from "../host/trust-record.js";
 import type { CliArgs } from "./args.js";
-import { courseResourceCode } from "./resource-code.js";
 import { resourcesText } from "./resources-view.js";
-import { loadRunResources } from "./run-resources.js";
 import { tinyPiHome } from "./tiny-pi-home.js";
-import { trustRecord } from "./trust-record.js";
 
 export function resourcesCommandText(args: CliArgs, env: NodeJS.ProcessEnv): string {
   const home = tinyPiHome(env);

@@ -1,9 +1,10 @@
 // `tiny-pi resources`: what a run in this workspace would load and from where, in precedence
 // order, which resource shadowed which, and each extension's trust. It reads front matter only:
 // no skill body, and no extension is imported.
+
+import type { RunResources } from "../host/run-resources.js";
+import type { TrustRecord } from "../host/trust-record.js";
 import type { Resource, ResourceRoot } from "../index.js";
-import type { RunResources } from "./run-resources.js";
-import type { TrustRecord } from "./trust-record.js";
 
 const ROOT_LABEL: Record<ResourceRoot["kind"], string> = { global: "全局", ancestor: "上级目录", workspace: "工作区" };
 

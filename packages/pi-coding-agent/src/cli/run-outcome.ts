@@ -1,9 +1,9 @@
 // What a finished turn means for the person at the terminal: exit 0 only on `stop`, and for any
 // other ending one line that says what happened and what to change.
 import type { AgentRunResult } from "@pi/course";
-import { COMPACTION_FAILED, CONTEXT_TOO_BIG } from "./compaction-error.js";
-import { EXIT_FAILED_RUN, EXIT_OK } from "./errors.js";
-import { visible } from "./visible-text.js";
+import { COMPACTION_FAILED, CONTEXT_TOO_BIG } from "../host/compaction-error.js";
+import { EXIT_FAILED_RUN, EXIT_OK, RunError } from "../host/errors.js";
+import { visible } from "../host/visible-text.js";
 
 export interface OutcomeContext {
   /** The endpoint in use; absent for the embedded model. */
@@ -64,4 +64,16 @@ export function modelErrorLine(message: string | undefined, context: OutcomeCont
     return `连不上 ${server}（${detail}）：请先启动模型服务，或检查 --base-url。`;
   }
   return `模型报告错误（${detail}）：再试一次；反复出现时换一个模型或服务。`;
+}
+
+/**
+ * A prompt the Runtime rejected: its own refusal (a RuntimeError: busy, disposed, poisoned) is
+ * already one line; anything else is the loop or the model breaking chapter 07's contract.
+ */
+export function promptFailure(error: unknown, loopSource: string): RunError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && error.name === "RuntimeError") return new RunError(message.split("\n")[0] as string);
+  return new RunError(
+    `${loopSource}的 runAgentLoop 没有正常结束（${message.split("\n")[0]}）：loop 或模型违反了第 07 章的约定，请对照 runAgentLoop 的失败语义检查。`,
+  );
 }

@@ -5,10 +5,10 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@pi/core";
+import { readSessionFile, sessionsDir } from "../host/session-file.js";
+import { visible } from "../host/visible-text.js";
 import type { SessionEntry } from "../session/entries.js";
 import type { SessionCommand } from "./args.js";
-import { readSessionFile, sessionsDir } from "./session-file.js";
-import { visible } from "./visible-text.js";
 
 const WORDS = 48;
 

@@ -2,10 +2,9 @@
 // answers. Outside the REPL each question reads one line from its own readline; inside it the REPL
 // hands its next typed line here first (`take`), so an answer is never steered into the turn.
 import readline from "node:readline";
+import type { Questions } from "../host/questions.js";
 
-export interface TerminalQuestions {
-  /** Shows `question` and resolves with the next line typed, trimmed; "" when input ends or `signal` aborts. */
-  ask(question: string, signal?: AbortSignal): Promise<string>;
+export interface TerminalQuestions extends Questions {
   /** The REPL's hook: while a question waits, `line` answers it (returns true) instead of being a prompt. */
   take(line: string): boolean;
   /** The REPL reads the terminal from now on; questions wait for `take`. */

@@ -1,5 +1,5 @@
 // The names --tools accepts, parsed without loading the tools themselves.
-import { UsageError } from "./errors.js";
+import { UsageError } from "../host/errors.js";
 
 export const TOOL_NAMES = ["read", "write", "edit", "bash"] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];

@@ -1,7 +1,7 @@
 // Which workspace tools a run gets: `--tools read,write,edit,bash`, read-only `read` by default.
 // The tools come from chapter 08's createWorkspaceTools, the course's or a learner's (--tools-from).
 import { type Tool, ToolRegistry } from "@pi/core";
-import { RunError } from "./errors.js";
+import { RunError } from "../host/errors.js";
 import type { ToolName } from "./tool-names.js";
 
 /** `createWorkspaceTools(root)`: the four tools of chapter 08, working inside `root`. */

@@ -1,6 +1,6 @@
 // The workspace the tools work in must be an existing directory; anything else is a usage error.
 import { statSync } from "node:fs";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../host/errors.js";
 
 export function requireWorkspace(dir: string): void {
   let isDirectory = false;

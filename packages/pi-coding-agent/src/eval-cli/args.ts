@@ -1,5 +1,5 @@
 // `npm run eval` flags. Each mistake is a UsageError: one Chinese line that names the fix.
-import { UsageError } from "../cli/errors.js";
+import { UsageError } from "../host/errors.js";
 
 export interface EvalArgs {
   help: boolean;

@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { EXIT_FAILED_RUN, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "../cli/errors.js";
 import type { CaseReport, EvalTask, SuiteSummary } from "../eval/index.js";
+import { EXIT_FAILED_RUN, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "../host/errors.js";
 import { EVAL_USAGE, type EvalArgs, parseEvalArgs } from "./args.js";
 import { HELD_OUT_TASKS } from "./held-out.js";
 import { loadSuiteCode } from "./suite-code.js";

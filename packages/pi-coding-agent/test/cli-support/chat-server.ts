@@ -112,15 +112,27 @@ export function textReply(fragments: string[], tokens = { input: 40, output: 8 }
 
 /** One tool call, its arguments split in two fragments, ending `tool_calls`, with usage. */
 export function toolCallReply(id: string, name: string, args: object, tokens = { input: 30, output: 12 }): Reply {
-  const json = JSON.stringify(args);
-  const half = Math.floor(json.length / 2);
+  return toolCallsReply([{ id, name, args }], tokens);
+}
+
+/** One batch of tool calls in one answer (each call's arguments split in two fragments), ending `tool_calls`, with usage. */
+export function toolCallsReply(
+  calls: readonly { id: string; name: string; args: object }[],
+  tokens = { input: 30, output: 12 },
+): Reply {
   const call = (fields: object) =>
     chunk([{ index: 0, delta: { tool_calls: [fields] }, logprobs: null, finish_reason: null }]);
   return streamReply([
     chunk([{ index: 0, delta: { role: "assistant", content: null }, logprobs: null, finish_reason: null }]),
-    call({ index: 0, id, type: "function", function: { name, arguments: "" } }),
-    call({ index: 0, function: { arguments: json.slice(0, half) } }),
-    call({ index: 0, function: { arguments: json.slice(half) } }),
+    ...calls.flatMap(({ id, name, args }, index) => {
+      const json = JSON.stringify(args);
+      const half = Math.floor(json.length / 2);
+      return [
+        call({ index, id, type: "function", function: { name, arguments: "" } }),
+        call({ index, function: { arguments: json.slice(0, half) } }),
+        call({ index, function: { arguments: json.slice(half) } }),
+      ];
+    }),
     chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: "tool_calls" }]),
     usageChunk(tokens.input, tokens.output),
   ]);

@@ -1,9 +1,9 @@
 // `tiny-pi export FILE [--out FILE.html]`: one session file as a self-contained page (the tree,
 // the active branch's transcript and its timeline). Reads the file like `tiny-pi tree`; writes
 // only the page, next to the session unless --out says where.
-import { UsageError } from "../errors.js";
-import { courseSessionCode } from "../session-code.js";
-import { readSessionFile } from "../session-file.js";
+import { UsageError } from "../../host/errors.js";
+import { courseSessionCode } from "../../host/session-code.js";
+import { readSessionFile } from "../../host/session-file.js";
 import { renderRunPage } from "./page.js";
 import type { RunView } from "./run-view.js";
 import { sessionTimeline } from "./session-timeline.js";

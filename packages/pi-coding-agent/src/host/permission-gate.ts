@@ -11,7 +11,7 @@ import path from "node:path";
 import type { BeforeDecision, BeforeHook, HookCall } from "../index.js";
 import { resolveWorkspacePath, workspaceRealPath } from "../tools/workspace-path.js";
 import { callPreview } from "./call-preview.js";
-import type { TerminalQuestions } from "./terminal-questions.js";
+import type { Questions } from "./questions.js";
 
 export interface GateOptions {
   workspace: string;
@@ -20,7 +20,7 @@ export interface GateOptions {
   /** Folders relative to the workspace, each ending in "/" (args.ts). */
   protectedPaths: readonly string[];
   /** The terminal to ask on; absent when there is none. */
-  questions?: TerminalQuestions;
+  questions?: Questions;
   /** Where the call is shown before the question. */
   notes: { write(text: string): unknown };
 }

@@ -41,8 +41,6 @@ export interface RunResources {
   skills: Resource[];
   templates: Resource[];
   extensions: Resource[];
-  /** What goes after tiny-pi's own lines in the system prompt: formatResourceContext's text. */
-  context: string;
   /** One Chinese line per problem (a SKILL.md that does not parse, an unreadable context file); the run goes on. */
   problems: string[];
 }
@@ -95,7 +93,6 @@ export function loadRunResources(code: ResourceCode, options: ResourceOptions): 
     skills,
     templates: of("template"),
     extensions: of("extension"),
-    context: code.formatResourceContext(contextFiles, skills),
     problems,
   };
 }

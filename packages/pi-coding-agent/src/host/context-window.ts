@@ -4,7 +4,6 @@
 // Groq or LM Studio name it), else none: then nothing is compacted automatically (/compact still
 // works). --reserve N keeps tokens free for the answer; by default a quarter of the window, at
 // most 16,384 (upstream Pi's default).
-import type { CliArgs } from "./args.js";
 
 export interface WindowInForce {
   tokens: number;
@@ -21,7 +20,14 @@ const PROBE_MS = 5000;
 
 export const DEFAULT_RESERVE_CAP = 16_384;
 
-export async function windowInForce(args: CliArgs): Promise<WindowInForce | undefined> {
+/** What the command line says about the window: --context-window, --reserve, and the endpoint to ask. */
+export interface WindowChoice {
+  contextWindow?: number;
+  reserve?: number;
+  endpoint?: { baseURL: string; model: string; apiKey?: string };
+}
+
+export async function windowInForce(args: WindowChoice): Promise<WindowInForce | undefined> {
   if (args.contextWindow !== undefined) return withReserve(args.contextWindow, "--context-window", args.reserve);
   if (args.endpoint === undefined) return undefined;
   const reported = await serverWindow(args.endpoint);
@@ -45,7 +51,7 @@ export function windowLine(window: WindowInForce | undefined): string {
 
 /** The window the server reports for `model`, or undefined when it reports none (or does not answer). */
 export async function serverWindow(
-  endpoint: NonNullable<CliArgs["endpoint"]>,
+  endpoint: NonNullable<WindowChoice["endpoint"]>,
 ): Promise<{ tokens: number; field: string } | undefined> {
   const apiKey = endpoint.apiKey ?? process.env.OPENAI_API_KEY;
   try {

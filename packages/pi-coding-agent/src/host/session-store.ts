@@ -1,0 +1,272 @@
+// tiny-pi's sessions for the Runtime: chapter 10's SessionStore on a file in
+// `<workspace>/.tiny-pi/sessions/<time>.jsonl` (Pi's format version 3). The Runtime appends each
+// entry and waits for it; this side decides only where the file is and when it appears. A new
+// session's file is created with the model's first answer, so a run that never reached the model
+// (a 401, a server that is not there) writes nothing. --resume continues a file at its leaf (or at
+// --leaf ID, a branch in the same file); --fork copies the branch into a new file whose header
+// names the original. A branch that ends in calls without results (a run killed mid-batch) gets
+// their "interrupted" results appended before the Runtime opens at it: no call is left an orphan.
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { type AssistantMessage, type Message, type ToolResultMessage, toolCallsOf } from "@pi/core";
+import { messageEntry, newEntryId, newHeader, type SessionEntry, type SessionHeader } from "../session/entries.js";
+import type { JsonlSessionStore } from "../session/jsonl-store.js";
+import { InMemorySessionStore, type SessionStore } from "../session/memory-store.js";
+import { UsageError } from "./errors.js";
+import { courseSessionCode, type SessionCode } from "./session-code.js";
+import { isLinear, readLinearMessages, readSessionFile, readText, sessionsDir } from "./session-file.js";
+import { lockSession } from "./session-lock.js";
+
+export interface HostSession {
+  /** What the Runtime appends to. */
+  readonly store: SessionStore;
+  /** The entry the Runtime opens at; undefined: an empty session. */
+  readonly leaf: string | undefined;
+  /** The session file, once there is one; undefined for --no-session and a new session before its first answer. */
+  file(): string | undefined;
+  /** --no-session: nothing is written. */
+  readonly none?: true;
+}
+
+/** --no-session: the tree lives in memory only (compaction still reads the active path). */
+export function noSession(workspace: string): HostSession {
+  const store = new InMemorySessionStore(newHeader(workspace));
+  return { store, leaf: undefined, file: () => undefined, none: true };
+}
+
+/**
+ * A new session in `workspace`; its file appears with the model's first answer. `code`, here and
+ * below: chapter 10's code the session runs on, the course's or a learner's (--from).
+ */
+export function newSession(
+  workspace: string,
+  now: () => Date = () => new Date(),
+  code: SessionCode = courseSessionCode,
+): HostSession {
+  const dir = sessionsDir(workspace);
+  const file = path.join(dir, `${now().toISOString().replace(/[:.]/g, "-")}.jsonl`);
+  const store = new DeferredStore(newHeader(workspace), () => createSessionFile(dir, file, store.header, code));
+  return { store, leaf: undefined, file: () => store.file };
+}
+
+/**
+ * Chapter 10's store whose file is created only when an answer is appended: the entries before it
+ * are held (and answer every question as committed ones); then the file is created and each held
+ * entry written, in order, before the answer. Once created, every call goes to the file's store.
+ */
+class DeferredStore implements SessionStore {
+  private readonly held: InMemorySessionStore;
+  private created: Promise<JsonlSessionStore> | undefined;
+  private opened: JsonlSessionStore | undefined;
+
+  constructor(
+    readonly header: SessionHeader,
+    private readonly create: () => Promise<JsonlSessionStore>,
+  ) {
+    this.held = new InMemorySessionStore(header);
+  }
+
+  get file(): string | undefined {
+    return this.opened?.file;
+  }
+
+  private get current(): SessionStore {
+    return this.opened ?? this.held;
+  }
+
+  entries = () => this.current.entries();
+  leafId = () => this.current.leafId();
+  has = (id: string) => this.current.has(id);
+  pathTo = (leafId: string) => this.current.pathTo(leafId);
+  messagesOnPath = (leafId: string) => this.current.messagesOnPath(leafId);
+
+  async append(entry: SessionEntry): Promise<void> {
+    if (this.opened !== undefined) return this.opened.append(entry);
+    if (this.created === undefined && !isAnswer(entry)) return this.held.append(entry);
+    if (this.created === undefined) {
+      this.created = this.create();
+      const opened = await this.created;
+      for (const early of this.held.entries()) await opened.append(early);
+      this.opened = opened;
+      return opened.append(entry);
+    }
+    await this.created;
+    return this.append(entry);
+  }
+}
+
+function isAnswer(entry: SessionEntry): boolean {
+  return entry.type === "message" && entry.message.role === "assistant" && entry.message.stopReason !== "error";
+}
+
+/** `<time>.jsonl`, or `<time>-2.jsonl` if that name is taken; never overwrites. */
+async function createSessionFile(
+  dir: string,
+  file: string,
+  header: SessionHeader,
+  code: SessionCode,
+): Promise<JsonlSessionStore> {
+  try {
+    await mkdir(dir, { recursive: true });
+    for (let n = 2; ; n += 1) {
+      let store: JsonlSessionStore;
+      try {
+        store = await code.JsonlSessionStore.create(file, header);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+          // The file is new (an existing one is EEXIST) and holds no committed entry: a disk that
+          // filled while the header was written would otherwise leave an empty file --resume refuses.
+          await rm(file, { force: true });
+          throw error;
+        }
+        file = file.replace(/(-\d+)?\.jsonl$/, `-${n}.jsonl`);
+        continue;
+      }
+      lockSession(file);
+      return store;
+    }
+  } catch (error) {
+    const errorCode = (error as NodeJS.ErrnoException).code ?? "未知错误";
+    throw new Error(`无法创建会话文件 ${file}（${errorCode}）：这次运行的对话没有保存；请检查 ${dir} 是否可写`);
+  }
+}
+
+/** Continues the session in `file` at its leaf, or at `leafId`: the next message makes a branch there. */
+export async function resumeSession(
+  file: string,
+  leafId?: string,
+  code: SessionCode = courseSessionCode,
+): Promise<HostSession> {
+  const recovered = readSessionFile(file, code.recoverSession);
+  if (recovered.tornTail !== undefined) {
+    throw new UsageError(
+      `会话文件 ${file} 第 ${recovered.tornTail.line} 行没有写完（上次运行被打断）：--resume 不在残行后追加；用 --fork ${file} 从已提交的 ${recovered.entries.length} 个条目开一个新会话，原文件不变。`,
+    );
+  }
+  lockSession(file);
+  const store = await code.JsonlSessionStore.open(file);
+  const leaf = chosenLeaf(store, file, leafId);
+  return opened(store, leaf === null ? undefined : await repairedLeaf(store, leaf, code, file));
+}
+
+/** A new session in `workspace` holding the branch of `source` up to its leaf (or `leafId`); the header names `source`. */
+export async function forkSession(
+  source: string,
+  workspace: string,
+  leafId?: string,
+  now: () => Date = () => new Date(),
+  code: SessionCode = courseSessionCode,
+): Promise<HostSession> {
+  const content = readText(source);
+  const entries = isLinear(content)
+    ? linearEntries(readLinearMessages(content, source))
+    : forkedBranch(source, leafId, code);
+  const dir = sessionsDir(workspace);
+  const file = path.join(dir, `${now().toISOString().replace(/[:.]/g, "-")}.jsonl`);
+  let store: JsonlSessionStore;
+  try {
+    store = await createSessionFile(dir, file, newHeader(workspace, source), code);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  for (const entry of entries) await store.append(entry);
+  const leaf = store.leafId();
+  return opened(store, leaf === null ? undefined : await repairedLeaf(store, leaf, code));
+}
+
+function opened(store: JsonlSessionStore, leaf: string | undefined): HostSession {
+  return { store, leaf, file: () => store.file };
+}
+
+/**
+ * REPL /branch ID: the leaf a Runtime opens at to continue from entry `id` of `session` (its
+ * open calls answered first); one line when there is no such entry.
+ */
+export async function branchLeaf(
+  session: HostSession,
+  id: string,
+  code: SessionCode = courseSessionCode,
+): Promise<string> {
+  if (session.none) throw new UsageError("--no-session：这次运行不记录会话，不能切换分支。");
+  if (!session.store.has(id)) throw new UsageError(`会话里没有 id 为 ${id} 的条目：用 /tree 查看条目的 id。`);
+  return repairedLeaf(session.store, id, code);
+}
+
+function forkedBranch(source: string, leafId: string | undefined, code: SessionCode): SessionEntry[] {
+  const { entries } = readSessionFile(source, code.recoverSession);
+  const leaf = leafId ?? entries.at(-1)?.id;
+  if (leaf === undefined) return [];
+  if (!entries.some((entry) => entry.id === leaf)) throw leafMissing(leaf, source);
+  try {
+    return code.pathTo(entries, leaf);
+  } catch (error) {
+    throw new UsageError(`会话文件 ${source}：${(error as Error).message}`);
+  }
+}
+
+/** A linear file's messages as one chain of entries. */
+function linearEntries(messages: Message[]): SessionEntry[] {
+  const entries: SessionEntry[] = [];
+  const ids = new Set<string>();
+  for (const message of messages) {
+    const id = newEntryId((candidate) => ids.has(candidate));
+    ids.add(id);
+    entries.push(messageEntry(message, entries.at(-1)?.id ?? null, id));
+  }
+  return entries;
+}
+
+function chosenLeaf(store: SessionStore, file: string, leafId: string | undefined): string | null {
+  if (leafId === undefined) return store.leafId();
+  if (!store.has(leafId)) throw leafMissing(leafId, file);
+  return leafId;
+}
+
+function leafMissing(leafId: string, file: string): UsageError {
+  return new UsageError(`--leaf ${leafId} 不在会话 ${file} 里：用 tiny-pi tree ${file} 查看条目的 id。`);
+}
+
+/**
+ * `leaf`, or the last of the interrupted results appended under it for the calls its branch ends
+ * with unanswered. A branch the session's code cannot project is one line naming the file.
+ */
+async function repairedLeaf(
+  store: SessionStore,
+  leaf: string,
+  code: SessionCode,
+  file: string = (store as { file?: string }).file ?? "",
+): Promise<string> {
+  let repairs: ToolResultMessage[];
+  try {
+    store.messagesOnPath(leaf);
+    repairs = openCallRepairs(store.pathTo(leaf), code);
+  } catch (error) {
+    throw new UsageError(`会话文件 ${file}：${(error as Error).message}`);
+  }
+  let at = leaf;
+  for (const result of repairs) {
+    const entry = messageEntry(
+      result,
+      at,
+      newEntryId((candidate) => store.has(candidate)),
+    );
+    await store.append(entry);
+    at = entry.id;
+  }
+  return at;
+}
+
+/** Interrupted results for the calls the branch ends with unanswered (a run stopped hard mid-batch). */
+function openCallRepairs(branch: SessionEntry[], code: SessionCode): ToolResultMessage[] {
+  const messages = branch.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
+  const answered = new Set<string>();
+  let index = messages.length - 1;
+  for (let message = messages[index]; message?.role === "toolResult"; message = messages[--index]) {
+    answered.add(message.toolCallId);
+  }
+  const assistant = messages[index];
+  if (assistant?.role !== "assistant") return [];
+  return toolCallsOf(assistant as AssistantMessage)
+    .filter((call) => !answered.has(call.id))
+    .map((call) => code.interruptedResult(call, assistant));
+}

@@ -1,0 +1,96 @@
+// The course's payoff, checked on a finished practice tree of the last checkpoint tiny-pi has a
+// row for (learner-code.ts): `tiny-pi --from` that tree runs entirely on the learner's code
+// (loop, tools, Agent, session store, compaction, resources, extensions, Runtime), against a model
+// server on 127.0.0.1, with a real `read` and `edit` on a temp workspace; the session it wrote is
+// resumed. The tree is the one the integrity checks finished (ProveContext), so nothing is made twice.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, realpathSync } from "node:fs";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { CODE_ROWS } from "../../packages/pi-coding-agent/src/cli/learner-code.js";
+import {
+  startChatServer,
+  textReply,
+  toolCallReply,
+} from "../../packages/pi-coding-agent/test/cli-support/chat-server.js";
+import { cliEnv } from "../../packages/pi-coding-agent/test/cli-support/run-cli.js";
+import { type Checkpoint, repoRoot } from "../lib/course/manifest.js";
+import type { ProveContext } from "../lib/prove/prove-context.js";
+import { buildTree } from "../lib/run/focused-run.js";
+
+/** The checkpoint of tiny-pi's last row: its finished tree holds every chapter tiny-pi can take. */
+export function lastRowCheckpoint(checkpoints: readonly Checkpoint[]): Checkpoint | undefined {
+  const last = CODE_ROWS.at(-1)?.checkpoint;
+  return checkpoints.find((checkpoint) => checkpoint.id === last);
+}
+
+/** The built tiny-pi (npm run test:course builds first). */
+const cliPath = path.join(repoRoot, "packages/pi-coding-agent/dist/src/cli/main.js");
+
+function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (text: string) => {
+    stdout += text;
+  });
+  child.stderr.setEncoding("utf8").on("data", (text: string) => {
+    stderr += text;
+  });
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: ProveContext): Promise<void> {
+  const tree = await context.finishedPractice(checkpoint);
+  const build = await context.limit(() => buildTree(tree, checkpoint));
+  assert.ok(build.ok, `完成的练习目录可以构建：${build.firstError ?? build.output}`);
+  const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tiny-pi-payoff-")));
+  const server = await startChatServer([
+    toolCallReply("call_read", "read", { path: "README.md" }),
+    toolCallReply("call_edit", "edit", {
+      path: "README.md",
+      edits: [{ oldText: "A small agent runtime.", newText: "A small agent runtime, written by me." }],
+    }),
+    textReply(["改好了。"]),
+    textReply(["刚才把 README 的第二行改成了你写的 agent。"]),
+  ]);
+  try {
+    await writeFile(path.join(workspace, "README.md"), "# tiny-pi\nA small agent runtime.\n");
+    const endpoint = ["--from", tree, "--base-url", server.baseURL, "--model", "m", "--tools", "read,edit", "--yes"];
+    const first = await run([...endpoint, "读 README，再改第二行"], workspace);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(
+      first.stderr,
+      /^全部是 .* 里你自己写的代码：loop runAgentLoop、工具 read,edit、Agent Agent、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime$/m,
+      "开头一行说出全部是你写的代码",
+    );
+    assert.ok(first.stdout.includes("改好了。"), first.stdout);
+    assert.equal(
+      await readFile(path.join(workspace, "README.md"), "utf8"),
+      "# tiny-pi\nA small agent runtime, written by me.\n",
+      "你的 edit 真的改了工作区里的文件",
+    );
+    const read = server.requests[1].messages.find(
+      (message: { tool_call_id?: string }) => message.tool_call_id === "call_read",
+    );
+    assert.match(read.content, /^# tiny-pi/, "你的 read 读到了真实的文件");
+    const sessions = path.join(workspace, ".tiny-pi", "sessions");
+    const [file] = (await readdir(sessions)).filter((name) => name.endsWith(".jsonl"));
+    assert.ok(file !== undefined, "你的会话存储写下了会话文件");
+
+    const resumed = await run([...endpoint, "--resume", path.join(sessions, file), "-p", "刚才改了什么？"], workspace);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(resumed.stdout, "刚才把 README 的第二行改成了你写的 agent。\n", "-p 只打印最终回答");
+    const roles = server.requests[3].messages.map((message: { role: string }) => message.role);
+    assert.deepEqual(
+      roles,
+      ["system", "user", "assistant", "tool", "assistant", "tool", "assistant", "user"],
+      "继续的请求带着上次的整段对话",
+    );
+  } finally {
+    await server.close();
+    await rm(workspace, { recursive: true, force: true });
+  }
+}
