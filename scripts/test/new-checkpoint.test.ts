@@ -15,10 +15,11 @@ after(() => rm(holder, { recursive: true, force: true }));
 
 const last = loadManifest().checkpoints.at(-1)?.id ?? "09";
 const next = String(Number(last) + 1).padStart(2, "0");
-/** A free id before the last checkpoint: --new refuses it, new checkpoints go at the end. */
+/** A free id before the last checkpoint, if the course has a gap: --new refuses it, new checkpoints go at the end. */
 const earlier = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, "0")).find(
   (id) => id < last && !loadManifest().checkpoints.some((checkpoint) => checkpoint.id === id),
 );
+const first = loadManifest().checkpoints[0]?.id ?? "00";
 
 /** A copy of the repository's files (no build output, no practice directories) with node_modules linked. */
 async function repositoryCopy(name: string): Promise<string> {
@@ -119,13 +120,12 @@ test(`--new ${next}：写出清单条目、教学文件骨架、starter、聚焦
   assert.equal(lint.code, 0, `写出的文件通过 Biome：${lint.output.slice(0, 2000)}`);
 });
 
-test("--new 的错误（编号不在最后、包不存在、缺少选项）：一处一行，退出码非零，什么都不写", async () => {
+test("--new 的错误（编号已有或不在最后、包不存在、缺少选项）：一处一行，退出码非零，什么都不写", async () => {
   const dir = await repositoryCopy("refused");
   const before = await snapshotDir(dir);
-  assert.ok(earlier !== undefined, "有一个排在最后之前、还没用的编号");
   const wrong = await checkpointCli(dir, [
     "--new",
-    earlier,
+    earlier ?? first,
     "--title",
     "x",
     "--chapter",
@@ -136,7 +136,9 @@ test("--new 的错误（编号不在最后、包不存在、缺少选项）：�
     "packages/pi-coding-agent/src/x.ts",
   ]);
   assert.notEqual(wrong.code, 0, "退出码非零");
-  assert.match(wrong.output, /新检查点要排在最后：编号要大于/, "编号要排在最后");
+  // A course with no gap (00 onwards) has no free id before the last: then an existing one.
+  if (earlier === undefined) assert.match(wrong.output, new RegExp(`检查点 ${first} 已经存在`), "编号已经有了");
+  else assert.match(wrong.output, /新检查点要排在最后：编号要大于/, "编号要排在最后");
   assert.match(wrong.output, /没有名为 @pi\/nope 的 workspace 包/, "包名不对");
   assert.doesNotMatch(wrong.output, /\n\s+at /, "没有调用栈");
   const missing = await checkpointCli(dir, ["--new", next]);
