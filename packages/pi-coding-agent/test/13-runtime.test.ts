@@ -247,7 +247,7 @@ test("上下文适配器：预算减去系统提示、工具与预留，只保�
   );
 });
 
-test("上下文适配器：工具与信号原样传给内层模型，内层模型看不到也改不了 Runtime 的数组", {
+test("上下文适配器：系统提示、工具与信号原样传给内层模型，内层模型看不到也改不了 Runtime 的数组", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   const persisted = [user("0000000a", null, "旧问题"), answer("0000000b", "0000000a", "旧回答")];
@@ -256,7 +256,7 @@ test("上下文适配器：工具与信号原样传给内层模型，内层模�
   const seen: unknown[] = [];
   const vandal: Model = {
     stream(request, options) {
-      seen.push(request.tools, options?.signal);
+      seen.push(request.tools, options?.signal, request.systemPrompt);
       for (const message of request.messages) if (message.role === "user") message.content = "改掉了";
       request.messages.push({ role: "user", content: "塞进去的", timestamp: 9 });
       return scripted(says("好")).stream(request, options);
@@ -269,6 +269,7 @@ test("上下文适配器：工具与信号原样传给内层模型，内层模�
     .result();
   assert.deepEqual(seen[0], REQUEST_TOOLS, "工具定义原样传过去");
   assert.equal(seen[1], controller.signal, "信号是同一个对象，中止能传到内层");
+  assert.equal(seen[2], "系统", "系统提示原样传过去：innerStream 发出的请求带着 request.systemPrompt");
   assert.deepEqual([...persisted, ...queued], before, "内层模型改的是副本：Runtime 的条目一个字都没变");
   const again = scripted(says("好"));
   await contextAdapter(again, source(persisted, queued)).stream({ messages: [], tools: REQUEST_TOOLS }).result();
@@ -387,6 +388,13 @@ test("持久化与生命周期：系统提示只在变化时打补丁，打过�
     const after = await readFile(session.file, "utf8");
     assert.ok(after.startsWith(before), "恢复的条目一个字节都没被改写");
     assert.doesNotMatch(after, /这一次的提示|基础提示/, "系统提示不写进会话条目");
+    // The script has run out: the model throws, so the Agent's prompt itself rejects.
+    await assert.rejects(runtime.prompt("四", { systemPrompt: "失败的这一次" }), "模型抛出：这次提示拒绝");
+    assert.equal(
+      runtime.systemPrompt(),
+      "基础提示",
+      "提示结束（成也好败也好）基础提示恢复：engine.prompt() 拒绝时 finally 照样换回基础提示",
+    );
   });
 });
 
@@ -412,7 +420,7 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
     const model = scripted(asks("c1", "look", {}), says("新回答"), badRequest, says("不会用到"));
     const runtime = openRuntime({ session, leaf: "0000000b", model, parts: partsOf(tools, "基础提示") });
     steer = (line) => runtime.steer(line);
-    await runtime.prompt("新问题");
+    const first = await runtime.prompt("新问题");
     const entries = file.entries();
     assert.deepEqual(entries.map((entry) => entry.id).slice(0, 2), ["0000000a", "0000000b"], "恢复的条目原样在前");
     assert.deepEqual(
@@ -421,6 +429,18 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
       "只追加了这次提示的条目（提示、调用、结果、steer 进来的行、回答），恢复的历史没有再写一遍",
     );
     assert.equal(entries[2]?.parentId, "0000000b", "新后缀接在选中的叶子下面");
+    assert.deepEqual(
+      entries.slice(3).map((entry) => entry.parentId),
+      entries.slice(2, -1).map((entry) => entry.id),
+      "新后缀是一条链：每个条目接在前一个下面（append 之后它就是 leaf）",
+    );
+    assert.equal(runtime.leafId(), entries.at(-1)?.id, "leafId() 是最后追加的条目");
+    const asked0 = first.messages.find((message) => message.role === "user") as UserMessage;
+    asked0.content = "调用方改掉了";
+    assert.ok(
+      runtime.messages().every((message) => message.content !== "调用方改掉了"),
+      "条目存的是消息的 JSON 副本：调用方改结果里的消息，Runtime 的历史不变",
+    );
     assert.deepEqual(sent(model, 0), ["旧问题", [text("旧回答")], "新问题"], "恢复的历史经适配器进入请求");
 
     // An answer that fails (not retried) stays in the transcript: it is recorded when the prompt ends.
@@ -462,11 +482,40 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
       () => undefined,
       (error: unknown) => error,
     );
-    assert.equal(refused, failed, "被毒化之后每个提示都以同一行拒绝");
+    assert.equal(refused, failed, "被毒化之后每个提示都以同一个错误对象拒绝（poison 本身，不是同样文字的新错误）");
     assert.equal(model.requests.length, requests, "被拒绝的提示根本不会请求模型");
     await assert.rejects(runtime.flush(), (error: unknown) => error === failed, "flush() 不把没写完的说成已保存");
     await assert.rejects(runtime.dispose(), (error: unknown) => error === failed, "dispose() 也一样");
     assert.equal(asked.length, before + 1, "毒化之后什么都不再写");
+
+    // A write that fails outside any prompt (a compaction entry, say): nobody awaits the chain yet.
+    // For these few turns the test alone listens for unhandled rejections, so it can name the rule.
+    const unhandled: unknown[] = [];
+    const keep = (reason: unknown) => void unhandled.push(reason);
+    const runner = process.listeners("unhandledRejection");
+    process.removeAllListeners("unhandledRejection");
+    process.on("unhandledRejection", keep);
+    try {
+      const broken: SessionStore = { ...session, append: async () => Promise.reject(new Error("EIO: 磁盘坏了")) };
+      const lone = openRuntime({ session: broken, leaf: "0000000b", model: scripted(), parts: partsOf() });
+      const entry = messageEntry(
+        { role: "user", content: "写不进去", timestamp: 1 },
+        "0000000b",
+        lone.compaction.newId(),
+      );
+      lone.compaction.appendEntry(entry);
+      await settle();
+      await settle();
+      assert.deepEqual(
+        unhandled.map((reason) => String((reason as Error)?.message ?? reason)),
+        [],
+        "链上的 Promise 自己不能 reject：写入失败只记下 poison，不让 writes 链拒绝（没人等它时就是 unhandled rejection）",
+      );
+      await assert.rejects(lone.flush(), (error: unknown) => error instanceof RuntimeError, "flush() 报出这次写入失败");
+    } finally {
+      process.off("unhandledRejection", keep);
+      for (const listener of runner) process.on("unhandledRejection", listener);
+    }
   });
 });
 
@@ -531,6 +580,25 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
     );
     await runtime.dispose();
   });
+  await withDir(async (dir) => {
+    // dispose() while a prompt runs: its entries are not queued yet when dispose() is called.
+    const hold = held(await sessionFile(dir));
+    const runtime = openRuntime({ session: hold.store, model: scripted(says("好")), parts: partsOf() });
+    const order: string[] = [];
+    const running = runtime.prompt("最后一个").then(() => void order.push("prompt"));
+    await hold.arrival();
+    const closing = runtime.dispose().then(() => void order.push("dispose"));
+    for (let written = 0; written < 2; written += 1) {
+      if (written > 0) await hold.arrival();
+      hold.release();
+    }
+    await Promise.all([running, closing]);
+    assert.deepEqual(
+      order,
+      ["prompt", "dispose"],
+      "dispose() 等正在运行的提示结束（await running），之后才等磁盘：它 resolve 时那个提示的条目都已落盘",
+    );
+  });
 });
 
 // ---- Lab 13.4 · 三种模式 ----
@@ -541,11 +609,15 @@ async function countedRuntime(dir: string, model: ScriptedModel) {
   const runtime = openRuntime({ session, model, parts: partsOf() });
   const prompts: string[] = [];
   let subscribed = 0;
+  let listening = 0;
   return {
     session,
     prompts,
     subscribed: () => subscribed,
+    /** Listeners subscribed and not unsubscribed yet. */
+    listening: () => listening,
     flush: () => runtime.flush(),
+    dispose: () => runtime.dispose(),
     modeRuntime: {
       prompt: (input: string | UserMessage, options?: { systemPrompt?: string }) => {
         prompts.push(typeof input === "string" ? input : JSON.stringify(input.content));
@@ -553,7 +625,14 @@ async function countedRuntime(dir: string, model: ScriptedModel) {
       },
       subscribe: (listener: (event: RuntimeEvent) => void) => {
         subscribed += 1;
-        return runtime.subscribe(listener);
+        listening += 1;
+        const unsubscribe = runtime.subscribe(listener);
+        let done = false;
+        return () => {
+          if (!done) listening -= 1;
+          done = true;
+          unsubscribe();
+        };
       },
     },
   };
@@ -604,6 +683,11 @@ test("三种模式：JSON 模式只改变呈现，每行一个事件，提示与
     await runMode("json", asJson.modeRuntime, { output: out, prompts: ["看看 a"] });
     await asJson.flush();
     assert.deepEqual(asJson.prompts, asText.prompts, "同样的输入，同样的 prompt 调用");
+    assert.deepEqual(
+      [asJson.subscribed(), asJson.listening()],
+      [1, 0],
+      "JSON 模式订阅一次，结束时（finally）取消订阅：之后的事件不再写进它的输出",
+    );
     assert.deepEqual(shape(asJson.session.entries()), shape(asText.session.entries()), "会话里写下的东西一样");
     const events = out.chunks.map((chunk) => {
       assert.ok(chunk.endsWith("\n") && !chunk.slice(0, -1).includes("\n"), "每个事件一行");
@@ -642,10 +726,15 @@ test("三种模式：未知的模式在任何事情运行之前失败，输出�
       [[], 0, []],
       "未知模式：没有 prompt、没有订阅、什么都没写",
     );
-    await assert.rejects(
-      runMode("toString", counted.modeRuntime, { output: out, prompts: ["一"] }),
-      RuntimeError,
-      "原型上的名字（toString）也不是模式",
+    const inherited = await Promise.resolve()
+      .then(() => runMode("toString", counted.modeRuntime, { output: out, prompts: ["一"] }))
+      .then(
+        (value: unknown) => `resolved ${String(value)}`,
+        (error: unknown) => error,
+      );
+    assert.ok(
+      inherited instanceof RuntimeError && /toString/.test(inherited.message),
+      `未知的模式：原型上的名字（toString）也不是模式，只认 MODES 自己的键（Object.hasOwn，不是 in）；实际：${String(inherited)}`,
     );
 
     const broken = Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
@@ -664,5 +753,24 @@ test("三种模式：未知的模式在任何事情运行之前失败，输出�
       (error: unknown) => error === broken,
       "json：监听器里的写错误也原样传出，不被吞掉",
     );
+    assert.equal(counted.listening(), 0, "json：出错结束时同样（finally）取消订阅");
+
+    // A prompt the Runtime refuses (it is disposed): the mode fails with that refusal, it does not skip the input.
+    await counted.dispose();
+    for (const mode of ["print", "json"]) {
+      const outcome = await runMode(mode, counted.modeRuntime, { output: out, prompts: ["三"] }).then(
+        () => "resolved",
+        (error: unknown) => error,
+      );
+      assert.ok(
+        outcome instanceof RuntimeError && /dispose/.test(outcome.message),
+        `${mode}：prompt 的拒绝不要接住，它原样传出（实际：${String(outcome)}）`,
+      );
+    }
+    const typed = await interactiveMode(counted.modeRuntime, { output: out, input: lines("四") }).then(
+      () => "resolved",
+      (error: unknown) => error,
+    );
+    assert.ok(typed instanceof RuntimeError, `交互：prompt 的拒绝同样原样传出（实际：${String(typed)}）`);
   });
 });

@@ -1,8 +1,8 @@
 // Mistakes a learner makes in chapters 00–04, 06, 07, 09 and 13, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
-// The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28;
-// the others are the course's own.
+// The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
+// chapter 13's after its first three the chapter-13 walk's; the others are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -24,6 +24,7 @@ const tools = "packages/pi-core/src/tools.ts";
 const openRuntime = "packages/pi-coding-agent/src/runtime/open.ts";
 const contextAdapter = "packages/pi-coding-agent/src/runtime/context-adapter.ts";
 const runtime = "packages/pi-coding-agent/src/runtime/runtime.ts";
+const modes = "packages/pi-coding-agent/src/modes/modes.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -398,5 +399,119 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /条目一次写一个/,
+  },
+  {
+    checkpoint: "13",
+    name: "innerStream 丢了系统提示",
+    lab: "13.2",
+    mutations: [
+      {
+        file: contextAdapter,
+        find: "  if (request.systemPrompt !== undefined) sent.systemPrompt = request.systemPrompt;\n",
+        replace: "",
+      },
+    ],
+    says: /系统提示原样传过去：innerStream 发出的请求带着 request\.systemPrompt/,
+  },
+  {
+    checkpoint: "13",
+    name: "append 不让 leaf 前进：新条目都成了恢复的叶子的兄弟",
+    lab: "13.3",
+    mutations: [{ file: runtime, find: "    leaf = entry.id;\n", replace: "" }],
+    says: /新后缀是一条链：每个条目接在前一个下面/,
+  },
+  {
+    checkpoint: "13",
+    name: "条目直接存 Agent 的消息对象，不存 JSON 副本",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "append(messageEntry(JSON.parse(JSON.stringify(message)) as Message, leaf, newId()));",
+        replace: "append(messageEntry(message, leaf, newId()));",
+      },
+    ],
+    says: /条目存的是消息的 JSON 副本/,
+  },
+  {
+    checkpoint: "13",
+    name: "写入失败时 writes 链自己 reject",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "          { cause: error },\n        );\n      }\n    });",
+        replace: "          { cause: error },\n        );\n        throw poison;\n      }\n    });",
+      },
+    ],
+    says: /链上的 Promise 自己不能 reject/,
+  },
+  {
+    checkpoint: "13",
+    name: "毒化之后每次拒绝都是同样文字的新错误",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    if (poison !== undefined) return poison;",
+        replace: "    if (poison !== undefined) return new RuntimeError(poison.message);",
+      },
+    ],
+    says: /被毒化之后每个提示都以同一个错误对象拒绝/,
+  },
+  {
+    checkpoint: "13",
+    name: "run() 没有 finally：失败的提示之后补丁还在",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    let result: AgentRunResult;\n    try {\n      result = await engine.prompt(message);\n      recordUpTo(result.messages);\n    } finally {\n      setSystemPrompt(base);\n      await writes;\n    }\n",
+        replace:
+          "    const result = await engine.prompt(message);\n    recordUpTo(result.messages);\n    setSystemPrompt(base);\n    await writes;\n",
+      },
+    ],
+    says: /提示结束（成也好败也好）基础提示恢复/,
+  },
+  {
+    checkpoint: "13",
+    name: "dispose() 不等正在运行的提示",
+    lab: "13.3",
+    mutations: [{ file: runtime, find: "      await running?.catch(() => undefined);\n", replace: "" }],
+    says: /dispose\(\) 等正在运行的提示结束/,
+  },
+  {
+    checkpoint: "13",
+    name: "print 模式接住 prompt 的拒绝，跳到下一个输入",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "  for (const prompt of io.prompts ?? []) {\n    last = await runtime.prompt(prompt);\n    writeFinal(io, last);",
+        replace:
+          "  for (const prompt of io.prompts ?? []) {\n    try {\n      last = await runtime.prompt(prompt);\n    } catch {\n      continue;\n    }\n    writeFinal(io, last);",
+      },
+    ],
+    says: /print：prompt 的拒绝不要接住，它原样传出/,
+  },
+  {
+    checkpoint: "13",
+    name: "JSON 模式从不取消订阅",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "  } finally {\n    unsubscribe();\n  }",
+        replace: "  } finally {\n    void unsubscribe;\n  }",
+      },
+    ],
+    says: /JSON 模式订阅一次，结束时（finally）取消订阅/,
+  },
+  {
+    checkpoint: "13",
+    name: "selectMode 用 in：原型上的 toString 也成了模式",
+    lab: "13.4",
+    mutations: [{ file: modes, find: "  if (!Object.hasOwn(MODES, name)) {", replace: "  if (!(name in MODES)) {" }],
+    says: /未知的模式：原型上的名字（toString）也不是模式/,
   },
 ];

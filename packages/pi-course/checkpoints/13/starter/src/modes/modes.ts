@@ -61,8 +61,9 @@ export const jsonMode: Mode = async (runtime, io) => {
 };
 
 export const interactiveMode: Mode = async (runtime, io) => {
-  // Lab 13.4 ①：for await 读 io.input（没有就是 []）的每一行，trim() 之后是空串就跳过；否则 await runtime.prompt(这一行)
-  // 恰好一次，再 writeFinal(io, 结果)。返回最后一个结果。
+  // Lab 13.4 ①：for await 读 io.input（没有就是 []）的每一行，先 trim()：是空串就跳过；否则
+  // await runtime.prompt(trim 之后的这一行) 恰好一次，再 writeFinal(io, 结果)。返回最后一个结果。
+  // prompt 的拒绝同样原样传出。
   throw new Error("Lab 13.4 三种模式 尚未实现");
 };
 
