@@ -24,6 +24,8 @@ const tools = "packages/pi-core/src/tools.ts";
 const openRuntime = "packages/pi-coding-agent/src/runtime/open.ts";
 const contextAdapter = "packages/pi-coding-agent/src/runtime/context-adapter.ts";
 const runtime = "packages/pi-coding-agent/src/runtime/runtime.ts";
+const chunkMapper = "packages/pi-ai/src/openai-compatible/chunk-mapper.ts";
+const redact = "packages/pi-ai/src/openai-compatible/redact.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -252,6 +254,87 @@ export const plantedMistakes: PlantedMistake[] = [
     lab: "9.4",
     mutations: [{ file: agent, find: '      signal.removeEventListener("abort", onAbort);\n', replace: "" }],
     says: /撤掉它的 abort 监听/,
+  },
+  // The walk of chapters 00–06 (walk00): mistakes that passed verify silently there.
+  {
+    checkpoint: "02",
+    name: "push() 把事件交给最晚的等待者（pop 而不是 shift）",
+    lab: "2.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-stream.ts",
+        find: "    const waiter = this.waiters.shift();",
+        replace: "    const waiter = this.waiters.pop();",
+      },
+    ],
+    says: /两个 next\(\) 同时等待：push 先交给最早的那个/,
+  },
+  {
+    checkpoint: "05",
+    name: "finish_reason 一到就发 done，流读完后又发一个",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "      this.finishReason = choice.finish_reason;\n",
+        replace:
+          '      this.finishReason = choice.finish_reason;\n      this.emit({ type: "done", reason: "stop" });\n',
+      },
+    ],
+    says: /一轮恰好一个终态（done 或 error），这一轮有 2 个/,
+  },
+  {
+    checkpoint: "05",
+    name: "恰好 4 个字符的密钥也被当成占位符（> 而不是 >=）",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        find: "secret.length >= MIN_SECRET_LENGTH",
+        replace: "secret.length > MIN_SECRET_LENGTH",
+      },
+    ],
+    says: /恰好 4 个字符的密钥也换掉/,
+  },
+  {
+    checkpoint: "05",
+    name: "密钥从短到长替换，长密钥留下后半截",
+    lab: "5.2",
+    mutations: [
+      { file: redact, find: ".sort((a, b) => b.length - a.length)", replace: ".sort((a, b) => a.length - b.length)" },
+    ],
+    says: /从长到短替换/,
+  },
+  {
+    checkpoint: "05",
+    name: "delta: null 被当成坏形状",
+    lab: "5.3",
+    mutations: [
+      {
+        file: "packages/pi-ai/src/openai-compatible/chunk-shape.ts",
+        find: "    if (delta === undefined || delta === null) continue;",
+        replace: "    if (delta === undefined) continue;",
+      },
+    ],
+    says: /服务器常发的 null 仍然接受/,
+  },
+  {
+    checkpoint: "05",
+    name: "后面的片段带来的 id 与 name 覆盖了第一个",
+    lab: "5.5",
+    mutations: [
+      {
+        file: "packages/pi-ai/src/openai-compatible/tool-call-assembler.ts",
+        find: '    if (call.id === "" && fragment.id) call.id = fragment.id;',
+        replace: "    if (fragment.id) call.id = fragment.id;",
+      },
+      {
+        file: "packages/pi-ai/src/openai-compatible/tool-call-assembler.ts",
+        find: '    if (call.name === "" && fn?.name) call.name = fn.name;',
+        replace: "    if (fn?.name) call.name = fn.name;",
+      },
+    ],
+    says: /第一个算数/,
   },
   // Walk 21 (a fresh learner walk): mistakes that scored below 4 there.
   {
