@@ -1,8 +1,8 @@
-// Mistakes a learner makes in chapters 00–04, 06, 07, 09 and 13, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 00–07, 09 and 13, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
-// The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28;
-// the others are the course's own.
+// The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
+// those of 05 and the second of 02 the walk of chapters 00–06 (walk00); the others are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
