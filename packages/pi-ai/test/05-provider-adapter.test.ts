@@ -54,6 +54,18 @@ async function closedPort(): Promise<number> {
 const of = <T extends ModelEvent["type"]>(events: ModelEvent[], type: T) =>
   events.filter((event): event is Extract<ModelEvent, { type: T }> => event.type === type);
 
+/**
+ * The turn's terminal event. The chapter's rule is exactly one (`done` or `error`) and it comes last,
+ * so every terminal is counted, not only the last event looked at.
+ */
+function terminal(events: ModelEvent[]): ModelEvent | undefined {
+  const terminals = events.filter((event) => event.type === "done" || event.type === "error");
+  const shown = terminals.map((event) => `${event.type} ${event.reason}`).join("、");
+  assert.equal(terminals.length, 1, `一轮恰好一个终态（done 或 error），这一轮有 ${terminals.length} 个：${shown}`);
+  assert.equal(events.at(-1), terminals[0], "终态是这一轮的最后一个事件，之后不再有事件");
+  return terminals[0];
+}
+
 const call = (id: string, path: string, extra: Record<string, unknown> = {}) => ({
   type: "toolCall" as const,
   id,
@@ -154,12 +166,31 @@ test(
     );
     assert.equal(assistant.stopReason, "error", "HTTP 错误以 error 结束这一轮");
     assert.deepEqual(
-      events.at(-1),
+      terminal(events),
       { type: "error", reason: "error", message: assistant.errorMessage },
       "最后一个事件是带同一行的 error",
     );
     const shown = JSON.stringify(events);
     assert.equal(shown.includes(KEY.slice(3)) || shown.includes(token.slice(4)), false, "事件里也没有密钥的任何一段");
+
+    const echoed = async (apiKey: string, headers: Record<string, string>, message: string) => {
+      server.reply(async (response) => {
+        response.writeHead(401, { "content-type": "application/json" });
+        response.end(JSON.stringify({ error: { message } }));
+      });
+      const echoing = openAICompatibleModel({ baseURL: server.baseURL, model: "m", apiKey, headers, maxRetries: 0 });
+      return (await runTurn(echoing)).assistant.errorMessage;
+    };
+    assert.equal(
+      await echoed("k9Zq", {}, "Incorrect API key provided: k9Zq."),
+      "401 Incorrect API key provided: [redacted]. (check the API key)",
+      "恰好 4 个字符的密钥也换掉：只有短于 4 个字符的才不算",
+    );
+    assert.equal(
+      await echoed("sk-1234", { "x-api-key": "sk-1234-tail-XYZ9" }, "Key sk-1234, x-api-key sk-1234-tail-XYZ9."),
+      "401 Key [redacted], x-api-key [redacted]. (check the API key)",
+      "从长到短替换：一个密钥包含另一个时先换长的，不留下 -tail-XYZ9 这样的后半截",
+    );
   },
 );
 
@@ -212,6 +243,14 @@ test(
       "malformed stream: a chunk's choices[0].delta.tool_calls[0] is null, not an object",
       "说出是哪一个调用片段",
     );
+    const afterNulls = await refused(
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":null,"tool_calls":null}},{"index":1,"delta":null},{"index":2,"delta":3}]}',
+    );
+    assert.equal(
+      afterNulls.errorMessage,
+      "malformed stream: a chunk's choices[2].delta is 3, not an object",
+      "服务器常发的 null 仍然接受：content: null、tool_calls: null、delta: null 都跳过，说出的是第一处真正的问题",
+    );
   },
 );
 
@@ -222,7 +261,7 @@ test("文本与终态：每个文本片段一个 text_delta，末尾只有 usage
     ["This", " project", " is", " pi-course", "."],
     "空的 content 片段不发；其余每个片段一个 text_delta",
   );
-  assert.deepEqual(events.at(-1), { type: "done", reason: "stop" }, "finish_reason stop 在流结束后才变成 done stop");
+  assert.deepEqual(terminal(events), { type: "done", reason: "stop" }, "finish_reason stop 在流结束后才变成 done stop");
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字拼成一个 text 块");
   assert.deepEqual(assistant.usage, { input: 41, output: 6 }, "finish_reason 之后的 usage 块也并入同一条 assistant");
 });
@@ -232,7 +271,7 @@ test("文本与终态：[DONE] 到了却没有 finish_reason：error，已收到
   assert.equal(assistant.stopReason, "error", "没有 finish_reason 是被截断的回答，不是成功");
   assert.match(assistant.errorMessage ?? "", /^no finish_reason: /, "errorMessage 以 no finish_reason 开头");
   assert.deepEqual(assistant.content, [{ type: "text", text: "The project is" }], "已收到的文字留在 assistant 里");
-  assert.equal(of(events, "done").length, 0, "没有 done：只有一个 error 终态");
+  assert.equal(terminal(events)?.type, "error", "没有 done：只有一个 error 终态");
 });
 
 test("文本与终态：流在中途断开（异常）：error（stream interrupted），已收到的文字保留", GUARD, async () => {
@@ -242,7 +281,7 @@ test("文本与终态：流在中途断开（异常）：error（stream interrup
   assert.match(assistant.errorMessage ?? "", /^stream interrupted: /, "连接中途断开是 stream interrupted");
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project" }], "断开之前的文字保留");
   assert.deepEqual(
-    events.at(-1),
+    terminal(events),
     { type: "error", reason: "error", message: assistant.errorMessage },
     "以一个 error 事件结束",
   );
@@ -250,6 +289,7 @@ test("文本与终态：流在中途断开（异常）：error（stream interrup
 
 test("文本与终态：content_filter 与不认识的 finish_reason 被拒绝：error 说出它，文字保留", GUARD, async () => {
   const filtered = await replay(fixtureBytes("openai-content-filter.sse"));
+  assert.equal(terminal(filtered.events)?.type, "error", "content_filter 只有一个 error 终态，没有 done");
   assert.match(filtered.assistant.errorMessage ?? "", /^finish_reason "content_filter": /, "content_filter 不是成功");
   const unknown = await replay(
     fixtureBytes("openai-text.sse").toString("utf8").replace('"finish_reason":"stop"', '"finish_reason":"eos"'),
@@ -279,6 +319,7 @@ test(
     );
     assert.deepEqual(assistant.content, calls, "assistant 按 index 顺序带着两个调用");
     assert.equal(assistant.stopReason, "toolUse", "finish_reason tool_calls 是 toolUse");
+    assert.deepEqual(terminal(events), { type: "done", reason: "toolUse" }, "调用结束之后只有一个 done toolUse");
     assert.deepEqual(assistant.usage, { input: 120, output: 40 }, "末尾的 usage 块并入");
     assert.equal(
       of(events, "toolcall_delta")
@@ -286,6 +327,21 @@ test(
         .join(""),
       '{"path":{"path":"src/"README.md"index.ts","limit":20}}',
       "每个参数片段按到达顺序原样发一个 toolcall_delta",
+    );
+
+    // The same stream with index 1's last fragment naming another id and name: the first ones stay.
+    const renamed = await replay(
+      fixtureBytes("openai-parallel-interleaved.sse")
+        .toString("utf8")
+        .replace(
+          '{"index":1,"function":{"arguments":"20}"}}',
+          '{"index":1,"id":"call_late","function":{"name":"write","arguments":"20}"}}',
+        ),
+    );
+    assert.deepEqual(
+      renamed.assistant.content,
+      calls,
+      "id 与 name 第一次出现时记下：后面的片段带着别的 id 或 name 也不改（第一个算数）",
     );
   },
 );
@@ -302,7 +358,7 @@ test(
       '{"path":"docs/guide/READ',
       "截断的参数原样保留在 toolcall_delta 里，不修补、不丢弃",
     );
-    assert.deepEqual(events.at(-1), { type: "done", reason: "length" }, "length 是这一轮的原因，不是坏调用的 error");
+    assert.deepEqual(terminal(events), { type: "done", reason: "length" }, "length 是这一轮的原因，不是坏调用的 error");
     assert.equal(assistant.errorMessage, undefined, "length 没有 errorMessage");
     assert.deepEqual(
       assistant.content,
@@ -323,7 +379,7 @@ test("取消：流到一半取消：aborted，已收到的文字保留；已经�
   assert.equal(assistant.stopReason, "aborted", "取消以 aborted 结束，不是 error");
   assert.deepEqual(assistant.content, [{ type: "text", text: "This" }], "取消之前收到的文字保留");
   assert.deepEqual(
-    events.at(-1),
+    terminal(events),
     { type: "error", reason: "aborted", message: assistant.errorMessage },
     "以 error(aborted) 结束",
   );

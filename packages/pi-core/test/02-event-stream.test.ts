@@ -46,7 +46,7 @@ test("排队：结束之后再 push 或 end 是清楚的错误，已经交付的
   assert.equal(await stream.result(), final, "result() 仍是第一次 end 的 assistant");
 });
 
-test("唤醒：已经在等待的迭代器被下一次 push 唤醒，end 让它结束", async () => {
+test("唤醒：已经在等待的迭代器被下一次 push 唤醒，同时等待的按先后唤醒，end 让它结束", async () => {
   const stream = new PushModelStream();
   const iterator = stream[Symbol.asyncIterator]();
   let woken: IteratorResult<ModelEvent> | undefined;
@@ -64,6 +64,18 @@ test("唤醒：已经在等待的迭代器被下一次 push 唤醒，end 让它�
   stream.end(final);
   assert.deepEqual(await ending, { value: undefined, done: true }, "end 让正在等待的 next() 以 done 结束");
   assert.equal(await stream.result(), final, "result() 给出最终 assistant");
+
+  const both = new PushModelStream();
+  const reader = both[Symbol.asyncIterator]();
+  const first = reader.next();
+  const second = reader.next();
+  both.push(events[0] as ModelEvent);
+  both.push(events[1] as ModelEvent);
+  assert.deepEqual(
+    [(await first).value, (await second).value],
+    [events[0], events[1]],
+    "两个 next() 同时等待：push 先交给最早的那个，事件仍按 push 的顺序到达",
+  );
 });
 
 test("唤醒：fail 先交付队列里的事件再让迭代 reject，等待中的迭代器和 result() 也以同一个错误 reject", async () => {

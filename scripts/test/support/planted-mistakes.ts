@@ -1,8 +1,9 @@
-// Mistakes a learner makes in chapters 00–04, 06, 07, 09 and 13, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 00–07, 09 and 13, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
 // The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
-// chapter 13's after its first three the chapter-13 walk's; the others are the course's own.
+// chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
+// of chapters 00–06 (walk00); the others are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -25,6 +26,8 @@ const openRuntime = "packages/pi-coding-agent/src/runtime/open.ts";
 const contextAdapter = "packages/pi-coding-agent/src/runtime/context-adapter.ts";
 const runtime = "packages/pi-coding-agent/src/runtime/runtime.ts";
 const modes = "packages/pi-coding-agent/src/modes/modes.ts";
+const chunkMapper = "packages/pi-ai/src/openai-compatible/chunk-mapper.ts";
+const redact = "packages/pi-ai/src/openai-compatible/redact.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -253,6 +256,87 @@ export const plantedMistakes: PlantedMistake[] = [
     lab: "9.4",
     mutations: [{ file: agent, find: '      signal.removeEventListener("abort", onAbort);\n', replace: "" }],
     says: /撤掉它的 abort 监听/,
+  },
+  // The walk of chapters 00–06 (walk00): mistakes that passed verify silently there.
+  {
+    checkpoint: "02",
+    name: "push() 把事件交给最晚的等待者（pop 而不是 shift）",
+    lab: "2.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-stream.ts",
+        find: "    const waiter = this.waiters.shift();",
+        replace: "    const waiter = this.waiters.pop();",
+      },
+    ],
+    says: /两个 next\(\) 同时等待：push 先交给最早的那个/,
+  },
+  {
+    checkpoint: "05",
+    name: "finish_reason 一到就发 done，流读完后又发一个",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "      this.finishReason = choice.finish_reason;\n",
+        replace:
+          '      this.finishReason = choice.finish_reason;\n      this.emit({ type: "done", reason: "stop" });\n',
+      },
+    ],
+    says: /一轮恰好一个终态（done 或 error），这一轮有 2 个/,
+  },
+  {
+    checkpoint: "05",
+    name: "恰好 4 个字符的密钥也被当成占位符（> 而不是 >=）",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        find: "secret.length >= MIN_SECRET_LENGTH",
+        replace: "secret.length > MIN_SECRET_LENGTH",
+      },
+    ],
+    says: /恰好 4 个字符的密钥也换掉/,
+  },
+  {
+    checkpoint: "05",
+    name: "密钥从短到长替换，长密钥留下后半截",
+    lab: "5.2",
+    mutations: [
+      { file: redact, find: ".sort((a, b) => b.length - a.length)", replace: ".sort((a, b) => a.length - b.length)" },
+    ],
+    says: /从长到短替换/,
+  },
+  {
+    checkpoint: "05",
+    name: "delta: null 被当成坏形状",
+    lab: "5.3",
+    mutations: [
+      {
+        file: "packages/pi-ai/src/openai-compatible/chunk-shape.ts",
+        find: "    if (delta === undefined || delta === null) continue;",
+        replace: "    if (delta === undefined) continue;",
+      },
+    ],
+    says: /服务器常发的 null 仍然接受/,
+  },
+  {
+    checkpoint: "05",
+    name: "后面的片段带来的 id 与 name 覆盖了第一个",
+    lab: "5.5",
+    mutations: [
+      {
+        file: "packages/pi-ai/src/openai-compatible/tool-call-assembler.ts",
+        find: '    if (call.id === "" && fragment.id) call.id = fragment.id;',
+        replace: "    if (fragment.id) call.id = fragment.id;",
+      },
+      {
+        file: "packages/pi-ai/src/openai-compatible/tool-call-assembler.ts",
+        find: '    if (call.name === "" && fn?.name) call.name = fn.name;',
+        replace: "    if (fn?.name) call.name = fn.name;",
+      },
+    ],
+    says: /第一个算数/,
   },
   // Walk 21 (a fresh learner walk): mistakes that scored below 4 there.
   {

@@ -35,9 +35,11 @@ export function modelEventProblem(value: unknown): string | undefined {
   //   ① 不是普通对象（null、数组、字符串……）→ "expected an object"；是对象后才按 value.type 分支。
   //   ② start 没有别的字段；text_delta 与 toolcall_delta 要有字符串 delta（`"<type>" needs a string delta`）。
   //   ③ toolcall_end 交给 toolCallProblem(value.toolCall)。
-  //   ④ done 的 reason 在 DONE_REASONS 里；error 的 reason 在 ERROR_REASONS 里，message 可以没有，有就要是字符串。
+  //   ④ done 的 reason 在 DONE_REASONS 里，否则 '"done" needs reason "stop", "toolUse" or "length"'；
+  //      error 的 reason 在 ERROR_REASONS 里，否则 '"error" needs reason "error" or "aborted"'；
+  //      error 的 message 可以没有，有就要是字符串，否则 '"error" message must be a string'。
   //   ⑤ 其余 type → `unknown event type ${JSON.stringify(value.type)}`。合法时返回 undefined。
-  // 拒绝的原因照测试里的句子写：它们就是调用者看到的那一行。
+  // 拒绝的原因就是调用者看到的那一行：逐字照上面的句子写（指南“unknown：先证明，再使用”有完整的表）。
   throw new Error("Lab 1.2 在边界检查 unknown 尚未实现");
 }
 

@@ -51,7 +51,8 @@ export function text(value: string): TextContent {
 }
 
 export function userMessage(content: string | TextContent[], timestamp: number = Date.now()): UserMessage {
-  // Lab 3.1 ②：{ role: "user", content, timestamp }：content 原样放进去（字符串或块数组都行），不复制、不改写。
+  // Lab 3.1 ②：{ role: "user", content, timestamp }：content 原样放进去（字符串或块数组都行），内容不改写；
+  // 不必复制它：构造函数只把字段放对，数组的归属仍在调用者手里。
   throw new Error("Lab 3.1 构造 canonical 消息 尚未实现");
 }
 
