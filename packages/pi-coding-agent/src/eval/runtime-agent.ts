@@ -4,12 +4,12 @@
 // resumed path holds no silent orphan. Every import is this tree's own: from a practice tree,
 // every layer is the learner's.
 import { existsSync } from "node:fs";
-import { type Message, ToolRegistry, toolCallsOf } from "@pi/core";
+import { type Message, ToolRegistry } from "@pi/core";
 import { openRuntime } from "../runtime/open.js";
 import { wireRuntime } from "../runtime/wiring.js";
-import { messageEntry, newEntryId, newHeader } from "../session/entries.js";
+import { newHeader } from "../session/entries.js";
 import { JsonlSessionStore } from "../session/jsonl-store.js";
-import { interruptedResult } from "../session/session-context.js";
+import { appendUnder, openCallRepairs } from "../session/open-calls.js";
 import { createWorkspaceTools } from "../workspace-tools.js";
 import type { AgentUnderTest } from "./types.js";
 
@@ -28,7 +28,8 @@ export const runtimeAgent: AgentUnderTest = async ({ workspace, sessionFile, mod
   const store = existsSync(sessionFile)
     ? await JsonlSessionStore.open(sessionFile)
     : await JsonlSessionStore.create(sessionFile, newHeader(workspace));
-  const leaf = await closeOpenCalls(store);
+  const last = store.leafId();
+  const leaf = last === null ? null : await appendUnder(store, last, openCallRepairs(store.pathTo(last)));
   const runtime = openRuntime({
     session: store,
     ...(leaf === null ? {} : { leaf }),
@@ -50,33 +51,3 @@ export const runtimeAgent: AgentUnderTest = async ({ workspace, sessionFile, mod
     dispose: () => runtime.dispose(),
   };
 };
-
-/** Appends an interrupted result for each call of the last assistant that has none; the new leaf. */
-async function closeOpenCalls(store: JsonlSessionStore): Promise<string | null> {
-  let leaf = store.leafId();
-  if (leaf === null) return null;
-  const path = store.pathTo(leaf);
-  let at = path.length - 1;
-  while (at >= 0 && !(path[at]?.type === "message" && (path[at] as { message: Message }).message.role === "assistant"))
-    at -= 1;
-  const last = path[at];
-  if (last?.type !== "message" || last.message.role !== "assistant") return leaf;
-  const answered = new Set(
-    path
-      .slice(at + 1)
-      .flatMap((entry) =>
-        entry.type === "message" && entry.message.role === "toolResult" ? [entry.message.toolCallId] : [],
-      ),
-  );
-  for (const call of toolCallsOf(last.message)) {
-    if (answered.has(call.id)) continue;
-    const entry = messageEntry(
-      interruptedResult(call, last.message),
-      leaf,
-      newEntryId((id) => store.has(id)),
-    );
-    await store.append(entry);
-    leaf = entry.id;
-  }
-  return leaf;
-}

@@ -8,10 +8,11 @@
 // their "interrupted" results appended before the Runtime opens at it: no call is left an orphan.
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { type AssistantMessage, type Message, type ToolResultMessage, toolCallsOf } from "@pi/core";
+import type { Message, ToolResultMessage } from "@pi/core";
 import { messageEntry, newEntryId, newHeader, type SessionEntry, type SessionHeader } from "../session/entries.js";
 import type { JsonlSessionStore } from "../session/jsonl-store.js";
 import { InMemorySessionStore, type SessionStore } from "../session/memory-store.js";
+import { appendUnder, openCallRepairs } from "../session/open-calls.js";
 import { UsageError } from "./errors.js";
 import { courseSessionCode, type SessionCode } from "./session-code.js";
 import { isLinear, readLinearMessages, readSessionFile, readText, sessionsDir } from "./session-file.js";
@@ -239,34 +240,9 @@ async function repairedLeaf(
   let repairs: ToolResultMessage[];
   try {
     store.messagesOnPath(leaf);
-    repairs = openCallRepairs(store.pathTo(leaf), code);
+    repairs = openCallRepairs(store.pathTo(leaf), code.interruptedResult);
   } catch (error) {
     throw new UsageError(`会话文件 ${file}：${(error as Error).message}`);
   }
-  let at = leaf;
-  for (const result of repairs) {
-    const entry = messageEntry(
-      result,
-      at,
-      newEntryId((candidate) => store.has(candidate)),
-    );
-    await store.append(entry);
-    at = entry.id;
-  }
-  return at;
-}
-
-/** Interrupted results for the calls the branch ends with unanswered (a run stopped hard mid-batch). */
-function openCallRepairs(branch: SessionEntry[], code: SessionCode): ToolResultMessage[] {
-  const messages = branch.flatMap((entry) => (entry.type === "message" ? [entry.message] : []));
-  const answered = new Set<string>();
-  let index = messages.length - 1;
-  for (let message = messages[index]; message?.role === "toolResult"; message = messages[--index]) {
-    answered.add(message.toolCallId);
-  }
-  const assistant = messages[index];
-  if (assistant?.role !== "assistant") return [];
-  return toolCallsOf(assistant as AssistantMessage)
-    .filter((call) => !answered.has(call.id))
-    .map((call) => code.interruptedResult(call, assistant));
+  return appendUnder(store, leaf, repairs);
 }
