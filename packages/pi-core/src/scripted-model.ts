@@ -24,7 +24,9 @@ export class ScriptedModel implements Model {
   stream(request: ModelRequest, options?: ModelStreamOptions): ModelStream {
     this.requests.push(structuredClone(request));
     this.requestOptions.push(options);
-    if (options?.signal?.aborted) return playTurn(assistantMessage([], "aborted"));
+    if (options?.signal?.aborted) {
+      return playTurn(assistantMessage([], "aborted"));
+    }
     const turn = this.turns[this.played];
     if (turn === undefined) {
       return playTurn({

@@ -86,14 +86,14 @@ test("错误回合：显式的 error 回合保留部分文字与 errorMessage，
 const exhausted =
   "ScriptedModel: request 2 has no scripted turn (the script has 1); add a turn or expect fewer requests";
 
-test("脚本耗尽：超出脚本的请求不抛出，以写明第几次请求与脚本长度的 error 终态结束，这次请求仍留下快照", async () => {
+test("脚本耗尽：超出脚本的请求不抛出，以 errorMessage 写明第几次请求与脚本长度的 error 终态结束，这次请求仍留下快照", async () => {
   const model = new ScriptedModel([assistantMessage([text("只有一个回合")], "stop", 2)]);
   await drain(model.stream(request()));
   let stream: ModelStream | undefined;
   assert.doesNotThrow(() => {
     stream = model.stream(request());
   }, "stream() 不抛出：脚本耗尽也走协议的终态");
-  assert.ok(stream !== undefined);
+  assert.ok(stream !== undefined, "stream() 返回一个流，而不是什么也不给");
   const { events, final } = await drain(stream);
   assert.deepEqual(
     events,

@@ -103,3 +103,12 @@ test("ScriptedModel：signal 已取消的请求以 aborted 终态结束，不消
   );
   assert.equal(model.requests.length, 3);
 });
+
+test("ScriptedModel：signal 已取消的请求即使超出脚本，也是 aborted 而不是脚本耗尽", async () => {
+  const controller = new AbortController();
+  controller.abort();
+  const stream = new ScriptedModel([]).stream(request(), { signal: controller.signal });
+  const final = await stream.result();
+  assert.equal(final.stopReason, "aborted");
+  assert.equal(final.errorMessage, undefined);
+});
