@@ -100,7 +100,7 @@ export const plantedMistakes: PlantedMistake[] = [
       {
         file: "packages/pi-core/src/scripted-model.ts",
         find: '      return playTurn({\n        ...assistantMessage([], "error"),\n        errorMessage: `',
-        replace: '      throw new Error(\n        `',
+        replace: "      throw new Error(\n        `",
       },
       {
         file: "packages/pi-core/src/scripted-model.ts",
