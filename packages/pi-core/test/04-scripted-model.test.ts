@@ -83,15 +83,51 @@ test("错误回合：显式的 error 回合保留部分文字与 errorMessage，
   );
 });
 
-test("脚本耗尽：超出脚本的请求是写明第几次请求与脚本长度的错误，这次请求仍留下快照", async () => {
+const exhausted =
+  "ScriptedModel: request 2 has no scripted turn (the script has 1); add a turn or expect fewer requests";
+
+test("脚本耗尽：超出脚本的请求不抛出，以 errorMessage 写明第几次请求与脚本长度的 error 终态结束，这次请求仍留下快照", async () => {
   const model = new ScriptedModel([assistantMessage([text("只有一个回合")], "stop", 2)]);
   await drain(model.stream(request()));
-  assert.throws(
-    () => model.stream(request()),
-    {
-      message: "ScriptedModel: request 2 has no scripted turn (the script has 1); add a turn or expect fewer requests",
-    },
-    "写明第 2 次请求没有回合、脚本只有 1 个，以及怎么改",
+  let stream: ModelStream | undefined;
+  assert.doesNotThrow(() => {
+    stream = model.stream(request());
+  }, "stream() 不抛出：脚本耗尽也走协议的终态");
+  assert.ok(stream !== undefined, "stream() 返回一个流，而不是什么也不给");
+  const { events, final } = await drain(stream);
+  assert.deepEqual(
+    events,
+    [{ type: "start" }, { type: "error", reason: "error", message: exhausted }],
+    "终态是 error 事件，message 写明第 2 次请求没有回合、脚本只有 1 个，以及怎么改",
+  );
+  assert.deepEqual(
+    { content: final.content, stopReason: final.stopReason, errorMessage: final.errorMessage },
+    { content: [], stopReason: "error", errorMessage: exhausted },
+    "result() 给出 stopReason 为 error、带同一句 errorMessage 的空 assistant",
   );
   assert.equal(model.requests.length, 2, "超出脚本的请求也记进 requests，测试能看到它问了什么");
+});
+
+test("预取消：signal 已经取消的请求以 aborted 终态结束，不消耗脚本里的回合，仍留下快照", async () => {
+  const answer = assistantMessage([text("项目名是 tiny-pi。")], "stop", 2);
+  const model = new ScriptedModel([answer]);
+  const controller = new AbortController();
+  controller.abort();
+
+  const cancelled = await drain(model.stream(request(), { signal: controller.signal }));
+  assert.deepEqual(
+    cancelled.events,
+    [{ type: "start" }, { type: "error", reason: "aborted" }],
+    "没有播放任何回合内容：终态是不带 message 的 aborted error 事件",
+  );
+  assert.deepEqual(
+    { content: cancelled.final.content, stopReason: cancelled.final.stopReason },
+    { content: [], stopReason: "aborted" },
+    "result() 给出 stopReason 为 aborted 的空 assistant",
+  );
+  assert.equal("errorMessage" in cancelled.final, false, "预取消的 assistant 没有 errorMessage 字段");
+  assert.equal(model.requests.length, 1, "预取消的请求也记进 requests");
+
+  const next = await drain(model.stream(request()));
+  assert.deepEqual(next.final, answer, "回合没有被消耗：下一次请求仍播放脚本的第一个回合");
 });

@@ -72,11 +72,43 @@ test("ScriptedModel：脚本与结果互不共享对象，修改其中一个不�
   assert.deepEqual((await play(model)).final.content, [text("original")]);
 });
 
-test("ScriptedModel：超出脚本的请求是清楚的错误，指出第几次请求与脚本长度", async () => {
+test("ScriptedModel：超出脚本的请求以指出第几次请求与脚本长度的 error 终态结束，不抛出", async () => {
   const model = new ScriptedModel([assistantMessage([text("only")], "stop", 2)]);
   await play(model);
-  assert.throws(() => model.stream(request()), {
-    message: "ScriptedModel: request 2 has no scripted turn (the script has 1); add a turn or expect fewer requests",
-  });
+  const message =
+    "ScriptedModel: request 2 has no scripted turn (the script has 1); add a turn or expect fewer requests";
+  const { events, final } = await play(model);
+  assert.deepEqual(events, [{ type: "start" }, { type: "error", reason: "error", message }]);
+  assert.equal(final.stopReason, "error");
+  assert.equal(final.errorMessage, message);
+  assert.deepEqual(final.content, []);
   assert.equal(model.requests.length, 2, "the request past the script is still recorded");
+});
+
+test("ScriptedModel：signal 已取消的请求以 aborted 终态结束，不消耗回合；之后的请求照常编号", async () => {
+  const model = new ScriptedModel([assistantMessage([text("only")], "stop", 2)]);
+  const controller = new AbortController();
+  controller.abort();
+  const stream = model.stream(request(), { signal: controller.signal });
+  const events: ModelEvent[] = [];
+  for await (const event of stream) events.push(event);
+  assert.deepEqual(events, [{ type: "start" }, { type: "error", reason: "aborted" }]);
+  const cancelled = await stream.result();
+  assert.equal(cancelled.stopReason, "aborted");
+  assert.equal(cancelled.errorMessage, undefined);
+  assert.deepEqual((await play(model)).final.content, [text("only")], "the pre-aborted request played no turn");
+  assert.match(
+    (await play(model)).final.errorMessage ?? "",
+    /^ScriptedModel: request 3 has no scripted turn \(the script has 1\)/,
+  );
+  assert.equal(model.requests.length, 3);
+});
+
+test("ScriptedModel：signal 已取消的请求即使超出脚本，也是 aborted 而不是脚本耗尽", async () => {
+  const controller = new AbortController();
+  controller.abort();
+  const stream = new ScriptedModel([]).stream(request(), { signal: controller.signal });
+  const final = await stream.result();
+  assert.equal(final.stopReason, "aborted");
+  assert.equal(final.errorMessage, undefined);
 });

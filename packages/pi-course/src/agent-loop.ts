@@ -69,11 +69,12 @@ const SKIPPED_TEXT: Record<SkipReason, string> = {
  *   (TypeError).
  * - A model reports its own failures inside the protocol: an `error` event and
  *   an assistant with `stopReason` "error" or "aborted", which the chapter's
- *   table of terminal states handles. A model that breaks the protocol instead
- *   (`stream()` throws, its iteration throws, or `result()` rejects) rejects the
- *   run with that error and no `turn_end`, as does a request past a
- *   ScriptedModel's script. The caller's context is untouched, and every call
- *   already in the transcript was paired before that request began.
+ *   table of terminal states handles (a request past a ScriptedModel's script
+ *   is one: an "error" naming the request). A model that breaks the protocol
+ *   instead (`stream()` throws, its iteration throws, or `result()` rejects)
+ *   rejects the run with that error and no `turn_end`. The caller's context is
+ *   untouched, and every call already in the transcript was paired before that
+ *   request began.
  * - A tool failure never ends the run: an executor that rejects or throws gets
  *   a paired `isError` result with the message only, never the stack.
  * - Progress a tool reports after its result is in is dropped.

@@ -319,25 +319,30 @@ test("恶意替身：structuredClone 无法复制的 context 在任何事件之�
   assert.deepEqual(hostile.content, [text("hi")]);
 });
 
-test("恶意替身：请求超出 ScriptedModel 的脚本时，运行以指出第几次请求的错误拒绝，第 1 轮的调用已配对，没有 turn_end", async () => {
+test("恶意替身：请求超出 ScriptedModel 的脚本时，运行不拒绝，以 error 结束：最后一条 assistant 写明第几次请求，第 1 轮的调用已配对", async () => {
   const first = assistantMessage([call("call-1")], "toolUse", 2);
   const model = new ScriptedModel([first]);
-  const { error, events } = await observeRejection({
+  const { result, events } = await observe({
     model,
     executeToolCall: async (toolCall) => okResult(toolCall),
   });
 
-  assert.ok(error instanceof Error, "the rejection is not an Error");
-  assert.match(error.message, /request 2 has no scripted turn \(the script has 1\)/);
+  assert.deepEqual({ reason: result.reason, steps: result.steps }, { reason: "error", steps: 2 });
+  const last = result.messages.at(-1);
+  assert.ok(last?.role === "assistant", "the run does not end on the model's error assistant");
+  assert.equal(last.stopReason, "error");
+  assert.match(last.errorMessage ?? "", /^ScriptedModel: request 2 has no scripted turn \(the script has 1\)/);
+  assert.deepEqual(result.messages.slice(0, -1), [question, first, okResult(call("call-1"))]);
   assert.deepEqual(
     events.filter((event) => event.type !== "model_event"),
     [
       { type: "assistant_message", message: first },
       { type: "tool_start", call: call("call-1") },
       { type: "tool_end", result: okResult(call("call-1")) },
+      { type: "assistant_message", message: last },
+      { type: "turn_end", reason: "error", steps: 2 },
     ],
   );
-  assert.equal(events.at(-1)?.type, "tool_end", "events were emitted for the request past the script");
   assert.deepEqual(model.requests[1]?.messages, [question, first, okResult(call("call-1"))]);
 });
 

@@ -97,6 +97,37 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /快照是请求当时的样子：之后改请求不影响它/,
   },
   {
+    checkpoint: "04",
+    name: "脚本耗尽时仍然抛出，不走 error 终态",
+    lab: "4.3",
+    mutations: [
+      {
+        file: "packages/pi-core/src/scripted-model.ts",
+        find: '      return playTurn({\n        ...assistantMessage([], "error"),\n        errorMessage: `',
+        replace: "      throw new Error(\n        `",
+      },
+      {
+        file: "packages/pi-core/src/scripted-model.ts",
+        find: "add a turn or expect fewer requests`,\n      });",
+        replace: "add a turn or expect fewer requests`,\n      );",
+      },
+    ],
+    says: /stream\(\) 不抛出：脚本耗尽也走协议的终态/,
+  },
+  {
+    checkpoint: "04",
+    name: "预取消的请求也消耗了一个回合",
+    lab: "4.4",
+    mutations: [
+      {
+        file: "packages/pi-core/src/scripted-model.ts",
+        find: '      return playTurn(assistantMessage([], "aborted"));',
+        replace: '      this.played += 1;\n      return playTurn(assistantMessage([], "aborted"));',
+      },
+    ],
+    says: /回合没有被消耗：下一次请求仍播放脚本的第一个回合/,
+  },
+  {
     checkpoint: "06",
     name: "tool.execute() 前漏了 await",
     lab: "6.4",

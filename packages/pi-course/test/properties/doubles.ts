@@ -16,8 +16,8 @@ import {
 import type { ToolExecutor } from "../../src/agent-loop.js";
 import { type ExecutionOutcome, type ModelFault, planOf, type Scenario, scriptOf } from "./scenario.js";
 
-/** Why the model broke the protocol on a request: its turn's fault, or a request past the script. */
-export type ModelFailureCause = Exclude<ModelFault, "none"> | "past-the-script";
+/** Why the model broke the protocol on a request: its turn's fault. */
+export type ModelFailureCause = Exclude<ModelFault, "none">;
 
 export interface ModelFailure {
   request: number;
@@ -27,10 +27,11 @@ export interface ModelFailure {
 }
 
 /**
- * The scenario's model: a ScriptedModel (which throws for a request past the
- * script) whose turns can break the protocol in three ways. It calls `onRequest`
- * with the request number before answering, so that a run can abort mid-turn,
- * and records what each request saw and was given.
+ * The scenario's model: a ScriptedModel (whose request past the script ends in
+ * an `error` terminal) whose turns can break the protocol in three ways. It calls
+ * `onRequest` with the request number once the ScriptedModel has its turn under
+ * way, so that a run can abort mid-turn, and records what each request saw and
+ * was given.
  */
 export class FaultyScriptedModel implements Model {
   readonly scripted: ScriptedModel;
@@ -49,7 +50,6 @@ export class FaultyScriptedModel implements Model {
 
   stream(request: ModelRequest, options?: ModelStreamOptions): ModelStream {
     const requestNumber = this.scripted.requests.length + 1;
-    this.onRequest(requestNumber);
     this.requestMessages.push(request.messages.slice());
     const handedOut: ModelEvent[] = [];
     this.handedOut.push(handedOut);
@@ -58,12 +58,9 @@ export class FaultyScriptedModel implements Model {
       return error;
     };
 
-    let inner: ModelStream;
-    try {
-      inner = this.scripted.stream(request, options);
-    } catch (error) {
-      throw failure("past-the-script", error);
-    }
+    const inner = this.scripted.stream(request, options);
+    // After the ScriptedModel started the turn: an abort here is one mid-turn, not a pre-aborted request.
+    this.onRequest(requestNumber);
     const fault = this.scenario.turns[requestNumber - 1]?.fault ?? "none";
     if (fault === "stream-throws") throw failure(fault, new Error(`model refused request ${requestNumber}`));
     return {

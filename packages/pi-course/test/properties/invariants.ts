@@ -79,13 +79,6 @@ function observedEnding({ outcome, modelFailures }: Observation): string {
   if (!("error" in outcome)) return "hangs";
   const failure = modelFailures.find((candidate) => candidate.error === outcome.error);
   if (failure === undefined) return `rejects with an error the model did not raise: ${errorText(outcome.error)}`;
-  if (failure.cause === "past-the-script") {
-    assert.match(
-      errorText(failure.error),
-      new RegExp(`request ${failure.request} has no scripted turn`),
-      "the error for a request past the script does not name the request number",
-    );
-  }
   return describeEnding({ settles: "rejects", request: failure.request, cause: failure.cause });
 }
 
@@ -126,12 +119,30 @@ function transcriptBatches(added: Message[]): Batch[] {
   return batches;
 }
 
-/** Each assistant is the model's final message for its request, never one made up for a failure; results are right. */
+/**
+ * Each assistant is the model's final message for its request, never one made up for a failure
+ * (past the script, the ScriptedModel's own error naming the request); results are right.
+ */
 function checkAssistants(scenario: Scenario, batches: Batch[]): void {
   const script = scriptOf(scenario);
   batches.forEach((batch, index) => {
     const turn = scenario.turns[index];
     const scripted = script[index];
+    if (turn === undefined) {
+      const { stopReason, content, errorMessage } = batch.assistant;
+      assert.deepEqual(
+        { stopReason, content },
+        { stopReason: "error", content: [] },
+        `request ${index + 1} past the script is not the ScriptedModel's error`,
+      );
+      assert.ok(
+        errorMessage?.startsWith(
+          `ScriptedModel: request ${index + 1} has no scripted turn (the script has ${script.length})`,
+        ),
+        `the error for request ${index + 1} past the script does not name the request number: ${errorMessage}`,
+      );
+      return;
+    }
     assert.ok(
       turn !== undefined && scripted !== undefined && turn.fault === "none",
       `request ${index + 1} broke the protocol, yet an assistant for it is in the transcript`,

@@ -15,8 +15,9 @@ export type ExpectedEnding = Ending & {
 /**
  * What the chapter and the loop's failure semantics prescribe for a scenario, worked out from
  * the script alone: the abort check before each request (steps - 1); a request whose model
- * breaks the protocol, or past the script, rejecting the run whatever the signal; the
- * five-row table; the abort check after each tool batch (steps); then `maxSteps`.
+ * breaks the protocol rejecting the run whatever the signal; a request past the script
+ * ending in "error" (the ScriptedModel's error terminal); the five-row table; the abort
+ * check after each tool batch (steps); then `maxSteps`.
  * Written independently of the loop so that a broken loop cannot agree with it by construction.
  */
 export function expectedEnding(scenario: Scenario): ExpectedEnding {
@@ -34,7 +35,7 @@ export function expectedEnding(scenario: Scenario): ExpectedEnding {
     if (abort.at === "model-request" && abort.request === request) aborted = true;
 
     const turn = scenario.turns[request - 1];
-    if (turn === undefined) return { settles: "rejects", request, cause: "past-the-script", executions };
+    if (turn === undefined) return resolves("error", request);
     if (turn.fault !== "none") return { settles: "rejects", request, cause: turn.fault, executions };
     const callCount = turn.calls.length;
     if (turn.stopReason === "toolUse" && callCount > 0) {

@@ -14,7 +14,7 @@ import fc from "fast-check";
  * counterexample a reader can replay by hand.
  */
 export interface Scenario {
-  /** The model's turns, one per request; a request past the script breaks the protocol, like a turn's fault. */
+  /** The model's turns, one per request; a request past the script ends in the ScriptedModel's error terminal. */
   turns: ScriptedTurn[];
   maxSteps: number;
   abort: AbortPoint;
