@@ -51,7 +51,10 @@ test("脚本回合：脚本里的消息按真实协议播放成事件，每次�
   assert.notEqual(one.final, first, "给出的是副本：消费者改它不会改到脚本");
   const ended = one.events.find((event) => event.type === "toolcall_end");
   const finalCall = one.final.content.find((block) => block.type === "toolCall");
-  assert.ok(ended?.type === "toolcall_end" && finalCall !== undefined);
+  assert.ok(
+    ended?.type === "toolcall_end" && finalCall !== undefined,
+    "这一轮有 toolcall_end，result() 里也有那个调用",
+  );
   assert.notEqual(ended.toolCall, finalCall, "toolcall_end 里的调用也是副本：和 result() 里的那个调用不是同一个对象");
 
   sent.messages.push(first);
