@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { test } from "node:test";
 import { assistantMessage, type Message, text, userMessage } from "@pi/core";
 import { runCase } from "../src/eval/runner.js";
 import { runSuite, summarise } from "../src/eval/suite.js";
 import type { CaseReport, Observation, Outcome } from "../src/eval/types.js";
 import { checkActivePath, judgeRun } from "../src/eval/verdict.js";
+import { removeRunFolder } from "../src/eval/workspace.js";
 import { call, loopAgent, newLog, SECRET, scriptedTask, turn } from "./eval-fixture.js";
 
 /** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
@@ -15,6 +18,17 @@ const TEST_TIMEOUT_MS = 20_000;
 // loop with chapter 08's real tools on a real temp workspace; the scripted models play the policy.
 
 const PASS: Outcome = { verdict: "pass" };
+
+/** A temp folder of this test's own, so it can check that the runs in it leave nothing behind. */
+function privateTemp(): string {
+  return mkdtempSync(path.join(os.tmpdir(), "eval-test-"));
+}
+
+function assertLeftNothing(tempDir: string): void {
+  const left = readdirSync(tempDir);
+  rmSync(tempDir, { recursive: true, force: true });
+  assert.deepEqual(left, [], "运行结束后临时目录里不留下这次运行的文件夹（eval-XXXXXX）");
+}
 
 // ---------------------------------------------------------------------------
 // Lab 14.1 · 判决
@@ -144,15 +158,19 @@ test("运行器：prepare 或 execute 失败只留下阶段标签；execute 失�
   const failingModel = scriptedTask("prepare", () => {
     throw new Error(`读取夹具失败：${SECRET}`);
   });
-  const prepared = await runCase(failingModel, loopAgent(newLog()));
+  const tempDir = privateTemp();
+  const prepared = await runCase(failingModel, loopAgent(newLog()), { tempDir });
   assert.deepEqual(prepared.outcome, { verdict: "error", phase: "prepare" }, "task.model() 抛错是 prepare 阶段");
   const log = newLog();
   const task = scriptedTask("boom", () => [turn(["不会用到"])]);
   const report = await runCase(task, loopAgent(log, { prompt: true }), {
-    removeFolder: async () => {
+    tempDir,
+    removeFolder: async (folder) => {
+      await removeRunFolder(folder);
       log.events.push("cleanup");
     },
   });
+  assertLeftNothing(tempDir);
   assert.deepEqual(report.outcome, { verdict: "error", phase: "execute" }, "prompt 抛错是 execute 阶段的基础设施错误");
   assert.deepEqual(
     log.events,
@@ -203,11 +221,15 @@ test("运行器：judge 只拿到活动路径与声明的文件，而且是深�
 test("运行器：collect 失败是 collect 阶段；dispose 与 cleanup 的失败按发生顺序追加为次要结果，不覆盖主结果", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
-  const failingCleanup = async () => {
+  // The folder is really removed before the substitute reports failure: a test leaves nothing behind.
+  const failingCleanup = async (folder: { root: string }) => {
+    await removeRunFolder(folder);
     throw new Error("cleanup 失败");
   };
+  const tempDir = privateTemp();
   const task = scriptedTask("collect", () => [turn(["好。"])]);
   const broken = await runCase(task, loopAgent(newLog(), { activePath: true, dispose: true }), {
+    tempDir,
     removeFolder: failingCleanup,
   });
   assert.deepEqual(
@@ -220,9 +242,10 @@ test("运行器：collect 失败是 collect 阶段；dispose 与 cleanup 的失�
     [{ phase: "dispose" }, { phase: "cleanup" }],
     "次要结果按发生的顺序：先 dispose 再 cleanup",
   );
-  const passed = await runCase(task, loopAgent(newLog(), { dispose: true }), { removeFolder: failingCleanup });
+  const passed = await runCase(task, loopAgent(newLog(), { dispose: true }), { tempDir, removeFolder: failingCleanup });
   assert.deepEqual(passed.outcome, PASS, "dispose 与 cleanup 失败时，主结果仍是任务本身的判决");
   assert.deepEqual(passed.secondary, [{ phase: "dispose" }, { phase: "cleanup" }], "它们只作为次要结果追加");
+  assertLeftNothing(tempDir);
 });
 
 // ---------------------------------------------------------------------------
