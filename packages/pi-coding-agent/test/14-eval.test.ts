@@ -150,7 +150,15 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
   );
   const first = await runCase(task, loopAgent(log));
   const second = await runCase(task, loopAgent(log));
-  assert.deepEqual([first.outcome, second.outcome], [PASS, PASS], "两次运行都通过");
+  assert.deepEqual(
+    [first.outcome, second.outcome],
+    [PASS, PASS],
+    "两次运行都通过：execute 逐个 await run.prompt()，collect 才读得到完整的活动路径（少了 await，活动路径还是空的，判为 inconsistent）",
+  );
+  assert.ok(
+    !seen.includes(null),
+    "judge 看到的 log.txt 不是 null：声明的文件从这次运行的工作区（folder.workspace）读，不是从它外面的 folder.root",
+  );
   assert.deepEqual(seen, ["x\n", "x\n"], "第二次运行看到的 log.txt 来自夹具，不带第一次追加的那一行");
   assert.equal(models, 2, "每次运行调用一次 task.model()，模型不在两次运行之间共用");
   const [a, b] = log.setups.map((setup) => setup.workspace);
@@ -321,6 +329,7 @@ test("证据与套件：套件按给定顺序一个接一个地运行，重复�
     });
   const a = task("a");
   const reports = await runSuite([a, task("b"), a], agent, { repeat: 2 });
+  assert.equal(overlapped, false, "同一时刻只有一次运行：串行，一次 await 完再开始下一次，不是 Promise.all");
   assert.deepEqual(
     reports.map((report) => report.task),
     ["a", "a", "b", "b", "a", "a"],
@@ -328,7 +337,6 @@ test("证据与套件：套件按给定顺序一个接一个地运行，重复�
   );
   assert.deepEqual(made, ["a", "a", "b", "b", "a", "a"], "每次运行都重新调用 task.model()");
   assert.equal(new Set(log.setups.map((setup) => setup.workspace)).size, 6, "六次运行用了六个不同的临时工作区");
-  assert.equal(overlapped, false, "同一时刻只有一次运行：串行，不是 Promise.all");
   for (const repeat of [0, 1.5, -1]) {
     await assert.rejects(
       runSuite([a], agent, { repeat }),
