@@ -126,6 +126,12 @@ test("npm run eval 的错误用法：一行中文说明改法，退出码 2，�
       assert.equal(result.stderr.trim().split("\n").length, 1, `${args.join(" ")}：只有一行，没有堆栈`);
       assert.equal(result.stdout, "", `${args.join(" ")}：没有表格`);
     }
+    const missing = await runEval(["--from", "no-such-practice/14"], tmp);
+    assert.match(
+      missing.stderr,
+      /^--from no-such-practice\/14 不是目录/,
+      "--from 的错误写出给出的练习目录，照输入的样子（相对运行命令的地方），不是“.”",
+    );
     assert.deepEqual(await readdir(tmp), [], "错误的用法没有创建任何临时目录");
     const help = await runEval(["--help"], tmp);
     assert.equal(help.code, 0, "--help 以 0 退出");
