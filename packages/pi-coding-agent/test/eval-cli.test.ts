@@ -76,6 +76,11 @@ test("npm run eval 离线：八个练习任务与留出部分都通过，表格�
       "每次运行的报告只有任务名、判决、次要结果与计数",
     );
     assert.ok(!json.stdout.includes(tmp), "报告里没有临时目录的路径");
+
+    const only = await runEval(["--only", "readme-answer"], tmp);
+    assert.equal(only.code, 0, "--only readme-answer 通过，以 0 退出");
+    assert.match(only.stdout, /^readme-answer +通过/m, "--only 只跑给出的任务");
+    assert.ok(!only.stdout.includes("留出部分"), "--only 选中的任务里没有留出的任务：不打印空的留出部分表格");
   });
 });
 
