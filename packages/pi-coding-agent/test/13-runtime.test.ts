@@ -369,7 +369,19 @@ test("持久化与生命周期：系统提示只在变化时打补丁，打过�
     ]);
     const before = await readFile(session.file, "utf8");
     const model = scripted(says("一"), says("二"), says("三"));
-    const runtime = openRuntime({ session, leaf: "0000000b", model, parts: partsOf(lookTools(), "基础提示") });
+    // After its three turns the model breaks (stream() throws), so the fourth prompt itself rejects.
+    const breaking: Model = {
+      stream(request, options) {
+        if (model.requests.length === 3) throw new Error("模型坏了");
+        return model.stream(request, options);
+      },
+    };
+    const runtime = openRuntime({
+      session,
+      leaf: "0000000b",
+      model: breaking,
+      parts: partsOf(lookTools(), "基础提示"),
+    });
     const events: string[] = [];
     runtime.subscribe((event: RuntimeEvent) => {
       if (event.type === "system_prompt") events.push(event.systemPrompt);
@@ -388,7 +400,6 @@ test("持久化与生命周期：系统提示只在变化时打补丁，打过�
     const after = await readFile(session.file, "utf8");
     assert.ok(after.startsWith(before), "恢复的条目一个字节都没被改写");
     assert.doesNotMatch(after, /这一次的提示|基础提示/, "系统提示不写进会话条目");
-    // The script has run out: the model throws, so the Agent's prompt itself rejects.
     await assert.rejects(runtime.prompt("四", { systemPrompt: "失败的这一次" }), "模型抛出：这次提示拒绝");
     assert.equal(
       runtime.systemPrompt(),

@@ -49,6 +49,10 @@ test("脚本回合：脚本里的消息按真实协议播放成事件，每次�
   );
   assert.deepEqual(one.final, first, "result() 给出脚本里的那条消息");
   assert.notEqual(one.final, first, "给出的是副本：消费者改它不会改到脚本");
+  const ended = one.events.find((event) => event.type === "toolcall_end");
+  const finalCall = one.final.content.find((block) => block.type === "toolCall");
+  assert.ok(ended?.type === "toolcall_end" && finalCall !== undefined);
+  assert.notEqual(ended.toolCall, finalCall, "toolcall_end 里的调用也是副本：和 result() 里的那个调用不是同一个对象");
 
   sent.messages.push(first);
   const two = await drain(model.stream(sent));

@@ -101,6 +101,19 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "04",
+    name: "toolcall_end 交出回合里的调用本身（walk00）",
+    lab: "4.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/scripted-model.ts",
+        find: '    stream.push({ type: "toolcall_end", toolCall: structuredClone(call) });',
+        replace: '    stream.push({ type: "toolcall_end", toolCall: call });',
+      },
+    ],
+    says: /toolcall_end 里的调用也是副本/,
+  },
+  {
+    checkpoint: "04",
     name: "脚本耗尽时仍然抛出，不走 error 终态",
     lab: "4.3",
     mutations: [
