@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { test } from "node:test";
 import { assistantMessage, type Message, text, userMessage } from "@pi/core";
 import { runCase } from "../src/eval/runner.js";
 import { runSuite, summarise } from "../src/eval/suite.js";
 import type { CaseReport, Observation, Outcome } from "../src/eval/types.js";
 import { checkActivePath, judgeRun } from "../src/eval/verdict.js";
+import { removeRunFolder } from "../src/eval/workspace.js";
 import { call, loopAgent, newLog, SECRET, scriptedTask, turn } from "./eval-fixture.js";
 
 /** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
@@ -15,6 +18,17 @@ const TEST_TIMEOUT_MS = 20_000;
 // loop with chapter 08's real tools on a real temp workspace; the scripted models play the policy.
 
 const PASS: Outcome = { verdict: "pass" };
+
+/** A temp folder of this test's own, so it can check that the runs in it leave nothing behind. */
+function privateTemp(): string {
+  return mkdtempSync(path.join(os.tmpdir(), "eval-test-"));
+}
+
+function assertLeftNothing(tempDir: string): void {
+  const left = readdirSync(tempDir);
+  rmSync(tempDir, { recursive: true, force: true });
+  assert.deepEqual(left, [], "运行结束后临时目录里不留下这次运行的文件夹（eval-XXXXXX）");
+}
 
 // ---------------------------------------------------------------------------
 // Lab 14.1 · 判决
@@ -72,6 +86,11 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
       [user, turn([readCall]), turn([second]), result("c2"), result("c1")],
       "cross-assistant",
     ],
+    [
+      "调用与它的结果中间隔了一条用户消息",
+      [user, turn([readCall]), userMessage("等一下", 2), result("c1")],
+      "cross-assistant",
+    ],
     ["同一个调用 id 用了两次", [user, turn([readCall]), result("c1"), turn([readCall]), result("c1")], "duplicate"],
     ["一个调用有两条结果", [user, turn([readCall]), result("c1"), result("c1")], "duplicate"],
     ["调用没有结果", [user, turn([readCall])], "dangling"],
@@ -122,6 +141,7 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
     {
       fixture: { "log.txt": "" },
       declares: ["log.txt"],
+      agent: { session: (workspace) => `${JSON.stringify({ type: "session", cwd: workspace })}\n` },
       judge: (observation) => {
         seen.push(observation.files["log.txt"] ?? null);
         return { success: true, unmet: [] };
@@ -130,10 +150,23 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
   );
   const first = await runCase(task, loopAgent(log));
   const second = await runCase(task, loopAgent(log));
-  assert.deepEqual([first.outcome, second.outcome], [PASS, PASS], "两次运行都通过");
+  assert.deepEqual(
+    [first.outcome, second.outcome],
+    [PASS, PASS],
+    "两次运行都通过：execute 逐个 await run.prompt()，collect 才读得到完整的活动路径（少了 await，活动路径还是空的，判为 inconsistent）",
+  );
+  assert.ok(
+    !seen.includes(null),
+    "judge 看到的 log.txt 不是 null：声明的文件从这次运行的工作区（folder.workspace）读，不是从它外面的 folder.root",
+  );
   assert.deepEqual(seen, ["x\n", "x\n"], "第二次运行看到的 log.txt 来自夹具，不带第一次追加的那一行");
   assert.equal(models, 2, "每次运行调用一次 task.model()，模型不在两次运行之间共用");
   const [a, b] = log.setups.map((setup) => setup.workspace);
+  assert.deepEqual(
+    log.sessions,
+    [a, b].map((workspace) => `${JSON.stringify({ type: "session", cwd: workspace })}\n`),
+    "任务给了 agent.session 时，prepare 在打开 agent 之前把它写进这次运行的 sessionFile",
+  );
   assert.notEqual(a, b, "两次运行的工作区是两个不同的临时目录");
   assert.ok(!existsSync(a ?? "") && !existsSync(b ?? ""), "运行结束后临时工作区已删除");
 });
@@ -144,15 +177,19 @@ test("运行器：prepare 或 execute 失败只留下阶段标签；execute 失�
   const failingModel = scriptedTask("prepare", () => {
     throw new Error(`读取夹具失败：${SECRET}`);
   });
-  const prepared = await runCase(failingModel, loopAgent(newLog()));
+  const tempDir = privateTemp();
+  const prepared = await runCase(failingModel, loopAgent(newLog()), { tempDir });
   assert.deepEqual(prepared.outcome, { verdict: "error", phase: "prepare" }, "task.model() 抛错是 prepare 阶段");
   const log = newLog();
   const task = scriptedTask("boom", () => [turn(["不会用到"])]);
   const report = await runCase(task, loopAgent(log, { prompt: true }), {
-    removeFolder: async () => {
+    tempDir,
+    removeFolder: async (folder) => {
+      await removeRunFolder(folder);
       log.events.push("cleanup");
     },
   });
+  assertLeftNothing(tempDir);
   assert.deepEqual(report.outcome, { verdict: "error", phase: "execute" }, "prompt 抛错是 execute 阶段的基础设施错误");
   assert.deepEqual(
     log.events,
@@ -168,11 +205,13 @@ test("运行器：judge 只拿到活动路径与声明的文件，而且是深�
   const log = newLog();
   let observed: Observation | undefined;
   let edit: unknown;
+  let atJudge: { events: string[]; workspaceLeft: boolean } | undefined;
   const task = scriptedTask("look", () => [turn([call("c1", "read", { path: "notes.md" })]), turn(["读完了。"])], {
     fixture: { "notes.md": "# 笔记\n", "secret.txt": SECRET },
     declares: ["notes.md", "missing.txt"],
     judge: (observation) => {
       observed = observation;
+      atJudge = { events: [...log.events], workspaceLeft: existsSync(log.setups[0]?.workspace ?? "") };
       try {
         (observation.messages as Message[]).push(userMessage("判定通过"));
         const first = observation.messages[0] as { content: unknown };
@@ -185,6 +224,11 @@ test("运行器：judge 只拿到活动路径与声明的文件，而且是深�
   });
   const report = await runCase(task, loopAgent(log));
   assert.deepEqual(report.outcome, PASS, "judge 通过");
+  assert.deepEqual(
+    atJudge,
+    { events: ["open", "prompt", "collect", "dispose"], workspaceLeft: false },
+    "judge 在 dispose 与 cleanup 之后才判：它判的时候 agent 已关闭、工作区已删除，它只有冻结的副本",
+  );
   assert.deepEqual(
     observed?.files,
     { "notes.md": "# 笔记\n", "missing.txt": null },
@@ -203,11 +247,15 @@ test("运行器：judge 只拿到活动路径与声明的文件，而且是深�
 test("运行器：collect 失败是 collect 阶段；dispose 与 cleanup 的失败按发生顺序追加为次要结果，不覆盖主结果", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
-  const failingCleanup = async () => {
+  // The folder is really removed before the substitute reports failure: a test leaves nothing behind.
+  const failingCleanup = async (folder: { root: string }) => {
+    await removeRunFolder(folder);
     throw new Error("cleanup 失败");
   };
+  const tempDir = privateTemp();
   const task = scriptedTask("collect", () => [turn(["好。"])]);
   const broken = await runCase(task, loopAgent(newLog(), { activePath: true, dispose: true }), {
+    tempDir,
     removeFolder: failingCleanup,
   });
   assert.deepEqual(
@@ -220,9 +268,10 @@ test("运行器：collect 失败是 collect 阶段；dispose 与 cleanup 的失�
     [{ phase: "dispose" }, { phase: "cleanup" }],
     "次要结果按发生的顺序：先 dispose 再 cleanup",
   );
-  const passed = await runCase(task, loopAgent(newLog(), { dispose: true }), { removeFolder: failingCleanup });
+  const passed = await runCase(task, loopAgent(newLog(), { dispose: true }), { tempDir, removeFolder: failingCleanup });
   assert.deepEqual(passed.outcome, PASS, "dispose 与 cleanup 失败时，主结果仍是任务本身的判决");
   assert.deepEqual(passed.secondary, [{ phase: "dispose" }, { phase: "cleanup" }], "它们只作为次要结果追加");
+  assertLeftNothing(tempDir);
 });
 
 // ---------------------------------------------------------------------------
@@ -280,6 +329,7 @@ test("证据与套件：套件按给定顺序一个接一个地运行，重复�
     });
   const a = task("a");
   const reports = await runSuite([a, task("b"), a], agent, { repeat: 2 });
+  assert.equal(overlapped, false, "同一时刻只有一次运行：串行，一次 await 完再开始下一次，不是 Promise.all");
   assert.deepEqual(
     reports.map((report) => report.task),
     ["a", "a", "b", "b", "a", "a"],
@@ -287,7 +337,14 @@ test("证据与套件：套件按给定顺序一个接一个地运行，重复�
   );
   assert.deepEqual(made, ["a", "a", "b", "b", "a", "a"], "每次运行都重新调用 task.model()");
   assert.equal(new Set(log.setups.map((setup) => setup.workspace)).size, 6, "六次运行用了六个不同的临时工作区");
-  assert.equal(overlapped, false, "同一时刻只有一次运行：串行，不是 Promise.all");
+  for (const repeat of [0, 1.5, -1]) {
+    await assert.rejects(
+      runSuite([a], agent, { repeat }),
+      RangeError,
+      `repeat 不是 ≥ 1 的整数（${repeat}）：runSuite 抛 RangeError，一次也不运行`,
+    );
+  }
+  assert.equal(made.length, 6, "repeat 不对时一次也不运行");
 });
 
 test("证据与套件：pass@1 与 pass^K 按任务与总体计算，token 与时间按任务求和", { timeout: TEST_TIMEOUT_MS }, () => {
@@ -319,5 +376,12 @@ test("证据与套件：pass@1 与 pass^K 按任务与总体计算，token 与�
     [perfect.passAt1, perfect.passAll, perfect.tokens],
     [0.75, 0.5, 4],
     "总体是各任务的平均：(1 + 0.5)/2 与 (1 + 0)/2",
+  );
+  const uneven = summarise([report("x", PASS, 1), report("x", PASS, 1), report("x", PASS, 1), report("y", failed, 1)]);
+  assert.equal(uneven.passAt1, 0.5, "总体 pass@1 是各任务的平均 (1 + 0)/2，不是把所有运行混在一起的 3/4");
+  assert.deepEqual(
+    summarise([]),
+    { tasks: [], passAt1: 0, passAll: 0, tokens: 0, ms: 0 },
+    "没有报告的汇总：没有任务，两个通过率与两个和都是 0",
   );
 });

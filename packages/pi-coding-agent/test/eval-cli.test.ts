@@ -76,6 +76,11 @@ test("npm run eval 离线：八个练习任务与留出部分都通过，表格�
       "每次运行的报告只有任务名、判决、次要结果与计数",
     );
     assert.ok(!json.stdout.includes(tmp), "报告里没有临时目录的路径");
+
+    const only = await runEval(["--only", "readme-answer"], tmp);
+    assert.equal(only.code, 0, "--only readme-answer 通过，以 0 退出");
+    assert.match(only.stdout, /^readme-answer +通过/m, "--only 只跑给出的任务");
+    assert.ok(!only.stdout.includes("留出部分"), "--only 选中的任务里没有留出的任务：不打印空的留出部分表格");
   });
 });
 
@@ -126,6 +131,12 @@ test("npm run eval 的错误用法：一行中文说明改法，退出码 2，�
       assert.equal(result.stderr.trim().split("\n").length, 1, `${args.join(" ")}：只有一行，没有堆栈`);
       assert.equal(result.stdout, "", `${args.join(" ")}：没有表格`);
     }
+    const missing = await runEval(["--from", "no-such-practice/14"], tmp);
+    assert.match(
+      missing.stderr,
+      /^--from no-such-practice\/14 不是目录/,
+      "--from 的错误写出给出的练习目录，照输入的样子（相对运行命令的地方），不是“.”",
+    );
     assert.deepEqual(await readdir(tmp), [], "错误的用法没有创建任何临时目录");
     const help = await runEval(["--help"], tmp);
     assert.equal(help.code, 0, "--help 以 0 退出");

@@ -1,6 +1,7 @@
 // Chapter 14's tests run the harness on a real agent: chapter 07's loop with chapter 08's tools on
 // the run's temp workspace. `loopAgent` records what the runner asked of it, in order, so a test
 // can see prepare, execute, collect, dispose and cleanup happen (or not).
+import { existsSync, readFileSync } from "node:fs";
 import {
   type AssistantMessage,
   assistantMessage,
@@ -21,6 +22,8 @@ export const SECRET = "sk-eval-秘密-4242";
 export interface AgentLog {
   events: string[];
   setups: AgentSetup[];
+  /** Each run's session file as the agent found it when opened (null: none). */
+  sessions: (string | null)[];
   /** The live transcript of the latest run. */
   live: Message[];
 }
@@ -35,6 +38,7 @@ export function loopAgent(log: AgentLog, faults: Faults = {}): AgentUnderTest {
   return async (setup) => {
     log.events.push("open");
     log.setups.push(setup);
+    log.sessions.push(existsSync(setup.sessionFile) ? readFileSync(setup.sessionFile, "utf8") : null);
     const tools = new ToolRegistry();
     for (const tool of createWorkspaceTools(setup.workspace)) tools.register(tool);
     const messages: Message[] = [];
@@ -64,7 +68,7 @@ export function loopAgent(log: AgentLog, faults: Faults = {}): AgentUnderTest {
   };
 }
 
-export const newLog = (): AgentLog => ({ events: [], setups: [], live: [] });
+export const newLog = (): AgentLog => ({ events: [], setups: [], sessions: [], live: [] });
 
 export function call(id: string, name: string, args: Record<string, unknown>): ToolCall {
   return { type: "toolCall", id, name, arguments: args };

@@ -1,9 +1,9 @@
-// Mistakes a learner makes in chapters 00–07, 09 and 13, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 00–07, 09, 13 and 14, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
 // The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
-// of chapters 00–06 (walk00); the others are the course's own.
+// of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14); the others are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -28,6 +28,9 @@ const runtime = "packages/pi-coding-agent/src/runtime/runtime.ts";
 const modes = "packages/pi-coding-agent/src/modes/modes.ts";
 const chunkMapper = "packages/pi-ai/src/openai-compatible/chunk-mapper.ts";
 const redact = "packages/pi-ai/src/openai-compatible/redact.ts";
+const verdict = "packages/pi-coding-agent/src/eval/verdict.ts";
+const runner = "packages/pi-coding-agent/src/eval/runner.ts";
+const suite = "packages/pi-coding-agent/src/eval/suite.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -641,5 +644,66 @@ export const plantedMistakes: PlantedMistake[] = [
     lab: "13.4",
     mutations: [{ file: modes, find: "  if (!Object.hasOwn(MODES, name)) {", replace: "  if (!(name in MODES)) {" }],
     says: /未知的模式：原型上的名字（toString）也不是模式/,
+  },
+  // The chapter-14 walk (walk14): mistakes that passed verify silently there.
+  {
+    checkpoint: "14",
+    name: "跨 assistant 只看批次，不看是否还紧跟着：中间隔了用户消息的结果被放过",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '      if (!inBatch || !batch.has(message.toolCallId)) return "cross-assistant";',
+        replace: '      if (!batch.has(message.toolCallId)) return "cross-assistant";',
+      },
+    ],
+    says: /调用与它的结果中间隔了一条用户消息：应为 cross-assistant/,
+  },
+  {
+    checkpoint: "14",
+    name: "prepare 不写任务给的会话文件",
+    lab: "14.2",
+    mutations: [{ file: runner, find: "    if (session !== undefined) await writeFile(folder.sessionFile, session);\n", replace: "" }],
+    says: /任务给了 agent\.session 时，prepare 在打开 agent 之前把它写进这次运行的 sessionFile/,
+  },
+  {
+    checkpoint: "14",
+    name: "在 dispose 与 cleanup 之前就判决",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "  // Lab 14.2 ③ dispose",
+        replace:
+          "  if (outcome === undefined && observation !== undefined) outcome = judgeRun(observation, task.judge);\n\n  // Lab 14.2 ③ dispose",
+      },
+    ],
+    says: /judge 在 dispose 与 cleanup 之后才判/,
+  },
+  {
+    checkpoint: "14",
+    name: "repeat 不检查：0 次或 1.5 次照样运行",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: "  if (!Number.isInteger(repeat) || repeat < 1) throw new RangeError(`repeat must be a whole number ≥ 1, got ${repeat}`);\n",
+        replace: "",
+      },
+    ],
+    says: /repeat 不是 ≥ 1 的整数（0）：runSuite 抛 RangeError/,
+  },
+  {
+    checkpoint: "14",
+    name: "总体 pass@1 把所有运行混在一起算",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: '    passAt1: mean("passAt1"),',
+        replace: '    passAt1: reports.length === 0 ? 0 : reports.filter((r) => r.outcome.verdict === "pass").length / reports.length,',
+      },
+    ],
+    says: /总体 pass@1 是各任务的平均/,
   },
 ];

@@ -15,7 +15,7 @@ export interface EvalArgs {
 export const EVAL_USAGE = `用法：npm run eval -- [--from practice/14] [--base-url URL --model NAME [--api-key KEY]] [--repeat K] [--only 任务名] [--json]
 
   默认离线运行课程的参考实现：每个任务用它自己的脚本化策略模型。
-  --from DIR        评测练习目录里你自己写的整条链（第 06–14 章的代码）
+  --from DIR        评测练习目录里的整条链（从你开始练的那一章起是你写的）
   --base-url URL    OpenAI 兼容的服务，和 --model 一起给出：同一套任务交给真实模型
   --model NAME      模型名
   --api-key KEY     不给时用 OPENAI_API_KEY（本地服务通常不需要）

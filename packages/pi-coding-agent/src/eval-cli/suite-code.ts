@@ -20,7 +20,7 @@ const FUNCTIONS = ["runSuite", "summarise", "runtimeAgent"] as const;
 /** `from` as typed, resolved against `cwd` (where the user ran npm). */
 export async function loadSuiteCode(from: string | undefined, cwd: string): Promise<SuiteCode> {
   if (from === undefined) return reference;
-  const loaded = await loadPracticePackages(path.resolve(cwd, from), from, "--from", {
+  const loaded = await loadPracticePackages(path.resolve(cwd, from), cwd, "--from", {
     wanted: [EVAL_CHECKPOINT],
     presentOnly: false,
     usesOf: (id) => (id === EVAL_CHECKPOINT ? RUNS : []),

@@ -1,6 +1,6 @@
 // The vocabulary of chapter 14's evaluation harness. A task is data plus two functions (a fresh
 // model, a judge); the agent under test is one function that opens a run on a workspace. The
-// runner, the verdicts and the evidence are the chapter's labs (runner.ts, verdict.ts, evidence.ts).
+// runner, the verdicts and the evidence are the chapter's labs (verdict.ts, runner.ts, suite.ts).
 import type { Message, Model } from "@pi/core";
 
 /** The phases of one run of a case, in the order the runner goes through them. */

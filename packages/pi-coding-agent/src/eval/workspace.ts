@@ -45,6 +45,6 @@ export async function readDeclared(
   return files;
 }
 
-export async function removeRunFolder(folder: RunFolder): Promise<void> {
+export async function removeRunFolder(folder: Pick<RunFolder, "root">): Promise<void> {
   await rm(folder.root, { recursive: true, force: true });
 }
