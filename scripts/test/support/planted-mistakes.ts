@@ -663,7 +663,13 @@ export const plantedMistakes: PlantedMistake[] = [
     checkpoint: "14",
     name: "prepare 不写任务给的会话文件",
     lab: "14.2",
-    mutations: [{ file: runner, find: "    if (session !== undefined) await writeFile(folder.sessionFile, session);\n", replace: "" }],
+    mutations: [
+      {
+        file: runner,
+        find: "    if (session !== undefined) await writeFile(folder.sessionFile, session);\n",
+        replace: "",
+      },
+    ],
     says: /任务给了 agent\.session 时，prepare 在打开 agent 之前把它写进这次运行的 sessionFile/,
   },
   {
@@ -687,6 +693,7 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: suite,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of suite.ts as it is written
         find: "  if (!Number.isInteger(repeat) || repeat < 1) throw new RangeError(`repeat must be a whole number ≥ 1, got ${repeat}`);\n",
         replace: "",
       },
@@ -701,7 +708,8 @@ export const plantedMistakes: PlantedMistake[] = [
       {
         file: suite,
         find: '    passAt1: mean("passAt1"),',
-        replace: '    passAt1: reports.length === 0 ? 0 : reports.filter((r) => r.outcome.verdict === "pass").length / reports.length,',
+        replace:
+          '    passAt1: reports.length === 0 ? 0 : reports.filter((r) => r.outcome.verdict === "pass").length / reports.length,',
       },
     ],
     says: /总体 pass@1 是各任务的平均/,

@@ -78,7 +78,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     // A part with no task (--only picked from the other one) prints no empty table.
     const sections = [
       parts.practice.length === 0 ? "" : `练习部分（${parts.practice.length} 个任务）\n${table(practice)}\n\n`,
-      parts.heldOut.length === 0 ? "" : `留出部分（${parts.heldOut.length} 个任务，不在任何练习目录里）\n${table(heldOut)}\n\n`,
+      parts.heldOut.length === 0
+        ? ""
+        : `留出部分（${parts.heldOut.length} 个任务，不在任何练习目录里）\n${table(heldOut)}\n\n`,
     ];
     process.stdout.write(
       `评测：${agent === "reference" ? "课程的参考实现" : `${agent} 里你写的代码`}，模型：${model === undefined ? "离线策略模型" : modelName}\n\n` +
