@@ -16,8 +16,12 @@ import {
   writeAsUser,
 } from "./workspace-fixture.js";
 
-/** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
-const TEST_TIMEOUT_MS = 10_000;
+/**
+ * Each test ends by itself when it hangs (a promise that never settles) and names itself. These
+ * tests start real processes on real files: 10 s was met on a loaded machine (tiny-pi checking a
+ * practice tree while the course suite ran beside it), so a hang is named after 30 s.
+ */
+const TEST_TIMEOUT_MS = 30_000;
 
 // Chapter 08: the workspace tools on real files in a real temp folder, each call made through
 // chapter 06's executeToolCall, so a thrown Error comes back as a paired isError result.
