@@ -1,9 +1,8 @@
 // Runs a suite of the repository in one `node --test` process, so the run ends in one summary:
 //   npm test              the packages' tests (unit, focused, property, hostile) and the course
 //                         machinery's (scripts/test), with the static checks of every checkpoint;
-//   npm run test:course   every checkpoint's integrity checks along the chain, the chapters'
-//                         mutation checks (scripts/test-course) and tiny-pi on each chapter's practice
-//                         tree (packages/*/test/*.chain.test.ts): the part that grows with the course.
+//   npm run test:course   every checkpoint's integrity checks along the chain and the chapters'
+//                         mutation checks (scripts/test-course): the part that grows with the course.
 // Files are named here because Node 20 does not expand globs and a bare `node --test` at the root
 // would also pick up the learners' red practice directories.
 import { spawnSync } from "node:child_process";
@@ -14,13 +13,9 @@ import { hasTestForceExit } from "./lib/run/focused-run.js";
 
 const course = process.argv[2] === "--course";
 const extra = process.argv.slice(course ? 3 : 2);
-// A package test named *.chain.test.ts runs a practice tree of each chapter (tiny-pi --from
-// practice/NN): it grows with the course, so it belongs to the course suite.
-const isChain = (file: string) => file.endsWith(".chain.test.js");
-const compiled = await compiledTestFiles(root);
 const files = course
-  ? [...(await testFilesUnder(root, "scripts/test-course", ".test.ts")), ...compiled.filter(isChain)]
-  : [...(await testFilesUnder(root, "scripts/test", ".test.ts")), ...compiled.filter((file) => !isChain(file))];
+  ? await testFilesUnder(root, "scripts/test-course", ".test.ts")
+  : [...(await testFilesUnder(root, "scripts/test", ".test.ts")), ...(await compiledTestFiles(root))];
 if (files.length === 0) {
   console.error("No test files found: run `npm run build` first.");
   process.exit(1);
