@@ -537,11 +537,13 @@ test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回�
     process.kill(Number(await readFile(pids, "utf8")), "SIGKILL");
 
     // The background child starts writing once the shell has gone, so the abort comes after the shell's exit.
+    // It writes without pause: a pause longer than the pipes' quiet time (a loaded machine makes one)
+    // would let the call return before the abort, and the test would be a bet on timing.
     const controller = new AbortController();
     const chatty = await ws.call(
       "bash",
       {
-        command: `(while kill -0 $$ 2>/dev/null; do sleep .01; done; while :; do echo tick; sleep .05; done) & echo $! > ${JSON.stringify(pids)}; echo started`,
+        command: `(while kill -0 $$ 2>/dev/null; do sleep .01; done; while :; do echo tick; done) & echo $! > ${JSON.stringify(pids)}; echo started`,
       },
       {
         signal: controller.signal,
