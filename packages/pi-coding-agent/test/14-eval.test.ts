@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { assistantMessage, type Message, text, userMessage } from "@pi/core";
 import { runCase } from "../src/eval/runner.js";
 import { runSuite, summarise } from "../src/eval/suite.js";
@@ -21,8 +21,15 @@ const PASS: Outcome = { verdict: "pass" };
 
 /** A temp folder of this test's own, so it can check that the runs in it leave nothing behind. */
 function privateTemp(): string {
-  return mkdtempSync(path.join(os.tmpdir(), "eval-test-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "eval-test-"));
+  privateTemps.push(dir);
+  return dir;
 }
+// A test that fails before its own check (a planted mistake, a learner's lab) still removes its folder.
+const privateTemps: string[] = [];
+after(() => {
+  for (const dir of privateTemps) rmSync(dir, { recursive: true, force: true });
+});
 
 function assertLeftNothing(tempDir: string): void {
   const left = readdirSync(tempDir);
