@@ -43,13 +43,16 @@ process.exit(failed === 0 ? 0 : 1);
 
 /** Fetches Node `major`, runs each suite with it first on PATH; true when every suite passed. */
 async function runSuiteOn(major: string): Promise<boolean> {
+  const fetching = performance.now();
   const nodeBin = fetchNode(major);
   if (nodeBin === undefined) return false;
+  console.log(`\n=== Node ${major} fetched in ${seconds(fetching)} ===`);
   const node = path.join(nodeBin, NODE_EXE);
   const version = execFileSync(node, ["--version"]).toString().trim();
   for (const args of SUITES) {
     const name = `npm ${args.join(" ")}`;
     console.log(`\n=== ${name} on Node ${version} ===\n`);
+    const started = performance.now();
     const npm = npmInvocation(args, { ...npmContext(), execPath: node });
     suite = spawn(npm.command, npm.args, {
       cwd: repoRoot,
@@ -62,12 +65,17 @@ async function runSuiteOn(major: string): Promise<boolean> {
     );
     suite = undefined;
     if (status !== 0) {
-      console.error(`\n=== Node ${version}: ${name} FAILED (exit ${status}) ===`);
+      console.error(`\n=== Node ${version}: ${name} FAILED (exit ${status}) after ${seconds(started)} ===`);
       return false;
     }
-    console.log(`\n=== Node ${version}: ${name} passed ===`);
+    console.log(`\n=== Node ${version}: ${name} passed in ${seconds(started)} ===`);
   }
   return true;
+}
+
+/** The time since `start` (a performance.now() reading) in whole seconds, for CI's log of phases. */
+function seconds(start: number): string {
+  return `${Math.round((performance.now() - start) / 1000)} s`;
 }
 
 /** The folder holding the fetched `node` binary, or undefined (with one line said) when it cannot be had. */

@@ -45,10 +45,11 @@ test("README：提到的 npm run 脚本在根目录或对应 workspace 中都存
 
 test("README：CI 脚本 .ci/run 做 README 告诉新用户与维护者的事（npm ci，npm test，npm run test:course），再在 Node 22 和 24 上跑同一套测试", () => {
   const ci = readFileSync(path.join(repoRoot, ".ci/run"), "utf8");
+  // Each step is a timed phase: `phase "<name>" <command>` (.ci/phases.sh).
   const commands = ci
     .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line.startsWith("npm "));
+    .map((line) => /^phase "[^"]*" (npm .*)$/.exec(line.trim())?.[1])
+    .filter((command) => command !== undefined);
   assert.deepEqual(commands, ["npm ci", "npm test", "npm run test:course", "npm run -s test:node -- 22 24"]);
   assert.ok(readme.includes("npm run test:node -- 22 24"), "README 的维护者部分写出 CI 的 Node 22、24 一步");
   assert.ok(readme.includes("npm run test:matrix"), "README 的维护者部分写出本地重现矩阵的命令");
