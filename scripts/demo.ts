@@ -6,7 +6,8 @@ import { pageOutProblem, writePage } from "../packages/pi-coding-agent/src/cli/r
 import { parseCli } from "./lib/cli/cli-args.js";
 import { demoPage } from "./lib/demo/demo-html.js";
 import { jsonLines } from "./lib/demo/demo-json.js";
-import { isScenarioName, runScenario, type ScenarioName, scenarioNames } from "./lib/demo/demo-scenarios.js";
+import { isScenarioName, type ScenarioName, scenarioNames } from "./lib/demo/demo-run.js";
+import { runScenario } from "./lib/demo/demo-scenarios.js";
 import { formatRun } from "./lib/demo/demo-text.js";
 import { styleFor } from "./lib/terminal-style.js";
 import { runCli, UsageError } from "./lib/usage-error.js";

@@ -5,7 +5,8 @@ import path from "node:path";
 import { findChromium, launchChromium, NO_CHROMIUM, openRunPage } from "./lib/browser/chromium.js";
 import { repoRoot } from "./lib/course/manifest.js";
 import { demoPage } from "./lib/demo/demo-html.js";
-import { runScenario, type ScenarioName } from "./lib/demo/demo-scenarios.js";
+import type { ScenarioName } from "./lib/demo/demo-run.js";
+import { runScenario } from "./lib/demo/demo-scenarios.js";
 import { withTempDir } from "./lib/trees/temp-dir.js";
 import { runCli, UsageError } from "./lib/usage-error.js";
 

@@ -2,22 +2,20 @@
 // and for maintainers `--check` and `<id> --record-before <path>`.
 
 import { checkCourse } from "../course/check-course.js";
-import { type Checkpoint, findCheckpoint, loadManifest } from "../course/manifest.js";
+import { findCheckpoint, loadManifest } from "../course/manifest.js";
 import { recordBefore } from "../course/record-before.js";
-import { compiledTestsOf } from "../course/test-files.js";
 import { formatLabChanges } from "../diff/lab-regions.js";
 import { parentDiffs, teachingDiffs } from "../diff/teaching-diff.js";
 import { diagnosticReport, runDiagnostic } from "../mutation/diagnostic.js";
 import { proveReport } from "../prove/prove-report.js";
 import { newCheckpoint } from "../scaffold/new-checkpoint.js";
 import { newRequest } from "../scaffold/new-request.js";
-import { refuseInsideRepository } from "../trees/target-place.js";
-import { type TreeKind, treeFiles, writeCheckpointTree } from "../trees/trees.js";
 import { UsageError } from "../usage-error.js";
-import { displayDir, invocationDir, resolveUserDir } from "../user-paths.js";
+import { invocationDir } from "../user-paths.js";
 import { checkpointCard } from "./checkpoint-card.js";
 import { parseCli } from "./cli-args.js";
 import { courseList } from "./course-list.js";
+import { writeTree } from "./write-tree-command.js";
 
 /** The one-line synopsis, also the end of every argument error. */
 export const checkpointUsage =
@@ -131,30 +129,4 @@ export async function checkpoint(argv: string[], from: string = invocationDir())
   if (values.lab !== undefined) return formatLabChanges(found, values.lab);
   if (values.write !== undefined) return writeTree(found, values.write, dirArgument, from, values.force ?? false);
   return checkpointCard(found);
-}
-
-async function writeTree(
-  found: Checkpoint,
-  kind: string,
-  dirArgument: string | undefined,
-  from: string,
-  force: boolean,
-) {
-  if (kind !== "parent" && kind !== "target") {
-    throw new UsageError(`--write 只接受 parent 或 target，收到 "${kind}"：例如 --write target ../target-07。`);
-  }
-  if (dirArgument === undefined)
-    throw new UsageError(`--write ${kind} 需要一个新目录：例如 --write ${kind} ../${kind}-07。`);
-  const dir = resolveUserDir(dirArgument, from);
-  refuseInsideRepository(dir, force);
-  await writeCheckpointTree(found, kind as TreeKind, dir);
-  const build = kind === "parent" ? "npm run build" : found.build;
-  const tests = kind === "parent" ? compiledTestsOf((await treeFiles(found, "parent")).keys()) : [found.focusedRun];
-  return [
-    `已写出 Checkpoint ${found.id} 的 ${kind}：${displayDir(dir, from)}`,
-    "运行：",
-    `  cd ${displayDir(dir, from)}`,
-    `  ${build}`,
-    tests.length === 0 ? "  （parent 没有测试文件）" : `  node --test ${tests.join(" ")}`,
-  ].join("\n");
 }

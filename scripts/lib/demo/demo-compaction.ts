@@ -28,7 +28,7 @@ import { type AgentEvent, runAgentLoop } from "@pi/course";
 import { readmeRoundTripModel } from "../../../packages/pi-coding-agent/src/cli/embedded-model.js";
 import { Compactor } from "../../../packages/pi-coding-agent/src/host/compactor.js";
 import type { CompactionEntry } from "../../../packages/pi-coding-agent/src/session/entries.js";
-import type { DemoCompaction, DemoEvent, DemoRun } from "./demo-scenarios.js";
+import type { DemoCompaction, DemoEvent, DemoRun } from "./demo-run.js";
 import { withDemoWorkspace } from "./demo-workspace.js";
 
 const question = "请读取 README.md，并告诉我项目名。";

@@ -14,7 +14,7 @@ import {
   toolLanes,
 } from "../../../packages/pi-coding-agent/src/cli/run-view/timeline.js";
 import { messageEntry, type SessionEntry } from "../../../packages/pi-coding-agent/src/session/entries.js";
-import type { DemoRun } from "./demo-scenarios.js";
+import type { DemoRun } from "./demo-run.js";
 
 export function demoPage(run: DemoRun): string {
   return renderRunPage(demoView(run));

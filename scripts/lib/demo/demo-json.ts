@@ -1,6 +1,6 @@
 // The same DemoRun as JSON lines for tools: the scenario, each request as it starts, every
 // LoopEvent in order, the transcript messages and the result, one object per line.
-import type { DemoRun } from "./demo-scenarios.js";
+import type { DemoRun } from "./demo-run.js";
 
 export function jsonLines(run: DemoRun): string[] {
   const lines: unknown[] = [

@@ -3,7 +3,7 @@
 import type { Message, ToolCall, ToolResultMessage } from "@pi/core";
 import type { AgentEvent } from "@pi/course";
 import type { Style } from "../terminal-style.js";
-import type { DemoCompaction, DemoEvent, DemoRun } from "./demo-scenarios.js";
+import type { DemoCompaction, DemoEvent, DemoRun } from "./demo-run.js";
 
 const TYPE_WIDTH = 19;
 const NESTED = "  ";

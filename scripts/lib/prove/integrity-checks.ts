@@ -14,8 +14,8 @@
 import assert from "node:assert/strict";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
-import { checkpoint as checkpointCommand } from "../cli/checkpoint-command.js";
 import { practice } from "../cli/practice-command.js";
+import { writeTree } from "../cli/write-tree-command.js";
 import { type Checkpoint, focusedTestCount, loadManifest, repoRoot } from "../course/manifest.js";
 import { labStages } from "../diff/lab-regions.js";
 import { diagnosticReport, runDiagnostic } from "../mutation/diagnostic.js";
@@ -105,7 +105,7 @@ async function checkTarget(checkpoint: Checkpoint, context: ProveContext): Promi
 
 async function checkParent(checkpoint: Checkpoint, previous: Checkpoint | undefined, context: ProveContext) {
   const dir = path.join(context.outside, `parent-${checkpoint.id}`);
-  await checkpointCommand([checkpoint.id, "--write", "parent", dir], context.outside);
+  await writeTree(checkpoint, "parent", dir, context.outside, false);
   const files = await sourceFiles(dir);
   for (const added of checkpoint.target.adds) assert.equal(files.has(added), false, `parent 没有 ${added}`);
   if (previous !== undefined) {

@@ -8,8 +8,8 @@ import { appendFile, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { cleanupOnSignal } from "../cleanup-on-signal.js";
-import { checkpoint as checkpointCommand } from "../cli/checkpoint-command.js";
 import { practice } from "../cli/practice-command.js";
+import { writeTree } from "../cli/write-tree-command.js";
 import type { Checkpoint } from "../course/manifest.js";
 import { repoRoot } from "../course/manifest.js";
 import { targetFiles } from "../course/snapshots.js";
@@ -93,7 +93,7 @@ export class ProveContext {
   /** The target tree, written by `checkpoint --write target` (once). */
   writeTarget(checkpoint: Checkpoint): Promise<void> {
     return memo(this.written, checkpoint.id, async () => {
-      await checkpointCommand([checkpoint.id, "--write", "target", this.targetDir(checkpoint)], this.outside);
+      await writeTree(checkpoint, "target", this.targetDir(checkpoint), this.outside, false);
     });
   }
 

@@ -3,24 +3,11 @@
 // files read and modified are tracked beside it, as upstream Pi does. Parsing is strict, like
 // every entry: a missing field, a field of an older format or a number that is not a token count
 // is one line naming it, and what is accepted is a fresh copy.
-import { type CompactionEntry, ENTRY_ID } from "../session/entries.js";
+import { type CompactionEntry, type CompactionFiles, type CompactionSummary, ENTRY_ID } from "../session/entries.js";
 
-/** The strict, structured part of a summary (our entries). */
-export interface CompactionSummary {
-  goal: string;
-  constraints: string[];
-  done: string[];
-  inProgress: string[];
-  blocked: string[];
-  decisions: string[];
-  nextSteps: string[];
-  criticalContext: string[];
-}
-
-export interface CompactionFiles {
-  readFiles: string[];
-  modifiedFiles: string[];
-}
+// The summary's types are part of the compaction entry, so they are declared with it (session/entries.ts
+// importing them from here would make the two files import each other); compaction code imports them from here.
+export type { CompactionFiles, CompactionSummary };
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,6 @@
 // chapter 11); `branch_summary`, `custom` and `custom_message` belong to later chapters.
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Message } from "@pi/core";
-import type { CompactionFiles, CompactionSummary } from "../compaction/summary.js";
 
 export const SESSION_VERSION = 3;
 
@@ -53,6 +52,23 @@ export interface ModelChangeEntry extends EntryBase {
 export interface ThinkingLevelChangeEntry extends EntryBase {
   type: "thinking_level_change";
   thinkingLevel: string;
+}
+
+/** The strict, structured part of a summary (our entries): `details.structured` of a compaction entry. */
+export interface CompactionSummary {
+  goal: string;
+  constraints: string[];
+  done: string[];
+  inProgress: string[];
+  blocked: string[];
+  decisions: string[];
+  nextSteps: string[];
+  criticalContext: string[];
+}
+
+export interface CompactionFiles {
+  readFiles: string[];
+  modifiedFiles: string[];
 }
 
 /**

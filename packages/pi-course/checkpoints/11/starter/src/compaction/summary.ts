@@ -5,24 +5,11 @@
 //   npm run build -w @pi/coding-agent
 //   node --test --test-name-pattern="压缩条目" packages/pi-coding-agent/dist/test/11-*.test.js
 // biome-ignore-all lint/correctness: unfinished labs leave parameters, helpers and imports unused until written.
-import { type CompactionEntry, ENTRY_ID } from "../session/entries.js";
+import { type CompactionEntry, type CompactionFiles, type CompactionSummary, ENTRY_ID } from "../session/entries.js";
 
-/** The strict, structured part of a summary (our entries). */
-export interface CompactionSummary {
-  goal: string;
-  constraints: string[];
-  done: string[];
-  inProgress: string[];
-  blocked: string[];
-  decisions: string[];
-  nextSteps: string[];
-  criticalContext: string[];
-}
-
-export interface CompactionFiles {
-  readFiles: string[];
-  modifiedFiles: string[];
-}
+// The summary's types are part of the compaction entry, so they are declared with it (session/entries.ts
+// importing them from here would make the two files import each other); compaction code imports them from here.
+export type { CompactionFiles, CompactionSummary };
 
 type Json = Record<string, unknown>;
 
