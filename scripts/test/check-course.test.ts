@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { readManifest } from "../../packages/pi-course-kit/src/index.js";
+import { commandBlockProblems } from "../lib/course/check/command-block-check.js";
 import { readmeProblems } from "../lib/course/check/readme-check.js";
 import { unnamedAssertions } from "../lib/course/check/rule-messages.js";
 import { starterProblems, truncatedMessages } from "../lib/course/check/starter-check.js";
@@ -86,11 +87,11 @@ test("--check：starter 没有某段 Lab 的桩、target.adds 列出不存在的
   );
 });
 
-test("--check：README 缺少一个检查点的命令块时，一行列出缺的每一项", () => {
+test("--check：README 缺少一个检查点的一行时，一行列出缺的每一项", () => {
   const [problem] = readmeProblems(findCheckpoint("07"), "");
   assert.ok(problem, "有一行");
-  assert.match(problem, /^README\.md 缺少检查点 07 的 \d+ 项/);
-  assert.ok(problem.includes("npm run practice -w @pi/course -- 07") && problem.includes("1/1"), problem);
+  assert.match(problem, /^README\.md 缺少检查点 07 的 2 项/);
+  assert.ok(problem.includes("packages/pi-course/checkpoints/07/README.md"), `缺的一项是指南的链接：${problem}`);
   assert.doesNotMatch(problem, /\n/, "只有一行");
   const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
   const seven = findCheckpoint("07");
@@ -102,6 +103,22 @@ test("--check：README 缺少一个检查点的命令块时，一行列出缺的
     "课程表的数目不对也是一处问题",
   );
   assert.deepEqual(readmeProblems(seven, readme), [], "现在的 README 没有问题");
+});
+
+test("--check：指南没有命令块、或命令块缺了几项时，一行写出指南与缺的每一项", () => {
+  const seven = findCheckpoint("07");
+  const six = findCheckpoint("06");
+  const [none] = commandBlockProblems(seven, six, "# 第 07 章\n\n## 小结\n");
+  assert.match(none ?? "", /^packages\/pi-course\/checkpoints\/07\/README\.md 没有命令块：加一节“## 命令”/);
+  const guide = readFileSync(path.join(repoRoot, seven.guide ?? ""), "utf8");
+  const withoutFrom = guide.replace("npm run practice -w @pi/course -- 07 --from practice/06", "");
+  const [missing] = commandBlockProblems(seven, six, withoutFrom);
+  assert.match(
+    missing ?? "",
+    /“## 命令”一节缺少 1 项：带着第 06 章的代码（--from） npm run practice -w @pi\/course -- 07 --from practice\/06$/,
+  );
+  assert.doesNotMatch(missing ?? "", /\n/, "只有一行");
+  assert.deepEqual(commandBlockProblems(seven, six, guide), [], "现在的指南没有问题");
 });
 
 test("清单的 JSON Schema：手写的推导字段、缺少的字段、类型不对的数字，每处一行，写出检查点与 Lab", async () => {

@@ -58,7 +58,7 @@ const request = [
   "demo",
 ];
 
-test(`--new ${next}：写出清单条目、教学文件骨架、starter、聚焦测试、指南、README 的一行与命令块和 before/；--check 只列出待填写的各处`, async () => {
+test(`--new ${next}：写出清单条目、教学文件骨架、starter、聚焦测试、带命令块的指南、README 的一行和 before/；--check 只列出待填写的各处`, async () => {
   const dir = await repositoryCopy("made");
   const made = await checkpointCli(dir, request);
   assert.equal(made.code, 0, `--new 成功：${made.output}`);
@@ -89,8 +89,13 @@ test(`--new ${next}：写出清单条目、教学文件骨架、starter、聚焦
   for (const heading of ["## 场景", `## Checkpoint ${next} · 一句话目标`, "## 走读代码", "## 本章验收", "## 小结"]) {
     assert.ok(guide.includes(heading), `指南有“${heading}”`);
   }
+  assert.ok(guide.includes("## 命令"), "指南有这一章的命令块");
+  assert.ok(guide.includes(`npm run practice -w @pi/course -- ${next}`), "命令块里有新建练习目录的命令");
   const readme = await readFile(path.join(dir, "README.md"), "utf8");
-  assert.ok(readme.includes(`npm run practice -w @pi/course -- ${next}`), "README 有这一章的命令块");
+  assert.ok(
+    readme.split("\n").some((line) => line.startsWith(`| ${next} `) && line.includes(`(${own}/README.md)`)),
+    "README 的课程表有这一章的一行，链接到它的指南",
+  );
 
   const check = await checkpointCli(dir, ["--check"]);
   assert.notEqual(check.code, 0, "--check 报出还没填的地方");

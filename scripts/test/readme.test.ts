@@ -17,7 +17,7 @@ function scriptsOf(relative: string): Record<string, string> {
   return json.scripts ?? {};
 }
 
-test("README：每个检查点的练习流程（practice → build → 第一次红灯 → 每段 Lab → 全部）用清单生成的命令", () => {
+test("README：课程表里每个检查点一行（聚焦测试数来自清单）并链接到它的指南", () => {
   for (const checkpoint of loadManifest().checkpoints) {
     for (const { what, text, found } of readmeRequirements(checkpoint)) {
       assert.ok(found(readme), `README 缺少检查点 ${checkpoint.id} 的${what}：${text}`);
@@ -56,10 +56,12 @@ test("README：CI 脚本 .ci/run 做 README 告诉新用户与维护者的事（
   assert.ok(readme.includes("npm run test:course"), "README 写出课程完整性测试的命令");
 });
 
-test("README：展示的 npm run demo 输出与 demo 现在打印的一字不差", async () => {
-  const afterCommand = readme.indexOf("```text\n", readme.indexOf("npm run demo\n"));
-  assert.ok(afterCommand !== -1, "README 在 npm run demo 之后给出输出");
-  const shown = readme.slice(afterCommand + "```text\n".length, readme.indexOf("```", afterCommand + 8));
+test("docs/demo.md（README 链接它）：展示的 npm run demo 输出与 demo 现在打印的一字不差", async () => {
+  const demo = readFileSync(path.join(repoRoot, "docs/demo.md"), "utf8");
+  assert.ok(readme.includes("(docs/demo.md)"), "README 链接 docs/demo.md");
+  const afterCommand = demo.indexOf("```text\n", demo.indexOf("npm run demo\n"));
+  assert.ok(afterCommand !== -1, "docs/demo.md 在 npm run demo 之后给出输出");
+  const shown = demo.slice(afterCommand + "```text\n".length, demo.indexOf("```", afterCommand + 8));
   const printed = formatRun(await runScenario("readme"), plainStyle);
   assert.equal(shown.trimEnd(), printed.trimEnd());
 });

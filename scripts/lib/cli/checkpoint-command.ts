@@ -36,7 +36,7 @@ export const checkpointHelp = `用法：npm run checkpoint -w @pi/course -- [编
   --force                       与 --write 一起：确实要写到课程仓库里 practice/ 之外时使用
   --help                        显示本说明
 
-维护者（添加章节时，README“添加章节”一节有完整的步骤）：
+维护者（添加章节时，docs/maintainers.md“添加章节”一节有完整的步骤）：
   --new 10 --title … --chapter … --package @pi/… --teaching <路径>[,…] [--changes <路径>[,…]] [--labs 3] [--test-name …]
                                 新建检查点 10：清单条目、教学文件、starter、聚焦测试、指南、README 的一行与命令块，
                                 以及 --changes 里每个已有文件的 before/；在终端里缺的选项会逐个询问

@@ -2,6 +2,7 @@
 // the file and the fix. Nothing is built or run, so it takes well under a second; what only a
 // run can show (a stub that breaks an earlier lab, the diagnostic's red tests) is `--prove`'s.
 import { UsageError } from "../usage-error.js";
+import { commandBlockProblems } from "./check/command-block-check.js";
 import { diagnosticProblems } from "./check/diagnostic-check.js";
 import { focusedProblems } from "./check/focused-check.js";
 import { guideProblems } from "./check/guide-check.js";
@@ -12,13 +13,15 @@ import { structureProblems } from "./check/structure.js";
 import { type Checkpoint, loadManifest, type Manifest } from "./manifest.js";
 import { snapshotProblems } from "./snapshots.js";
 
-const CONTENT_CHECKS: ((checkpoint: Checkpoint) => string[])[] = [
+/** Each check of one checkpoint's content; `previous` is the checkpoint before it in the course. */
+const CONTENT_CHECKS: ((checkpoint: Checkpoint, previous: Checkpoint | undefined) => string[])[] = [
   placeholderProblems,
   focusedProblems,
   starterProblems,
   diagnosticProblems,
   guideProblems,
-  readmeProblems,
+  commandBlockProblems,
+  (checkpoint) => readmeProblems(checkpoint),
 ];
 
 /** Every problem of the course (empty when it is sound), in course order. */
@@ -28,7 +31,10 @@ export function courseProblems(manifest: Manifest = loadManifest()): string[] {
   for (const [index, checkpoint] of manifest.checkpoints.entries()) {
     const structure = structureProblems(checkpoint, manifest.checkpoints.slice(0, index));
     // Content checks read the files the structure names: only once they are all there.
-    const found = structure.length > 0 ? structure : CONTENT_CHECKS.flatMap((check) => check(checkpoint));
+    const found =
+      structure.length > 0
+        ? structure
+        : CONTENT_CHECKS.flatMap((check) => check(checkpoint, manifest.checkpoints[index - 1]));
     if (structure.length > 0) sound = false;
     problems.push(...found.map((problem) => `checkpoint ${checkpoint.id}：${problem}`));
   }
@@ -44,5 +50,5 @@ export function checkCourse(manifest: Manifest = loadManifest()): string {
     throw new UsageError(`课程有 ${problems.length} 处问题：\n${problems.map((line) => `  ${line}`).join("\n")}`);
   }
   const ids = manifest.checkpoints.map((checkpoint) => checkpoint.id);
-  return `课程一致：${ids.length} 个检查点（${ids.join("、")}）；清单、快照、starter、聚焦测试、诊断、指南与 README 都通过静态检查。\n运行一章的全部完整性检查：npm run checkpoint -w @pi/course -- <编号> --prove`;
+  return `课程一致：${ids.length} 个检查点（${ids.join("、")}）；清单、快照、starter、聚焦测试、诊断、指南（含命令块）与 README 都通过静态检查。\n运行一章的全部完整性检查：npm run checkpoint -w @pi/course -- <编号> --prove`;
 }

@@ -13,14 +13,7 @@ import { PROSE_PLACEHOLDER } from "../course/check/placeholder-check.js";
 import { type Checkpoint, loadManifest, manifestPath, reloadManifest, repoRoot } from "../course/manifest.js";
 import { beforeFolder, courseFiles } from "../course/snapshots.js";
 import { UsageError } from "../usage-error.js";
-import {
-  focusedTestSkeleton,
-  guideSkeleton,
-  readmeBlock,
-  readmeRow,
-  starterSkeleton,
-  teachingSkeleton,
-} from "./scaffold-texts.js";
+import { focusedTestSkeleton, guideSkeleton, readmeRow, starterSkeleton, teachingSkeleton } from "./scaffold-texts.js";
 
 export interface NewCheckpointRequest {
   id: string;
@@ -43,7 +36,8 @@ export async function newCheckpoint(request: NewCheckpointRequest): Promise<stri
   const manifest = loadManifest();
   const course = new Set(courseFiles(manifest));
   refuse(request, manifest.checkpoints, course);
-  const entry = entryFor(request, manifest.checkpoints.at(-1));
+  const previous = manifest.checkpoints.at(-1);
+  const entry = entryFor(request, previous);
   const checkpoint = derive(entry);
 
   const existing = [...request.teaching, ...request.changes].filter((file) => existsSync(repoPath(file)));
@@ -59,24 +53,24 @@ export async function newCheckpoint(request: NewCheckpointRequest): Promise<stri
     }
   }
   writes.set(checkpoint.focusedTest, focusedTestSkeleton(checkpoint));
-  writes.set(checkpoint.guide ?? "", guideSkeleton(checkpoint));
+  writes.set(checkpoint.guide ?? "", guideSkeleton(checkpoint, previous));
   const json = JSON.parse(readFileSync(manifestPath, "utf8")) as { checkpoints: CheckpointEntry[] };
   json.checkpoints.push(entry);
   writes.set(path.relative(repoRoot, manifestPath).split(path.sep).join("/"), `${JSON.stringify(json, null, 2)}\n`);
-  writes.set("README.md", withReadmeBlock(readFileSync(repoPath("README.md"), "utf8"), checkpoint));
+  writes.set("README.md", withReadmeRow(readFileSync(repoPath("README.md"), "utf8"), checkpoint));
 
   await writeAllOrNothing(writes);
   formatWritten([...writes.keys()]);
   reloadManifest();
   const created = [...writes.keys()].filter((file) => file !== "README.md" && !file.endsWith("manifest.json"));
   return [
-    `已创建检查点 ${checkpoint.id}：清单条目与 ${created.length} 个文件，README 加上了它的一行与命令块。`,
+    `已创建检查点 ${checkpoint.id}：清单条目与 ${created.length} 个文件，README 的课程表加上了它的一行（命令块在指南里）。`,
     ...created.map((file) => `  ${file}`),
     "",
     "下一步：",
     `  1. 写 target：${request.teaching.join("、")}${request.changes.length > 0 ? `，以及改动 ${request.changes.join("、")}` : ""}；要改动别的已有文件时先运行 npm run checkpoint -w @pi/course -- ${checkpoint.id} --record-before <路径>`,
     `  2. 写聚焦测试 ${checkpoint.focusedTest}（每段 Lab 的测试名以它的模式开头，断言带中文规则说明），与每个 starter 里的 Lab 桩`,
-    `  3. 填好清单条目、指南 ${checkpoint.guide} 与 README 里的每处 ${PROSE_PLACEHOLDER}，然后 npm run format`,
+    `  3. 填好清单条目、指南 ${checkpoint.guide}（含它的命令块）与 README 那一行里的每处 ${PROSE_PLACEHOLDER}，然后 npm run format`,
     "  4. npm run checkpoint -w @pi/course -- --check      # 列出还没填完的每一处（约 1 秒）",
     `  5. npm run checkpoint -w @pi/course -- ${checkpoint.id} --prove   # 这一章的全部完整性检查（1 分钟以内）`,
   ].join("\n");
@@ -177,18 +171,13 @@ function packageFolder(name: string): string {
   throw new UsageError(`没有名为 ${name} 的 workspace 包（可用：${root.workspaces.join("、")}）`);
 }
 
-/** The README with the checkpoint's row after the course table's last row, and its block before 其他命令. */
-function withReadmeBlock(readme: string, checkpoint: Checkpoint): string {
+/** The README with the checkpoint's row after the course table's last row (its commands are in its guide). */
+function withReadmeRow(readme: string, checkpoint: Checkpoint): string {
   const rows = [...readme.matchAll(/^\| \d{2} .*\|$/gm)];
   const lastRow = rows.at(-1);
-  let text = readme;
-  if (lastRow?.index !== undefined) {
-    const end = lastRow.index + lastRow[0].length;
-    text = `${text.slice(0, end)}\n${readmeRow(checkpoint)}${text.slice(end)}`;
-  }
-  const anchor = text.indexOf("\n## 其他命令");
-  const at = anchor === -1 ? text.length : anchor + 1;
-  return `${text.slice(0, at)}${readmeBlock(checkpoint)}\n${text.slice(at)}`;
+  if (lastRow?.index === undefined) return readme;
+  const end = lastRow.index + lastRow[0].length;
+  return `${readme.slice(0, end)}\n${readmeRow(checkpoint)}${readme.slice(end)}`;
 }
 
 /** Writes every file; if one fails, or a signal arrives, puts back what was there before. */

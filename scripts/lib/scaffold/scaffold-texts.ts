@@ -3,6 +3,7 @@
 // each one left.
 import path from "node:path";
 import { checkpointCommand, diagnosticCommand, focusedCommand, practiceCommand, verifyCommand } from "../commands.js";
+import { COMMAND_HEADING, fromCommand } from "../course/check/command-block-check.js";
 import { CODE_PLACEHOLDER, PROSE_PLACEHOLDER } from "../course/check/placeholder-check.js";
 import { type Checkpoint, focusedTestCount, labError } from "../course/manifest.js";
 
@@ -73,7 +74,7 @@ export function focusedTestSkeleton(checkpoint: Checkpoint): string {
 }
 
 /** The guide, with chapter 07's parts in order. */
-export function guideSkeleton(checkpoint: Checkpoint): string {
+export function guideSkeleton(checkpoint: Checkpoint, previous?: Checkpoint): string {
   const lines = [
     `# 第 ${checkpoint.id} 章 · ${checkpoint.chapter}`,
     "",
@@ -130,6 +131,7 @@ export function guideSkeleton(checkpoint: Checkpoint): string {
     "",
     `${TODO}`,
     "",
+    commandBlock(checkpoint, previous),
   );
   return lines.join("\n");
 }
@@ -140,15 +142,21 @@ export function readmeRow(checkpoint: Checkpoint): string {
   return `| ${checkpoint.id}     | ${checkpoint.chapter}（[指南](${checkpoint.guide})） | ${files} | ${focusedTestCount(checkpoint)} 项 |`;
 }
 
-/** The README's block for the checkpoint: every command `--check` asks for, in the order a learner runs them. */
-export function readmeBlock(checkpoint: Checkpoint): string {
+/**
+ * The guide's command block for the checkpoint: every command `--check` asks for, in the order a
+ * learner runs them; `previous` is the checkpoint before it (its practice directory is carried in with --from).
+ */
+export function commandBlock(checkpoint: Checkpoint, previous?: Checkpoint): string {
   const lines = [
-    `## 第 ${checkpoint.id} 章：${checkpoint.chapter}`,
+    `${COMMAND_HEADING}：练习、聚焦运行、verify、诊断与 --from`,
     "",
-    `这一章的指南：[${checkpoint.guide}](${checkpoint.guide})。${TODO}`,
+    "在仓库根目录新建练习目录（带着上一章你自己的代码时加 `--from`），在练习目录里构建并运行聚焦测试：",
     "",
     "```bash",
     practiceCommand(checkpoint),
+    ...(previous === undefined
+      ? []
+      : [`${fromCommand(checkpoint, previous)}   # 带着你在第 ${previous.id} 章写的代码`]),
     `cd practice/${checkpoint.id}`,
     checkpoint.build,
     focusedCommand(checkpoint),
@@ -160,8 +168,11 @@ export function readmeBlock(checkpoint: Checkpoint): string {
     checkpoint.firstRed,
     "```",
     "",
+    "每段 Lab 之后重新构建，只运行这一段的测试；回到仓库根目录看进度、卡片、diff 与诊断：",
+    "",
     "```bash",
     ...checkpoint.labs.map((lab) => `${focusedCommand(checkpoint, lab.pattern)}   # ${lab.expected}/${lab.expected}`),
+    "cd ../..",
     verifyCommand(checkpoint),
     checkpointCommand(checkpoint),
     checkpointCommand(checkpoint, "--diff"),
