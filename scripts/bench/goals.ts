@@ -64,13 +64,21 @@ export function setupGoals(report: PracticeSetupReport): Goal[] {
 /** `--check` of the whole course, and one checkpoint's `--prove` on an idle 2-core machine (issue "Adding a chapter takes minutes"). */
 const CHECK_LIMIT_MS = 5_000;
 const PROVE_LIMIT_MS = 60_000;
+/** What one more chapter may add to npm test on an idle 2-core machine (issue 33): its own test files, run alone. */
+const CHAPTER_NPM_TEST_LIMIT_MS = 3_000;
 
 export function courseGoals(report: CourseSuiteReport): Goal[] {
   return [
     goal("static checks of the whole course", report.staticMs.median, CHECK_LIMIT_MS, "ms"),
-    ...report.checkpoints.map((checkpoint) =>
+    ...report.checkpoints.flatMap((checkpoint) => [
+      goal(
+        `checkpoint ${checkpoint.id}'s test files in npm test`,
+        checkpoint.npmTestMs,
+        CHAPTER_NPM_TEST_LIMIT_MS,
+        "ms",
+      ),
       goal(`checkpoint ${checkpoint.id} --prove`, checkpoint.proveMs, PROVE_LIMIT_MS, "ms"),
-    ),
+    ]),
   ];
 }
 

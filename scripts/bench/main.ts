@@ -41,8 +41,9 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
             MB/s, and upstream Pi's buildSessionContext on the same file (the session part's install)
   page      the run page: the concurrent demo's --html size, a 10,000-entry session (21 branches) through
             tiny-pi export and rendered in headless Chromium (the system's), and upstream Pi's --export of it
-  course    the static checks of every checkpoint (npm test's share), and each checkpoint's integrity
-            checks alone (checkpoint <id> --prove, npm run test:course's share): the cost of one more chapter
+  course    the static checks of every checkpoint and the test files each adds (npm test's share), and
+            each checkpoint's integrity checks alone (checkpoint <id> --prove, npm run test:course's
+            share): the cost of one more chapter
 
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables

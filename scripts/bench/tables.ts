@@ -118,9 +118,15 @@ export function courseSuiteTable(report: CourseSuiteReport): Table {
         `static checks of all ${report.checkpoints.length} checkpoints (npm test, --check), median (IQR)`,
         spread(report.staticMs, 0),
       ],
-      ...report.checkpoints.map((checkpoint) => [
-        `checkpoint ${checkpoint.id} --prove alone${checkpoint.passed ? "" : " (FAILED)"}`,
-        fixed(checkpoint.proveMs, 0),
+      ...report.checkpoints.flatMap((checkpoint) => [
+        [
+          `checkpoint ${checkpoint.id}: its ${checkpoint.testFiles} test file(s) in npm test, alone${checkpoint.npmTestPassed ? "" : " (FAILED)"}`,
+          fixed(checkpoint.npmTestMs, 0),
+        ],
+        [
+          `checkpoint ${checkpoint.id} --prove alone${checkpoint.passed ? "" : " (FAILED)"}`,
+          fixed(checkpoint.proveMs, 0),
+        ],
       ]),
     ],
     notes: goalNotes(courseGoals(report)),
