@@ -109,7 +109,11 @@ test("--check：指南没有命令块、或命令块缺了几项时，一行写�
   const seven = findCheckpoint("07");
   const six = findCheckpoint("06");
   const [none] = commandBlockProblems(seven, six, "# 第 07 章\n\n## 小结\n");
-  assert.match(none ?? "", /^packages\/pi-course\/checkpoints\/07\/README\.md 没有命令块：加一节“## 命令”/);
+  assert.match(
+    none ?? "",
+    /^packages\/pi-course\/checkpoints\/07\/README\.md 没有“## 命令”一节.*缺少 \d+ 项：新建练习目录 npm run practice -w @pi\/course -- 07；/,
+  );
+  assert.doesNotMatch(none ?? "", /\n/, "只有一行");
   const guide = readFileSync(path.join(repoRoot, seven.guide ?? ""), "utf8");
   const withoutFrom = guide.replace("npm run practice -w @pi/course -- 07 --from practice/06", "");
   const [missing] = commandBlockProblems(seven, six, withoutFrom);
@@ -119,6 +123,12 @@ test("--check：指南没有命令块、或命令块缺了几项时，一行写�
   );
   assert.doesNotMatch(missing ?? "", /\n/, "只有一行");
   assert.deepEqual(commandBlockProblems(seven, six, guide), [], "现在的指南没有问题");
+  const unheaded = guide.replace("\n## 命令", "\n## 本章的命令行");
+  assert.deepEqual(
+    commandBlockProblems(seven, six, unheaded),
+    [],
+    "没有“## 命令”标题、命令都在指南里时也通过（读整份指南）",
+  );
 });
 
 test("清单的 JSON Schema：手写的推导字段、缺少的字段、类型不对的数字，每处一行，写出检查点与 Lab", async () => {

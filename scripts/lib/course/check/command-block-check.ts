@@ -58,15 +58,16 @@ export function commandBlockProblems(
   guide = checkpoint.guide === undefined ? undefined : readRepo(checkpoint.guide),
 ): string[] {
   if (checkpoint.guide === undefined || guide === undefined) return [];
+  // A guide without the heading is read whole: its commands count wherever they are, and what is
+  // missing is named with the section to put it in.
   const block = commandBlockOf(guide);
-  if (block === undefined) {
-    return [
-      `${checkpoint.guide} 没有命令块：加一节“${COMMAND_HEADING}”，写出练习、构建、聚焦运行、每段 Lab、verify、诊断与 --from 的命令（npm run checkpoint -w @pi/course -- --new 生成的指南里有）`,
-    ];
-  }
-  const missing = commandBlockRequirements(checkpoint, previous).filter((requirement) => !requirement.found(block));
+  const missing = commandBlockRequirements(checkpoint, previous).filter(
+    (requirement) => !requirement.found(block ?? guide),
+  );
   if (missing.length === 0) return [];
-  return [
-    `${checkpoint.guide} 的“${COMMAND_HEADING}”一节缺少 ${missing.length} 项：${missing.map(({ what, text }) => `${what} ${text}`).join("；")}`,
-  ];
+  const where =
+    block === undefined
+      ? `${checkpoint.guide} 没有“${COMMAND_HEADING}”一节（命令块：npm run checkpoint -w @pi/course -- --new 生成的指南里有），缺少 ${missing.length} 项`
+      : `${checkpoint.guide} 的“${COMMAND_HEADING}”一节缺少 ${missing.length} 项`;
+  return [`${where}：${missing.map(({ what, text }) => `${what} ${text}`).join("；")}`];
 }
