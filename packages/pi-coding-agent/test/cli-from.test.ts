@@ -125,11 +125,25 @@ async function withChanged<T>(
   }
 }
 
+/** Runs `check` with the tree's `teaching` file replaced by `chapter`'s starter (its labs not written) and built. */
+async function withStarter<T>(
+  chapter: ReturnType<typeof checkpoint>,
+  teaching: string,
+  check: () => Promise<T>,
+): Promise<T> {
+  const starter = chapter.starters[teaching];
+  assert.ok(starter !== undefined, `${teaching} 有 starter`);
+  const starterSource = await readFile(path.join(repoRoot, starter), "utf8");
+  return withChanged(teaching, () => starterSource, check);
+}
+
 const START_LINE =
   /^provider：.*practice-12 里你的 openAICompatibleModel（没有 --base-url：这一次回答的是内置脚本模型） · loop：.*practice-12 里你的 runAgentLoop · 工具：.*practice-12 里你的 read · Agent：.*practice-12 里你的 Agent · 会话：.*practice-12 里你的 JsonlSessionStore · 压缩：.*practice-12 里你的 buildContext · 资源：.*practice-12 里你的 discoverResources · Runtime：课程的 openRuntime$/m;
 
 test("tiny-pi --from 练习目录（第 10 章起）：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），REPL 用你的 Agent，--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变", {
-  timeout: HANG_GUARD_MS,
+  // It builds the shared tree and makes tiny-pi's first full round of focused tests (chapters 05-12),
+  // the work the three checks used to split: twice the guard the others have.
+  timeout: 2 * HANG_GUARD_MS,
 }, async () => {
   const session = checkpoint("10");
   await withWorkspace(async (workspace) => {
@@ -265,21 +279,13 @@ test("tiny-pi --from 练习目录（第 11 章起）：每次请求的上下文�
     );
 
     const saved = await readFile(file);
-    const teaching = "packages/pi-coding-agent/src/compaction/context.ts";
-    const starter = compaction.starters[teaching];
-    assert.ok(starter !== undefined);
-    const starterSource = await readFile(path.join(repoRoot, starter), "utf8");
-    await withChanged(
-      teaching,
-      () => starterSource,
-      async () => {
-        const refused = await runCli(["--from", tree, "--resume", file, "第三次"], workspace);
-        assert.equal(refused.code, 1);
-        assert.ok(isOneLine(refused.stderr), refused.stderr);
-        assert.match(refused.stderr, /第 11 章的聚焦测试没有全部通过（通过 \d+\/\d+）：先完成 Lab/);
-        assert.deepEqual(await readFile(file), saved, "会话文件一个字节也没变");
-      },
-    );
+    await withStarter(compaction, "packages/pi-coding-agent/src/compaction/context.ts", async () => {
+      const refused = await runCli(["--from", tree, "--resume", file, "第三次"], workspace);
+      assert.equal(refused.code, 1);
+      assert.ok(isOneLine(refused.stderr), refused.stderr);
+      assert.match(refused.stderr, /第 11 章的聚焦测试没有全部通过（通过 \d+\/\d+）：先完成 Lab/);
+      assert.deepEqual(await readFile(file), saved, "会话文件一个字节也没变");
+    });
   });
 });
 
@@ -315,20 +321,12 @@ test("tiny-pi --from 练习目录（第 12 章起）：资源的根与发现、�
       assert.match(result.content, /denied/, "权限门经你的 hookedRegistry 拒绝");
       assert.equal(existsSync(path.join(workspace, "marker")), false);
 
-      const teaching = "packages/pi-coding-agent/src/extensions/hooks.ts";
-      const starter = resources.starters[teaching];
-      assert.ok(starter !== undefined);
-      const starterSource = await readFile(path.join(repoRoot, starter), "utf8");
-      await withChanged(
-        teaching,
-        () => starterSource,
-        async () => {
-          const refused = await runCli(["--from", tree, "--no-session", "再来"], workspace, env);
-          assert.equal(refused.code, 1);
-          assert.ok(isOneLine(refused.stderr), refused.stderr);
-          assert.match(refused.stderr, /第 12 章的聚焦测试没有全部通过（通过 \d+\/\d+）：先完成 Lab/);
-        },
-      );
+      await withStarter(resources, "packages/pi-coding-agent/src/extensions/hooks.ts", async () => {
+        const refused = await runCli(["--from", tree, "--no-session", "再来"], workspace, env);
+        assert.equal(refused.code, 1);
+        assert.ok(isOneLine(refused.stderr), refused.stderr);
+        assert.match(refused.stderr, /第 12 章的聚焦测试没有全部通过（通过 \d+\/\d+）：先完成 Lab/);
+      });
     } finally {
       await server.close();
     }
