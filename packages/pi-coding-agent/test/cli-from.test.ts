@@ -97,6 +97,17 @@ before(async () => {
 
 after(() => rm(root, { recursive: true, force: true }));
 
+/**
+ * The shared tree, for one check at a time: a check that ran past its hang guard goes on until its
+ * body ends (node:test does not stop it), so the next waits instead of meeting a chapter it broke.
+ */
+let turns: Promise<unknown> = Promise.resolve();
+function withTree<T>(use: () => Promise<T>): Promise<T> {
+  const turn = turns.then(use);
+  turns = turn.catch(() => undefined);
+  return turn;
+}
+
 /** The shared tree, built (once: a check run on its own builds it too). */
 function builtTree(): string {
   if (!built) build(tree, "packages/pi-coding-agent");
@@ -140,97 +151,105 @@ async function withStarter<T>(
 const START_LINE =
   /^provider：.*practice-12 里你的 openAICompatibleModel（没有 --base-url：这一次回答的是内置脚本模型） · loop：.*practice-12 里你的 runAgentLoop · 工具：.*practice-12 里你的 read · Agent：.*practice-12 里你的 Agent · 会话：.*practice-12 里你的 JsonlSessionStore · 压缩：.*practice-12 里你的 buildContext · 资源：.*practice-12 里你的 discoverResources · Runtime：课程的 openRuntime$/m;
 
-test("tiny-pi --from 练习目录（第 10 章起）：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），REPL 用你的 Agent，--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变", {
-  // It builds the shared tree and makes tiny-pi's first full round of focused tests (chapters 05-12),
-  // the work the three checks used to split: twice the guard the others have.
-  timeout: 2 * HANG_GUARD_MS,
-}, async () => {
-  const session = checkpoint("10");
-  await withWorkspace(async (workspace) => {
-    assert.equal(built, false, "第一项检查先看到未构建的树");
-    const unbuilt = await runCli(["--from", tree], workspace);
-    assert.equal(unbuilt.code, 1);
-    assert.ok(isOneLine(unbuilt.stderr), unbuilt.stderr);
-    assert.match(unbuilt.stderr, /practice-12 还没有构建：请在其中运行 npm run build -w @pi\/coding-agent。$/m);
-    assert.equal(unbuilt.stdout, "");
-    assert.equal(existsSync(path.join(workspace, ".tiny-pi")), false, "拒绝时什么也不写");
+test(
+  "tiny-pi --from 练习目录（第 10 章起）：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），REPL 用你的 Agent，--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变",
+  {
+    // It builds the shared tree and makes tiny-pi's first full round of focused tests (chapters 05-12),
+    // the work the three checks used to split: twice the guard the others have.
+    timeout: 2 * HANG_GUARD_MS,
+  },
+  () =>
+    withTree(async () => {
+      const session = checkpoint("10");
+      await withWorkspace(async (workspace) => {
+        assert.equal(built, false, "第一项检查先看到未构建的树");
+        const unbuilt = await runCli(["--from", tree], workspace);
+        assert.equal(unbuilt.code, 1);
+        assert.ok(isOneLine(unbuilt.stderr), unbuilt.stderr);
+        assert.match(unbuilt.stderr, /practice-12 还没有构建：请在其中运行 npm run build -w @pi\/coding-agent。$/m);
+        assert.equal(unbuilt.stdout, "");
+        assert.equal(existsSync(path.join(workspace, ".tiny-pi")), false, "拒绝时什么也不写");
 
-    builtTree();
-    const passing = await runCli(["--from", tree], workspace);
-    assert.equal(passing.code, 0, passing.stderr);
-    assert.ok(passing.stdout.includes("项目名是 tiny-pi。"), passing.stdout);
-    assert.match(passing.stderr, START_LINE, "开头一行说出每一部分来自练习目录");
-    for (const mark of ["学习者的 runAgentLoop", "学习者的 read", "学习者的 JsonlSessionStore.create"]) {
-      assert.ok(passing.stderr.includes(mark), `运行调用了练习目录里的代码：${mark}\n${passing.stderr}`);
-    }
-    const [file] = await sessionFiles(workspace);
-    assert.ok(file !== undefined, "你的存储写下了会话文件");
+        builtTree();
+        const passing = await runCli(["--from", tree], workspace);
+        assert.equal(passing.code, 0, passing.stderr);
+        assert.ok(passing.stdout.includes("项目名是 tiny-pi。"), passing.stdout);
+        assert.match(passing.stderr, START_LINE, "开头一行说出每一部分来自练习目录");
+        for (const mark of ["学习者的 runAgentLoop", "学习者的 read", "学习者的 JsonlSessionStore.create"]) {
+          assert.ok(passing.stderr.includes(mark), `运行调用了练习目录里的代码：${mark}\n${passing.stderr}`);
+        }
+        const [file] = await sessionFiles(workspace);
+        assert.ok(file !== undefined, "你的存储写下了会话文件");
 
-    // The REPL on a new conversation runs on the learner's Agent, which drives the learner's loop.
-    if (ptyUnavailable() === undefined) {
-      const server = await startChatServer([textReply(["REPL 里的回答"])]);
-      const pty = startOnPty(
-        ["--from", tree, "--base-url", server.baseURL, "--model", "m", "--no-session"],
-        workspace,
-        cliEnv(),
-      );
-      try {
-        const mine = (what: string) => `${tree} 里你的 ${what}`;
-        await pty.waitFor(
-          `provider：${mine("openAICompatibleModel")} · loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 压缩：${mine("buildContext")} · 资源：${mine("discoverResources")} · Runtime：课程的 openRuntime · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
+        // The REPL on a new conversation runs on the learner's Agent, which drives the learner's loop.
+        if (ptyUnavailable() === undefined) {
+          const server = await startChatServer([textReply(["REPL 里的回答"])]);
+          const pty = startOnPty(
+            ["--from", tree, "--base-url", server.baseURL, "--model", "m", "--no-session"],
+            workspace,
+            cliEnv(),
+          );
+          try {
+            const mine = (what: string) => `${tree} 里你的 ${what}`;
+            await pty.waitFor(
+              `provider：${mine("openAICompatibleModel")} · loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 压缩：${mine("buildContext")} · 资源：${mine("discoverResources")} · Runtime：课程的 openRuntime · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
+            );
+            await pty.waitFor(PROMPT);
+            pty.type("项目叫什么？\r");
+            await pty.waitFor("学习者的 Agent.prompt");
+            await pty.waitFor("REPL 里的回答");
+            await pty.waitFor(PROMPT);
+            assert.equal(await pty.leave(), 0, pty.screen());
+          } finally {
+            await pty.stop();
+            await server.close();
+          }
+        }
+
+        const resumed = await runCli(["--from", tree, "--resume", file, "再问一次"], workspace);
+        assert.equal(resumed.code, 0, resumed.stderr);
+        assert.ok(resumed.stderr.includes("学习者的 JsonlSessionStore.open"), resumed.stderr);
+        const saved = await readFile(file);
+
+        /** The run after `teaching` is changed by `change` and rebuilt (the tree is green again afterwards). */
+        const refusedWith = (teaching: string, change: (source: string) => string) =>
+          withChanged(teaching, change, async () => {
+            const refused = await runCli(["--from", tree, "--resume", file, "第三次"], workspace);
+            assert.equal(refused.code, 1);
+            assert.ok(isOneLine(refused.stderr), refused.stderr);
+            assert.equal(refused.stdout, "", "拒绝时不运行任何一轮");
+            assert.deepEqual(await readFile(file), saved, "会话文件一个字节也没变");
+            return refused.stderr;
+          });
+        const starter = session.starters["packages/pi-coding-agent/src/session/session-tree.ts"];
+        assert.ok(starter !== undefined);
+        const starterSource = await readFile(path.join(repoRoot, starter), "utf8");
+        const sessionRed = await refusedWith(
+          "packages/pi-coding-agent/src/session/session-tree.ts",
+          () => starterSource,
         );
-        await pty.waitFor(PROMPT);
-        pty.type("项目叫什么？\r");
-        await pty.waitFor("学习者的 Agent.prompt");
-        await pty.waitFor("REPL 里的回答");
-        await pty.waitFor(PROMPT);
-        assert.equal(await pty.leave(), 0, pty.screen());
-      } finally {
-        await pty.stop();
-        await server.close();
-      }
-    }
-
-    const resumed = await runCli(["--from", tree, "--resume", file, "再问一次"], workspace);
-    assert.equal(resumed.code, 0, resumed.stderr);
-    assert.ok(resumed.stderr.includes("学习者的 JsonlSessionStore.open"), resumed.stderr);
-    const saved = await readFile(file);
-
-    /** The run after `teaching` is changed by `change` and rebuilt (the tree is green again afterwards). */
-    const refusedWith = (teaching: string, change: (source: string) => string) =>
-      withChanged(teaching, change, async () => {
-        const refused = await runCli(["--from", tree, "--resume", file, "第三次"], workspace);
-        assert.equal(refused.code, 1);
-        assert.ok(isOneLine(refused.stderr), refused.stderr);
-        assert.equal(refused.stdout, "", "拒绝时不运行任何一轮");
-        assert.deepEqual(await readFile(file), saved, "会话文件一个字节也没变");
-        return refused.stderr;
+        assert.match(
+          sessionRed,
+          new RegExp(
+            `第 10 章的聚焦测试没有全部通过（通过 \\d+/${focusedTestCount(session)}）：先完成 Lab，进度与提示见 npm run verify -w @pi/course -- 10 `,
+          ),
+        );
+        // Chapter 07's own diagnostic (a cut-off call sent to the executor) in the loop that 09's Agent drives.
+        const loop = checkpoint("07");
+        const loopRed = await refusedWith(loop.diagnostic.file, (source) => {
+          assert.ok(source.includes(loop.diagnostic.find), "第 07 章的诊断在这棵树里能用");
+          return source.replace(loop.diagnostic.find, loop.diagnostic.replace);
+        });
+        const passed = focusedTestCount(loop) - loop.diagnostic.failing;
+        assert.match(
+          loopRed,
+          new RegExp(
+            `第 07 章的聚焦测试没有全部通过（通过 ${passed}/${focusedTestCount(loop)}）：.*verify -w @pi/course -- 07 `,
+          ),
+        );
       });
-    const starter = session.starters["packages/pi-coding-agent/src/session/session-tree.ts"];
-    assert.ok(starter !== undefined);
-    const starterSource = await readFile(path.join(repoRoot, starter), "utf8");
-    const sessionRed = await refusedWith("packages/pi-coding-agent/src/session/session-tree.ts", () => starterSource);
-    assert.match(
-      sessionRed,
-      new RegExp(
-        `第 10 章的聚焦测试没有全部通过（通过 \\d+/${focusedTestCount(session)}）：先完成 Lab，进度与提示见 npm run verify -w @pi/course -- 10 `,
-      ),
-    );
-    // Chapter 07's own diagnostic (a cut-off call sent to the executor) in the loop that 09's Agent drives.
-    const loop = checkpoint("07");
-    const loopRed = await refusedWith(loop.diagnostic.file, (source) => {
-      assert.ok(source.includes(loop.diagnostic.find), "第 07 章的诊断在这棵树里能用");
-      return source.replace(loop.diagnostic.find, loop.diagnostic.replace);
-    });
-    const passed = focusedTestCount(loop) - loop.diagnostic.failing;
-    assert.match(
-      loopRed,
-      new RegExp(
-        `第 07 章的聚焦测试没有全部通过（通过 ${passed}/${focusedTestCount(loop)}）：.*verify -w @pi/course -- 07 `,
-      ),
-    );
-  });
-});
+    }),
+);
 
 test("tiny-pi --from 指向不是练习目录的地方：一行说明怎样创建练习目录，退出码 1", async () => {
   await withWorkspace(async (workspace) => {
@@ -246,89 +265,109 @@ test("tiny-pi --from 指向不是练习目录的地方：一行说明怎样创�
   });
 });
 
-test("tiny-pi --from 练习目录（第 11 章起）：每次请求的上下文用练习目录里你的 buildContext，压缩条目由你的 createCompactionEntry 生成（开头一行说出压缩是你的）；第 11 章的聚焦测试不通过时一行拒绝，会话文件不变", {
-  timeout: HANG_GUARD_MS,
-}, async () => {
-  const compaction = checkpoint("11");
-  builtTree();
-  await withWorkspace(async (workspace) => {
-    // A README of about 400 tokens: two round trips that read it do not fit a 1,000-token window, one does.
-    await writeFile(path.join(workspace, "README.md"), `# tiny-pi\n${"A small agent runtime. ".repeat(70)}\n`);
-    const first = await runCli(["--from", tree], workspace);
-    assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stderr, /· 压缩：.*practice-12 里你的 buildContext · 资源：/m, "开头一行说出压缩来自练习目录");
-    assert.ok(first.stderr.includes("学习者的 buildContext"), `请求的上下文由你的 buildContext 构造\n${first.stderr}`);
-    const [file] = await sessionFiles(workspace);
-    assert.ok(file !== undefined);
+test(
+  "tiny-pi --from 练习目录（第 11 章起）：每次请求的上下文用练习目录里你的 buildContext，压缩条目由你的 createCompactionEntry 生成（开头一行说出压缩是你的）；第 11 章的聚焦测试不通过时一行拒绝，会话文件不变",
+  {
+    timeout: HANG_GUARD_MS,
+  },
+  () =>
+    withTree(async () => {
+      const compaction = checkpoint("11");
+      builtTree();
+      await withWorkspace(async (workspace) => {
+        // A README of about 400 tokens: two round trips that read it do not fit a 1,000-token window, one does.
+        await writeFile(path.join(workspace, "README.md"), `# tiny-pi\n${"A small agent runtime. ".repeat(70)}\n`);
+        const first = await runCli(["--from", tree], workspace);
+        assert.equal(first.code, 0, first.stderr);
+        assert.match(
+          first.stderr,
+          /· 压缩：.*practice-12 里你的 buildContext · 资源：/m,
+          "开头一行说出压缩来自练习目录",
+        );
+        assert.ok(
+          first.stderr.includes("学习者的 buildContext"),
+          `请求的上下文由你的 buildContext 构造\n${first.stderr}`,
+        );
+        const [file] = await sessionFiles(workspace);
+        assert.ok(file !== undefined);
 
-    // A window that only the newest interaction fits: the first round trip is summarised.
-    const compacted = await runCli(
-      ["--from", tree, "--resume", file, "--context-window", "1000", "--reserve", "50", "再问一次"],
-      workspace,
-    );
-    assert.equal(compacted.code, 0, compacted.stderr);
-    assert.match(compacted.stderr, /上下文已压缩/, compacted.stderr);
-    assert.ok(compacted.stderr.includes("学习者的 createCompactionEntry"), compacted.stderr);
-    const entries = (await readFile(file, "utf8"))
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
-    assert.ok(
-      entries.some((entry) => entry.type === "compaction"),
-      "你的 createCompactionEntry 生成的条目写进了会话文件",
-    );
+        // A window that only the newest interaction fits: the first round trip is summarised.
+        const compacted = await runCli(
+          ["--from", tree, "--resume", file, "--context-window", "1000", "--reserve", "50", "再问一次"],
+          workspace,
+        );
+        assert.equal(compacted.code, 0, compacted.stderr);
+        assert.match(compacted.stderr, /上下文已压缩/, compacted.stderr);
+        assert.ok(compacted.stderr.includes("学习者的 createCompactionEntry"), compacted.stderr);
+        const entries = (await readFile(file, "utf8"))
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line));
+        assert.ok(
+          entries.some((entry) => entry.type === "compaction"),
+          "你的 createCompactionEntry 生成的条目写进了会话文件",
+        );
 
-    const saved = await readFile(file);
-    await withStarter(compaction, "packages/pi-coding-agent/src/compaction/context.ts", async () => {
-      const refused = await runCli(["--from", tree, "--resume", file, "第三次"], workspace);
-      assert.equal(refused.code, 1);
-      assert.ok(isOneLine(refused.stderr), refused.stderr);
-      assert.match(refused.stderr, /第 11 章的聚焦测试没有全部通过（通过 \d+\/\d+）：先完成 Lab/);
-      assert.deepEqual(await readFile(file), saved, "会话文件一个字节也没变");
-    });
-  });
-});
-
-test("tiny-pi --from 练习目录（第 12 章起）：资源的根与发现、工具钩子都用练习目录里你的代码（开头一行说出资源是你的），权限门经你的 hookedRegistry 拒绝 bash；第 12 章的聚焦测试不通过时一行拒绝", {
-  timeout: HANG_GUARD_MS,
-}, async () => {
-  const resources = checkpoint("12");
-  builtTree();
-  await withProject(async ({ workspace, env }) => {
-    await put(path.join(workspace, "AGENTS.md"), "APP-RULE\n");
-    const server = await startChatServer([
-      toolCallReply("call_1", "bash", { command: "touch marker" }),
-      textReply(["好"]),
-    ]);
-    try {
-      const run = await runCli(
-        ["--from", tree, "--base-url", server.baseURL, "--model", "m", "--tools", "bash", "--no-session", "建文件"],
-        workspace,
-        env,
-      );
-      assert.equal(run.code, 0, run.stderr);
-      assert.match(
-        run.stderr,
-        /· 资源：.*practice-12 里你的 discoverResources · Runtime：课程的 openRuntime$/m,
-        "开头一行说出资源来自练习目录",
-      );
-      assert.ok(run.stderr.includes("学习者的 resourceRoots"), run.stderr);
-      assert.ok(run.stderr.includes("学习者的 hookedRegistry"), run.stderr);
-      assert.ok(server.requests[0].messages[0].content.includes("APP-RULE"), "你的代码读到的 AGENTS.md 进了系统提示");
-      const result = server.requests[1].messages.find(
-        (message: { tool_call_id?: string }) => message.tool_call_id === "call_1",
-      );
-      assert.match(result.content, /denied/, "权限门经你的 hookedRegistry 拒绝");
-      assert.equal(existsSync(path.join(workspace, "marker")), false);
-
-      await withStarter(resources, "packages/pi-coding-agent/src/extensions/hooks.ts", async () => {
-        const refused = await runCli(["--from", tree, "--no-session", "再来"], workspace, env);
-        assert.equal(refused.code, 1);
-        assert.ok(isOneLine(refused.stderr), refused.stderr);
-        assert.match(refused.stderr, /第 12 章的聚焦测试没有全部通过（通过 \d+\/\d+）：先完成 Lab/);
+        const saved = await readFile(file);
+        await withStarter(compaction, "packages/pi-coding-agent/src/compaction/context.ts", async () => {
+          const refused = await runCli(["--from", tree, "--resume", file, "第三次"], workspace);
+          assert.equal(refused.code, 1);
+          assert.ok(isOneLine(refused.stderr), refused.stderr);
+          assert.match(refused.stderr, /第 11 章的聚焦测试没有全部通过（通过 \d+\/\d+）：先完成 Lab/);
+          assert.deepEqual(await readFile(file), saved, "会话文件一个字节也没变");
+        });
       });
-    } finally {
-      await server.close();
-    }
-  });
-});
+    }),
+);
+
+test(
+  "tiny-pi --from 练习目录（第 12 章起）：资源的根与发现、工具钩子都用练习目录里你的代码（开头一行说出资源是你的），权限门经你的 hookedRegistry 拒绝 bash；第 12 章的聚焦测试不通过时一行拒绝",
+  {
+    timeout: HANG_GUARD_MS,
+  },
+  () =>
+    withTree(async () => {
+      const resources = checkpoint("12");
+      builtTree();
+      await withProject(async ({ workspace, env }) => {
+        await put(path.join(workspace, "AGENTS.md"), "APP-RULE\n");
+        const server = await startChatServer([
+          toolCallReply("call_1", "bash", { command: "touch marker" }),
+          textReply(["好"]),
+        ]);
+        try {
+          const run = await runCli(
+            ["--from", tree, "--base-url", server.baseURL, "--model", "m", "--tools", "bash", "--no-session", "建文件"],
+            workspace,
+            env,
+          );
+          assert.equal(run.code, 0, run.stderr);
+          assert.match(
+            run.stderr,
+            /· 资源：.*practice-12 里你的 discoverResources · Runtime：课程的 openRuntime$/m,
+            "开头一行说出资源来自练习目录",
+          );
+          assert.ok(run.stderr.includes("学习者的 resourceRoots"), run.stderr);
+          assert.ok(run.stderr.includes("学习者的 hookedRegistry"), run.stderr);
+          assert.ok(
+            server.requests[0].messages[0].content.includes("APP-RULE"),
+            "你的代码读到的 AGENTS.md 进了系统提示",
+          );
+          const result = server.requests[1].messages.find(
+            (message: { tool_call_id?: string }) => message.tool_call_id === "call_1",
+          );
+          assert.match(result.content, /denied/, "权限门经你的 hookedRegistry 拒绝");
+          assert.equal(existsSync(path.join(workspace, "marker")), false);
+
+          await withStarter(resources, "packages/pi-coding-agent/src/extensions/hooks.ts", async () => {
+            const refused = await runCli(["--from", tree, "--no-session", "再来"], workspace, env);
+            assert.equal(refused.code, 1);
+            assert.ok(isOneLine(refused.stderr), refused.stderr);
+            assert.match(refused.stderr, /第 12 章的聚焦测试没有全部通过（通过 \d+\/\d+）：先完成 Lab/);
+          });
+        } finally {
+          await server.close();
+        }
+      });
+    }),
+);
