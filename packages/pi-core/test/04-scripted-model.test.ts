@@ -137,4 +137,12 @@ test("预取消：signal 已经取消的请求以 aborted 终态结束，不消�
 
   const next = await drain(model.stream(request()));
   assert.deepEqual(next.final, answer, "回合没有被消耗：下一次请求仍播放脚本的第一个回合");
+
+  const empty = new ScriptedModel([]);
+  const cancelledPastScript = await drain(empty.stream(request(), { signal: controller.signal }));
+  assert.deepEqual(
+    cancelledPastScript.events,
+    [{ type: "start" }, { type: "error", reason: "aborted" }],
+    "预取消的检查在找回合之前：脚本已经耗尽时，已取消的请求仍以 aborted 结束，不是“没有回合”的 error",
+  );
 });
