@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { after, before, test } from "node:test";
-import { openAICompatibleModel } from "@pi/ai";
+import { type OpenAICompatibleCompat, openAICompatibleModel } from "@pi/ai";
 import type { Message, ModelEvent, ModelRequest } from "@pi/core";
 import { fixtureBytes } from "./support/fixtures.js";
 import { HANG_GUARD_MS } from "./support/hang-guard.js";
@@ -20,8 +20,14 @@ before(async () => {
 });
 after(() => server.close());
 
-function model(baseURL = server.baseURL) {
-  return openAICompatibleModel({ baseURL, model: "test-model", apiKey: KEY, maxRetries: 0 });
+function model(baseURL = server.baseURL, compat?: OpenAICompatibleCompat) {
+  return openAICompatibleModel({
+    baseURL,
+    model: "test-model",
+    apiKey: KEY,
+    maxRetries: 0,
+    ...(compat === undefined ? {} : { compat }),
+  });
 }
 
 async function replay(body: Buffer | string) {
@@ -30,10 +36,10 @@ async function replay(body: Buffer | string) {
 }
 
 /** What reached the server for `request`: the reply stalls, the test takes the request and cancels the turn. */
-async function sentRequest(request: ModelRequest): Promise<ReceivedRequest> {
+async function sentRequest(request: ModelRequest, compat?: OpenAICompatibleCompat): Promise<ReceivedRequest> {
   server.reply(stallAfter(Buffer.from(": waiting\n\n")));
   const controller = new AbortController();
-  const stream = model().stream(request, { signal: controller.signal });
+  const stream = model(server.baseURL, compat).stream(request, { signal: controller.signal });
   const received = await Promise.race([server.nextRequest(), stream.result().then(() => undefined)]);
   controller.abort();
   await stream.result().catch(() => undefined);
@@ -128,6 +134,19 @@ test("出站转换：system、user、带调用的 assistant 与工具结果按�
     [{ type: "function", function: README_REQUEST.tools[0] }],
     "每个工具定义包成 { type: function, function: { name, description, parameters } }",
   );
+
+  const callOnly: Message[] = [
+    { role: "assistant", content: [call("call-2", "LICENSE")], stopReason: "toolUse", timestamp: 6 },
+  ];
+  const wire = { id: "call-2", type: "function", function: { name: "read", arguments: '{"path":"LICENSE"}' } };
+  for (const emptyAssistantContent of ["", null] as const) {
+    const sent = await sentRequest({ systemPrompt: "", messages: callOnly, tools: [] }, { emptyAssistantContent });
+    assert.deepEqual(
+      sent.body.messages,
+      [{ role: "assistant", content: emptyAssistantContent, tool_calls: [wire] }],
+      `有调用没文字的 assistant：content 用 compat.emptyAssistantContent（这里是 ${JSON.stringify(emptyAssistantContent)}），不写死 "" 或 null`,
+    );
+  }
 });
 
 test("出站转换只发生在边界：canonical 消息原样不变，API key 只在 Authorization 头里，请求体里没有", GUARD, async () => {
@@ -165,6 +184,7 @@ test(
       "密钥的每一处、Bearer 凭据与凭据头的值都换成 [redacted]，状态码仍在开头",
     );
     assert.equal(assistant.stopReason, "error", "HTTP 错误以 error 结束这一轮");
+    assert.deepEqual(assistant.content, [], 'partial()：还没收到文字时 content 是空的，this.text 为 "" 时不放 text 块');
     assert.deepEqual(
       terminal(events),
       { type: "error", reason: "error", message: assistant.errorMessage },
@@ -250,6 +270,16 @@ test(
       afterNulls.errorMessage,
       "malformed stream: a chunk's choices[2].delta is 3, not an object",
       "服务器常发的 null 仍然接受：content: null、tool_calls: null、delta: null 都跳过，说出的是第一处真正的问题",
+    );
+    const noChoices = await replay(
+      fixtureBytes("openai-text.sse")
+        .toString("utf8")
+        .replace("data: [DONE]", 'data: {"id":"c","object":"chat.completion.chunk"}\n\ndata: [DONE]'),
+    );
+    assert.equal(
+      noChoices.assistant.stopReason,
+      "stop",
+      `choices 缺省的数据块不是坏形状（有的服务器只发 usage 或心跳）：这一轮照常结束，而不是 ${noChoices.assistant.errorMessage}`,
     );
   },
 );
@@ -342,6 +372,18 @@ test(
       renamed.assistant.content,
       calls,
       "id 与 name 第一次出现时记下：后面的片段带着别的 id 或 name 也不改（第一个算数）",
+    );
+
+    // The same stream with index 1 reusing index 0's id: two calls, two ids.
+    const reused = await replay(
+      fixtureBytes("openai-parallel-interleaved.sse")
+        .toString("utf8")
+        .replace("call_B8nF3cLw5Jd0Yg2Rq7Pk1Uxe", "call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby"),
+    );
+    assert.deepEqual(
+      reused.assistant.content.map((block) => (block.type === "toolCall" ? block.id : block.type)),
+      ["call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby", "call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby_1"],
+      "每个 id 只用一次：后一个调用重复了前一个的 id 时由 uniqueId() 改成 <id>_<index>，两个结果才各配一个调用",
     );
   },
 );
