@@ -31,6 +31,10 @@ const redact = "packages/pi-ai/src/openai-compatible/redact.ts";
 const verdict = "packages/pi-coding-agent/src/eval/verdict.ts";
 const runner = "packages/pi-coding-agent/src/eval/runner.ts";
 const suite = "packages/pi-coding-agent/src/eval/suite.ts";
+const requestMessages = "packages/pi-ai/src/openai-compatible/request-messages.ts";
+const chunkShape = "packages/pi-ai/src/openai-compatible/chunk-shape.ts";
+const assembler = "packages/pi-ai/src/openai-compatible/tool-call-assembler.ts";
+const scriptedModel = "packages/pi-core/src/scripted-model.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -644,6 +648,106 @@ export const plantedMistakes: PlantedMistake[] = [
     lab: "13.4",
     mutations: [{ file: modes, find: "  if (!Object.hasOwn(MODES, name)) {", replace: "  if (!(name in MODES)) {" }],
     says: /未知的模式：原型上的名字（toString）也不是模式/,
+  },
+  // Issue 34's fresh walk of chapters 00–05: rules a guide or starter states that no assertion observed.
+  {
+    checkpoint: "01",
+    name: "start 带了别的字段就拒绝",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: '    case "start":\n      return undefined;',
+        replace:
+          '    case "start":\n      return Object.keys(value).length === 1 ? undefined : \'"start" takes no other fields\';',
+      },
+    ],
+    says: /多出来的字段不拒绝/,
+  },
+  {
+    checkpoint: "03",
+    name: "assistantHead 只给 error 写 errorMessage，aborted 的诊断丢了",
+    lab: "3.3",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        find: '  const why = message.errorMessage === undefined ? "" : `: ${message.errorMessage}`;',
+        replace:
+          '  const why = message.stopReason !== "error" || message.errorMessage === undefined ? "" : `: ${message.errorMessage}`;',
+      },
+    ],
+    says: /aborted 也是终态：有 errorMessage 时和 error 一样写成/,
+  },
+  {
+    checkpoint: "04",
+    name: "预取消的检查放在脚本耗尽的检查之后",
+    lab: "4.4",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '    if (options?.signal?.aborted) {\n      return playTurn(assistantMessage([], "aborted"));\n    }\n',
+        replace: "",
+      },
+      {
+        file: scriptedModel,
+        find: "    this.played += 1;\n",
+        replace:
+          '    if (options?.signal?.aborted) {\n      return playTurn(assistantMessage([], "aborted"));\n    }\n    this.played += 1;\n',
+      },
+    ],
+    says: /预取消的检查在找回合之前/,
+  },
+  {
+    checkpoint: "05",
+    name: "有调用没文字的 assistant 写死 content: null，不看 compat",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: 'content: text === "" ? compat.emptyAssistantContent : text,',
+        replace: 'content: text === "" ? null : text,',
+      },
+    ],
+    says: /content 用 compat\.emptyAssistantContent/,
+  },
+  {
+    checkpoint: "05",
+    name: "partial() 总放一个 text 块，没收到文字时也放空的",
+    lab: "5.2",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '    const content: (TextContent | ToolCall)[] = this.text === "" ? [] : [{ type: "text", text: this.text }];',
+        replace: '    const content: (TextContent | ToolCall)[] = [{ type: "text", text: this.text }];',
+      },
+    ],
+    says: /this\.text 为 "" 时不放 text 块/,
+  },
+  {
+    checkpoint: "05",
+    name: "没有 choices 的数据块被当成坏形状",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        find: "  if (choices === undefined) return undefined;\n",
+        replace: "",
+      },
+    ],
+    says: /choices 缺省的数据块不是坏形状/,
+  },
+  {
+    checkpoint: "05",
+    name: "重复的调用 id 原样保留，不经过 uniqueId()",
+    lab: "5.5",
+    mutations: [
+      {
+        file: assembler,
+        find: '        const id = uniqueId(partial.id === "" ? `call_${partial.index}` : partial.id, partial.index, used);',
+        replace: '        const id = partial.id === "" ? `call_${partial.index}` : partial.id;',
+      },
+    ],
+    says: /每个 id 只用一次/,
   },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {
