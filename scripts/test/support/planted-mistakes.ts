@@ -671,8 +671,10 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: "packages/pi-core/src/projection.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of projection.ts as it is written
         find: '  const why = message.errorMessage === undefined ? "" : `: ${message.errorMessage}`;',
         replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of projection.ts as it is written
           '  const why = message.stopReason !== "error" || message.errorMessage === undefined ? "" : `: ${message.errorMessage}`;',
       },
     ],
@@ -743,7 +745,9 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: assembler,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of tool-call-assembler.ts as it is written
         find: '        const id = uniqueId(partial.id === "" ? `call_${partial.index}` : partial.id, partial.index, used);',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of tool-call-assembler.ts as it is written
         replace: '        const id = partial.id === "" ? `call_${partial.index}` : partial.id;',
       },
     ],
