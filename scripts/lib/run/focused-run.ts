@@ -137,6 +137,8 @@ export async function runFocused(
       if (failure?.hung === true && files.some((file) => path.resolve(dir, file) === path.resolve(dir, failure.test))) {
         throw spinning(checkpoint, fileMs, trace.lastStarted());
       }
+      // A process that died reports only its file: the trace names the test it was in.
+      if (failure?.crashed !== undefined) failure.test = trace.lastStarted() ?? failure.test;
       return result;
     } finally {
       trace.remove();
@@ -149,7 +151,9 @@ export async function runFocused(
     pattern === undefined
       ? focusedTestCount(checkpoint)
       : checkpoint.labs.find((lab) => lab.pattern === pattern)?.expected;
-  return expected !== undefined && result.selected < expected ? runOnce() : result;
+  // A run whose process died is not one of those: running it again would only die again.
+  const dropped = expected !== undefined && result.selected < expected && result.firstFailure?.crashed === undefined;
+  return dropped ? runOnce() : result;
 }
 
 function spinning(checkpoint: Checkpoint, afterMs: number, test: string | undefined): RunTimeoutError {
@@ -160,7 +164,7 @@ function spinning(checkpoint: Checkpoint, afterMs: number, test: string | undefi
 }
 
 /** The teaching files' names, as the learner sees them in their editor: `agent-loop.ts`. */
-function teachingNames(checkpoint: Checkpoint): string {
+export function teachingNames(checkpoint: Checkpoint): string {
   return checkpoint.teachingFiles.map((file) => path.posix.basename(file)).join("、");
 }
 
