@@ -60,3 +60,41 @@ test("断言说明与实际值里的反斜杠、引号和换行照原样读出�
   assert.equal(failure.error, rule, "断言说明里的 \\. 是一个反斜杠，不是两个");
   assert.equal(failure.actual, actual, "实际值里的反斜杠、引号与制表符照原样");
 });
+
+/** A report of a file whose process died, as Node 20's runner writes it: stderr as comments, then the file's failure. */
+function diedReport(stderr: string[], fields: { exitCode: string; signal: string }): string {
+  return [
+    "TAP version 13",
+    ...stderr.map((line) => `# ${line}`),
+    "# Subtest: /tmp/x.test.js",
+    "not ok 1 - /tmp/x.test.js",
+    "  ---",
+    "  duration_ms: 1",
+    "  failureType: 'testCodeFailure'",
+    `  exitCode: ${fields.exitCode}`,
+    `  signal: ${fields.signal}`,
+    "  error: 'test failed'",
+    "  code: 'ERR_TEST_FAILURE'",
+    "  ...",
+    "1..1",
+    ...["tests 1", "suites 0", "pass 0", "fail 1", "cancelled 0", "skipped 0", "todo 0"].map((line) => `# ${line}`),
+  ].join("\n");
+}
+
+test("死掉的测试进程：V8 的致命错误或信号被读成 crashed，普通的文件失败不是", () => {
+  const invalidSize = parseTap(
+    diedReport(
+      [
+        "\\#",
+        "\\# Fatal error in , line 0",
+        "\\# Fatal JavaScript invalid size error 174895934 (see crbug.com/1201626)",
+      ],
+      { exitCode: "~", signal: "'SIGTRAP'" },
+    ),
+  );
+  assert.equal(invalidSize.firstFailure?.crashed, "Fatal JavaScript invalid size error 174895934", "V8 说出的那一句");
+  const killed = parseTap(diedReport([], { exitCode: "~", signal: "'SIGKILL'" }));
+  assert.equal(killed.firstFailure?.crashed, "signal SIGKILL", "没有致命错误的文字时说出信号");
+  const thrown = parseTap(diedReport(["Error: top-level throw"], { exitCode: "1", signal: "~" }));
+  assert.equal(thrown.firstFailure?.crashed, undefined, "以退出码 1 结束的文件（顶层抛出）不是崩溃");
+});

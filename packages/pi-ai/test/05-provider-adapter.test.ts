@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { after, before, test } from "node:test";
-import { openAICompatibleModel } from "@pi/ai";
+import { type OpenAICompatibleCompat, openAICompatibleModel } from "@pi/ai";
 import type { Message, ModelEvent, ModelRequest } from "@pi/core";
 import { fixtureBytes } from "./support/fixtures.js";
 import { HANG_GUARD_MS } from "./support/hang-guard.js";
@@ -20,8 +20,14 @@ before(async () => {
 });
 after(() => server.close());
 
-function model(baseURL = server.baseURL) {
-  return openAICompatibleModel({ baseURL, model: "test-model", apiKey: KEY, maxRetries: 0 });
+function model(baseURL = server.baseURL, compat?: OpenAICompatibleCompat) {
+  return openAICompatibleModel({
+    baseURL,
+    model: "test-model",
+    apiKey: KEY,
+    maxRetries: 0,
+    ...(compat === undefined ? {} : { compat }),
+  });
 }
 
 async function replay(body: Buffer | string) {
@@ -30,10 +36,10 @@ async function replay(body: Buffer | string) {
 }
 
 /** What reached the server for `request`: the reply stalls, the test takes the request and cancels the turn. */
-async function sentRequest(request: ModelRequest): Promise<ReceivedRequest> {
+async function sentRequest(request: ModelRequest, compat?: OpenAICompatibleCompat): Promise<ReceivedRequest> {
   server.reply(stallAfter(Buffer.from(": waiting\n\n")));
   const controller = new AbortController();
-  const stream = model().stream(request, { signal: controller.signal });
+  const stream = model(server.baseURL, compat).stream(request, { signal: controller.signal });
   const received = await Promise.race([server.nextRequest(), stream.result().then(() => undefined)]);
   controller.abort();
   await stream.result().catch(() => undefined);
@@ -128,6 +134,45 @@ test("出站转换：system、user、带调用的 assistant 与工具结果按�
     [{ type: "function", function: README_REQUEST.tools[0] }],
     "每个工具定义包成 { type: function, function: { name, description, parameters } }",
   );
+
+  const callOnly: Message[] = [
+    { role: "assistant", content: [call("call-2", "LICENSE")], stopReason: "toolUse", timestamp: 6 },
+  ];
+  const wire = { id: "call-2", type: "function", function: { name: "read", arguments: '{"path":"LICENSE"}' } };
+  for (const emptyAssistantContent of ["", null] as const) {
+    const sent = await sentRequest({ systemPrompt: "", messages: callOnly, tools: [] }, { emptyAssistantContent });
+    assert.deepEqual(
+      sent.body.messages,
+      [{ role: "assistant", content: emptyAssistantContent, tool_calls: [wire] }],
+      `有调用没文字的 assistant：content 用 compat.emptyAssistantContent（这里是 ${JSON.stringify(emptyAssistantContent)}），不写死 "" 或 null`,
+    );
+  }
+
+  const twoTexts: Message[] = [
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Reading it." },
+        { type: "text", text: "Then LICENSE." },
+      ],
+      stopReason: "stop",
+      timestamp: 7,
+    },
+    TRANSCRIPT[2] as Message,
+  ];
+  const compatSent = await sentRequest(
+    { systemPrompt: "Be brief.", messages: twoTexts, tools: [] },
+    { systemRole: "developer", toolResultName: true },
+  );
+  assert.deepEqual(
+    compatSent.body.messages,
+    [
+      { role: "developer", content: "Be brief." },
+      { role: "assistant", content: "Reading it.\nThen LICENSE." },
+      { role: "tool", tool_call_id: "call-1", content: "# pi-course", name: "read" },
+    ],
+    "system 的角色是 compat.systemRole；assistant 的多个 text 块用换行连成 content；compat.toolResultName 为 true 时工具结果带上 name",
+  );
 });
 
 test("出站转换只发生在边界：canonical 消息原样不变，API key 只在 Authorization 头里，请求体里没有", GUARD, async () => {
@@ -165,6 +210,7 @@ test(
       "密钥的每一处、Bearer 凭据与凭据头的值都换成 [redacted]，状态码仍在开头",
     );
     assert.equal(assistant.stopReason, "error", "HTTP 错误以 error 结束这一轮");
+    assert.deepEqual(assistant.content, [], 'partial()：还没收到文字时 content 是空的，this.text 为 "" 时不放 text 块');
     assert.deepEqual(
       terminal(events),
       { type: "error", reason: "error", message: assistant.errorMessage },
@@ -190,6 +236,11 @@ test(
       await echoed("sk-1234", { "x-api-key": "sk-1234-tail-XYZ9" }, "Key sk-1234, x-api-key sk-1234-tail-XYZ9."),
       "401 Key [redacted], x-api-key [redacted]. (check the API key)",
       "从长到短替换：一个密钥包含另一个时先换长的，不留下 -tail-XYZ9 这样的后半截",
+    );
+    assert.equal(
+      await echoed("sk-course-other", { "x-auth-token": "Bearer zq81-tail" }, "Token zq81-tail rejected."),
+      "401 Token [redacted] rejected. (check the API key)",
+      "凭据头给出两个值：原值，以及去掉 Bearer 之后的值（服务器常常只回显后半截）",
     );
   },
 );
@@ -251,6 +302,18 @@ test(
       "malformed stream: a chunk's choices[2].delta is 3, not an object",
       "服务器常发的 null 仍然接受：content: null、tool_calls: null、delta: null 都跳过，说出的是第一处真正的问题",
     );
+    // Only the shape is asked here: reading the chunk is Lab 5.4's, whose stub may still throw.
+    const noChoices = await refused(
+      'data: {"id":"c","object":"chat.completion.chunk","usage":{"prompt_tokens":3}}',
+    ).then(
+      (assistant) => assistant.errorMessage ?? "",
+      (error: unknown) => String(error),
+    );
+    assert.doesNotMatch(
+      noChoices,
+      /malformed stream/,
+      "choices 缺省的数据块不是坏形状（有的服务器只发 usage）：chunkProblem() 对它返回 undefined",
+    );
   },
 );
 
@@ -264,6 +327,12 @@ test("文本与终态：每个文本片段一个 text_delta，末尾只有 usage
   assert.deepEqual(terminal(events), { type: "done", reason: "stop" }, "finish_reason stop 在流结束后才变成 done stop");
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字拼成一个 text 块");
   assert.deepEqual(assistant.usage, { input: 41, output: 6 }, "finish_reason 之后的 usage 块也并入同一条 assistant");
+  const reasoning = await replay(fixtureBytes("deepseek-reasoning-text.sse"));
+  assert.deepEqual(
+    of(reasoning.events, "text_delta").map((event) => event.delta),
+    ["Pi", "-course"],
+    "reasoning_content（推理内容）不读：它不属于回答，只有 content 发成 text_delta",
+  );
 });
 
 test("文本与终态：[DONE] 到了却没有 finish_reason：error，已收到的文字保留", GUARD, async () => {
@@ -287,21 +356,43 @@ test("文本与终态：流在中途断开（异常）：error（stream interrup
   );
 });
 
-test("文本与终态：content_filter 与不认识的 finish_reason 被拒绝：error 说出它，文字保留", GUARD, async () => {
-  const filtered = await replay(fixtureBytes("openai-content-filter.sse"));
-  assert.equal(terminal(filtered.events)?.type, "error", "content_filter 只有一个 error 终态，没有 done");
-  assert.match(filtered.assistant.errorMessage ?? "", /^finish_reason "content_filter": /, "content_filter 不是成功");
-  const unknown = await replay(
-    fixtureBytes("openai-text.sse").toString("utf8").replace('"finish_reason":"stop"', '"finish_reason":"eos"'),
-  );
-  assert.equal(
-    unknown.assistant.errorMessage,
-    'finish_reason "eos": not one of stop, tool_calls, length',
-    "不认识的 finish_reason 不猜成 stop，而是说出它",
-  );
-  assert.equal(unknown.assistant.stopReason, "error", "不认识的 finish_reason 以 error 结束");
-  assert.deepEqual(unknown.assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字保留");
-});
+test(
+  "文本与终态：finish_reason 按表翻译：tool_calls 是 toolUse，length 是 done length；content_filter 与不认识的被拒绝：error 说出它，文字保留",
+  GUARD,
+  async () => {
+    const filtered = await replay(fixtureBytes("openai-content-filter.sse"));
+    assert.equal(terminal(filtered.events)?.type, "error", "content_filter 只有一个 error 终态，没有 done");
+    assert.match(filtered.assistant.errorMessage ?? "", /^finish_reason "content_filter": /, "content_filter 不是成功");
+    const unknown = await replay(
+      fixtureBytes("openai-text.sse").toString("utf8").replace('"finish_reason":"stop"', '"finish_reason":"eos"'),
+    );
+    assert.equal(
+      unknown.assistant.errorMessage,
+      'finish_reason "eos": not one of stop, tool_calls, length',
+      "不认识的 finish_reason 不猜成 stop，而是说出它",
+    );
+    assert.equal(unknown.assistant.stopReason, "error", "不认识的 finish_reason 以 error 结束");
+    assert.deepEqual(unknown.assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字保留");
+    const toolCalls = await replay(
+      fixtureBytes("openai-text.sse")
+        .toString("utf8")
+        .replace('"finish_reason":"stop"', '"finish_reason":"tool_calls"'),
+    );
+    assert.deepEqual(
+      terminal(toolCalls.events),
+      { type: "done", reason: "toolUse" },
+      "finish_reason tool_calls 是 done toolUse",
+    );
+    const cut = await replay(fixtureBytes("llamacpp-length.sse"));
+    assert.deepEqual(
+      terminal(cut.events),
+      { type: "done", reason: "length" },
+      "finish_reason length 是 done length：截断是这一轮的原因",
+    );
+    assert.equal(cut.assistant.stopReason, "length", "stopReason 写成 length");
+    assert.deepEqual(cut.assistant.usage, { input: 52, output: 4 }, "收尾那一块上的 usage 也并入");
+  },
+);
 
 test(
   "重组调用：两个并行调用按 index 交错到达：按 index 拆开，参数完整，末尾 usage 并入，done toolUse",
@@ -343,6 +434,33 @@ test(
       calls,
       "id 与 name 第一次出现时记下：后面的片段带着别的 id 或 name 也不改（第一个算数）",
     );
+
+    // The same stream with the two calls' indexes swapped: index 1 arrives first, index 0 still comes first.
+    const swapped = await replay(
+      fixtureBytes("openai-parallel-interleaved.sse")
+        .toString("utf8")
+        .replace(
+          /("tool_calls":\[\{"index":)([01])/g,
+          (_, head: string, index: string) => `${head}${index === "0" ? 1 : 0}`,
+        ),
+    );
+    assert.deepEqual(
+      swapped.assistant.content,
+      [calls[1], calls[0]],
+      "finish() 按 index 从小到大排列调用，不按第一个片段到达的先后",
+    );
+
+    // The same stream with index 1 reusing index 0's id: two calls, two ids.
+    const reused = await replay(
+      fixtureBytes("openai-parallel-interleaved.sse")
+        .toString("utf8")
+        .replace("call_B8nF3cLw5Jd0Yg2Rq7Pk1Uxe", "call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby"),
+    );
+    assert.deepEqual(
+      reused.assistant.content.map((block) => (block.type === "toolCall" ? block.id : block.type)),
+      ["call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby", "call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby_1"],
+      "每个 id 只用一次：后一个调用重复了前一个的 id 时由 uniqueId() 改成 <id>_<index>，两个结果才各配一个调用",
+    );
   },
 );
 
@@ -366,6 +484,22 @@ test(
       "调用留在 assistant 里（第 07 章为它写 skipped 结果），截断的参数不被猜成对象",
     );
     assert.deepEqual(assistant.usage, { input: 120, output: 16 }, "usage 照样并入");
+
+    const broken = await replay(
+      fixtureBytes("openai-length-call.sse")
+        .toString("utf8")
+        .replace('"finish_reason":"length"', '"finish_reason":"tool_calls"'),
+    );
+    assert.match(
+      broken.assistant.errorMessage ?? "",
+      /^the arguments of tool call "read" \(call_Lx7Qm2Nv9Rt4Wb1Kc8Pd3Ysa\) are not valid JSON/,
+      "不是 length 时 finish() 的第一处问题存进 callProblem：参数不是 JSON 的调用让这一轮以 error 结束，说出是哪个调用",
+    );
+    assert.deepEqual(
+      broken.assistant.content,
+      [{ type: "toolCall", id: "call_Lx7Qm2Nv9Rt4Wb1Kc8Pd3Ysa", name: "read", arguments: {} }],
+      "坏调用仍留在 assistant 里，参数是 {}：第 07 章的 loop 才能为它写配对的结果",
+    );
   },
 );
 

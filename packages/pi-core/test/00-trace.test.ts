@@ -72,4 +72,11 @@ test("序章：缺少结果的调用在下一段回答文字之前就被暴露�
     ["call-1"],
     "toolCallId 对不上的结果不配对任何调用",
   );
+  const later: ToolCall = { ...readCall, id: "call-3" };
+  const asksAgain: AssistantMessage = { ...asksToRead, content: [later], timestamp: 5 };
+  assert.deepEqual(
+    ids(danglingCalls([user, asksToRead, answer, asksAgain])),
+    ["call-1", "call-3"],
+    "按 transcript 的顺序返回：先悬空的在前，trace 末尾仍开着的在后（[...dangling, ...open]）",
+  );
 });

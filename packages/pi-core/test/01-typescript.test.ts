@@ -34,6 +34,16 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
     assert.equal(modelEventProblem(parsed), undefined, `合法的 ${event.type} 事件没有问题`);
     assert.equal(isModelEvent(parsed), true, `isModelEvent 接受合法的 ${event.type} 事件`);
   }
+  for (const extra of [
+    { type: "start", model: "qwen" },
+    { type: "text_delta", delta: "hi", index: 0 },
+  ]) {
+    assert.equal(
+      modelEventProblem(extra),
+      undefined,
+      `多出来的字段不拒绝：只检查协议要的字段（${JSON.stringify(extra)} 是合法的 ${extra.type} 事件）`,
+    );
+  }
 });
 
 test("边界：形状不对的值被拒绝，原因写明缺的是什么", () => {

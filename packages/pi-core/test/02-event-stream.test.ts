@@ -14,6 +14,21 @@ const events: ModelEvent[] = [
   { type: "done", reason: "stop" },
 ];
 
+/** What a promise has come to once every queued callback ran: its step, its error, or "pending". */
+async function outcome<T>(promise: Promise<T>): Promise<{ value: T } | { error: unknown } | "pending"> {
+  let seen: { value: T } | { error: unknown } | "pending" = "pending";
+  promise.then(
+    (value) => {
+      seen = { value };
+    },
+    (error: unknown) => {
+      seen = { error };
+    },
+  );
+  await settle();
+  return seen;
+}
+
 /** Lets every callback already queued run, so a consumer that can go on has gone on. */
 function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -60,7 +75,12 @@ test("唤醒：已经在等待的迭代器被下一次 push 唤醒，同时等�
   assert.deepEqual(woken, { value: { type: "start" }, done: false }, "push 把事件直接交给正在等待的 next()");
 
   const ending = iterator.next();
+  let early: IteratorResult<ModelEvent> | undefined;
+  void ending.then((step) => {
+    early = step;
+  });
   await settle();
+  assert.equal(early, undefined, "直接交给等待者的事件不进队列：下一个 next() 等待新事件，不会再得到 start");
   stream.end(final);
   assert.deepEqual(await ending, { value: undefined, done: true }, "end 让正在等待的 next() 以 done 结束");
   assert.equal(await stream.result(), final, "result() 给出最终 assistant");
@@ -75,6 +95,15 @@ test("唤醒：已经在等待的迭代器被下一次 push 唤醒，同时等�
     [(await first).value, (await second).value],
     [events[0], events[1]],
     "两个 next() 同时等待：push 先交给最早的那个，事件仍按 push 的顺序到达",
+  );
+  const third = reader.next();
+  const fourth = reader.next();
+  both.end(final);
+  const done = { value: { value: undefined, done: true } };
+  assert.deepEqual(
+    [await outcome(third), await outcome(fourth)],
+    [done, done],
+    "end 让所有等待者以 done 结束，不只是最早的那个",
   );
 });
 
@@ -100,8 +129,14 @@ test("唤醒：fail 先交付队列里的事件再让迭代 reject，等待中�
   })();
   await settle();
   assert.deepEqual(seen, [], "还没有事件，消费者在等待");
+  const other = stream[Symbol.asyncIterator]().next();
   stream.fail(failure);
   await assert.rejects(consuming, (error) => error === failure, "等待中的迭代以 fail 的那个错误 reject");
+  assert.deepEqual(
+    await outcome(other),
+    { error: failure },
+    "fail 让每个等待者都以同一个错误 reject，不只是最早的那个",
+  );
   await assert.rejects(stream.result(), (error) => error === failure, "result() 以同一个错误 reject");
   assert.throws(() => stream.push({ type: "start" }), /after the stream ended/, "fail 之后流已经结束");
 });

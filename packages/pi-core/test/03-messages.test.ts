@@ -126,4 +126,9 @@ test("error 终态：流以 error 事件结束，result() 仍给出最终 assist
     "assistant (aborted): ",
     "没有 errorMessage 的 aborted 只标出终态",
   );
+  assert.equal(
+    projectText([{ ...assistantMessage([text("我先")], "aborted", 3), errorMessage: "cancelled by user" }]),
+    "assistant (aborted: cancelled by user): 我先",
+    "aborted 也是终态：有 errorMessage 时和 error 一样写成 (aborted: <errorMessage>)，诊断不丢",
+  );
 });

@@ -34,8 +34,9 @@ test("脚本回合：脚本里的消息按真实协议播放成事件，每次�
   const model = new ScriptedModel([first, second]);
   const sent = request();
   const signal = new AbortController().signal;
+  const options = { signal };
 
-  const one = await drain(model.stream(sent, { signal }));
+  const one = await drain(model.stream(sent, options));
   assert.deepEqual(
     one.events,
     [
@@ -49,6 +50,9 @@ test("脚本回合：脚本里的消息按真实协议播放成事件，每次�
   );
   assert.deepEqual(one.final, first, "result() 给出脚本里的那条消息");
   assert.notEqual(one.final, first, "给出的是副本：消费者改它不会改到脚本");
+  const script = (model as unknown as { turns: AssistantMessage[] }).turns;
+  one.final.content.push(text("消费者改了它"));
+  assert.deepEqual(script[0], first, "交给 playTurn() 的是回合的副本：消费者改 result() 不会改到脚本里的回合");
   const ended = one.events.find((event) => event.type === "toolcall_end");
   const finalCall = one.final.content.find((block) => block.type === "toolCall");
   assert.ok(
@@ -63,6 +67,19 @@ test("脚本回合：脚本里的消息按真实协议播放成事件，每次�
   assert.deepEqual(model.requests[0], request(), "快照是请求当时的样子：之后改请求不影响它");
   assert.equal(model.requests[1]?.messages.length, 2, "第二份快照看到追加后的两条消息");
   assert.deepEqual(model.requestOptions, [{ signal }, undefined], "每次请求的 options 按顺序原样记下");
+  // assert.ok, not assert.equal: for two objects of the same shape Node prints its own message, not this one.
+  assert.ok(model.requestOptions[0] === options, "options 原样记下：就是调用者交来的那个对象，不复制");
+
+  const other: ToolCall = { type: "toolCall", id: "call-2", name: "read", arguments: { path: "LICENSE" } };
+  const many = new ScriptedModel([
+    assistantMessage([text("先读两个文件。"), text("马上回来。"), readCall, other], "toolUse", 6),
+  ]);
+  const played = await drain(many.stream(request()));
+  assert.deepEqual(
+    played.events.map((event) => (event.type === "toolcall_end" ? `end ${event.toolCall.id}` : event.type)),
+    ["start", "text_delta", "text_delta", "toolcall_delta", "end call-1", "toolcall_delta", "end call-2", "done"],
+    "每个文本块一个 text_delta；每个调用先 toolcall_delta 再 toolcall_end，一个调用接一个调用",
+  );
 });
 
 test("错误回合：显式的 error 回合保留部分文字与 errorMessage，以 error 事件结束，result() 仍 resolve", async () => {
@@ -137,4 +154,12 @@ test("预取消：signal 已经取消的请求以 aborted 终态结束，不消�
 
   const next = await drain(model.stream(request()));
   assert.deepEqual(next.final, answer, "回合没有被消耗：下一次请求仍播放脚本的第一个回合");
+
+  const empty = new ScriptedModel([]);
+  const cancelledPastScript = await drain(empty.stream(request(), { signal: controller.signal }));
+  assert.deepEqual(
+    cancelledPastScript.events,
+    [{ type: "start" }, { type: "error", reason: "aborted" }],
+    "预取消的检查在找回合之前：脚本已经耗尽时，已取消的请求仍以 aborted 结束，不是“没有回合”的 error",
+  );
 });

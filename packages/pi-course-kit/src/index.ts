@@ -12,4 +12,5 @@ export {
   ManifestError,
   readManifest,
 } from "./manifest.js";
+export { staleSource } from "./stale-build.js";
 export { type FocusedFailure, type FocusedResult, type FocusedTest, parseTap } from "./tap-report.js";

@@ -19,6 +19,12 @@ export interface FocusedFailure {
   actual?: string;
   /** The assertion's operator as reported (`match`, `==` for assert.ok, `throws`, `strictEqual`…). */
   operator?: string;
+  /**
+   * How the test process died, when it did rather than fail a test: the fatal error V8 printed
+   * (`FATAL ERROR: … JavaScript heap out of memory`, `Fatal JavaScript invalid size error …`) or the
+   * signal that ended it (`signal SIGKILL`). The failure's test is then the file.
+   */
+  crashed?: string;
 }
 
 export interface FocusedTest {
@@ -107,7 +113,27 @@ function firstTapFailure(output: string): FocusedFailure | undefined {
     failure.actual = thrownMessage(actual) ?? actual;
   const operator = fields.get("operator");
   if (operator !== undefined) failure.operator = operator;
+  const crashed = crashOf(output, fields);
+  if (crashed !== undefined) failure.crashed = crashed;
   return failure;
+}
+
+/**
+ * Why a file's process died, from its failure's fields and the report: Node's runner writes the
+ * process's stderr as `# ` comments, where V8 names its fatal error, and the signal in `signal:`.
+ */
+function crashOf(output: string, fields: Map<string, string>): string | undefined {
+  const signal = fields.get("signal");
+  const died = signal !== undefined && signal !== "~" && signal !== "null";
+  if (!died && fields.get("error") !== "test failed") return undefined;
+  const fatal = /^#[\s\\#]*((?:FATAL ERROR|Fatal JavaScript|Fatal error)\b[^\n]*?)\s*(?:\(see [^)]*\))?\s*$/m;
+  const lines = output.split(/\r?\n/);
+  const named = lines
+    .map((line) => fatal.exec(line)?.[1])
+    .filter((line) => line !== undefined && !/^Fatal error in\b/.test(line));
+  const first = named[0];
+  if (first !== undefined) return first;
+  return died ? `signal ${signal}` : undefined;
 }
 
 /**

@@ -1,9 +1,11 @@
 // Builds a checkpoint tree with the chapter's build command and runs its focused tests the way
 // the chapter does (`node --test [--test-name-pattern=…] <focused files>`), reading the counts
 // from the TAP report. The focused glob is expanded here: Node 20 does not expand globs.
+
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { focusedFiles as expandFocusedRun } from "../../../packages/pi-course-kit/src/index.js";
+import { focusedFiles as expandFocusedRun, staleSource } from "../../../packages/pi-course-kit/src/index.js";
 import { type FocusedResult, parseTap } from "../../../packages/pi-course-kit/src/tap-report.js";
 import { type Checkpoint, focusedTestCount } from "../course/manifest.js";
 import { compiledTestFiles } from "../course/test-files.js";
@@ -34,7 +36,13 @@ export function buildArgs(checkpoint: Checkpoint): string[] {
  * compiler names files relative to the package it builds; `errors` name them relative to `dir`.
  */
 export async function buildTree(dir: string, checkpoint: Checkpoint): Promise<BuildResult> {
-  const build = await npmBuild(dir, buildArgs(checkpoint));
+  let build = await npmBuild(dir, buildArgs(checkpoint));
+  // `tsc -b` judges by file times: a source restored with its old time (cp -p, a backup, an
+  // editor's undo) leaves the old output in place. Compiled output that differs from its sources'
+  // contents is rebuilt from scratch, so no lab is judged on a stale build.
+  if (build.ok && (await staleWorkspace(dir)) !== undefined) {
+    build = await npmBuild(dir, [...buildArgs(checkpoint), "--", "--force"]);
+  }
   const folder = await workspaceFolder(dir, checkpoint.package);
   if (folder === undefined) return build;
   const errors = build.errors.map((line) => rebaseErrorPath(line, path.join(dir, folder), dir));
@@ -49,16 +57,35 @@ export function rebaseErrorPath(line: string, from: string, to: string): string 
   return `${relative.split(path.sep).join("/")}${match[2]}`;
 }
 
-/** The folder (relative to the tree `dir`) of the workspace package named `name`. */
-async function workspaceFolder(dir: string, name: string): Promise<string | undefined> {
+/** The first built workspace package of the tree `dir` whose output differs from its sources, as `folder/file`. */
+export async function staleWorkspace(dir: string): Promise<string | undefined> {
+  for (const folder of await workspaceFolders(dir)) {
+    const packageDir = path.join(dir, folder);
+    if (!existsSync(path.join(packageDir, "dist"))) continue;
+    const stale = await staleSource(packageDir);
+    if (stale !== undefined) return `${folder}/${stale}`;
+  }
+  return undefined;
+}
+
+async function workspaceFolders(dir: string): Promise<string[]> {
   try {
     const root = JSON.parse(await readFile(path.join(dir, "package.json"), "utf8")) as { workspaces?: string[] };
-    for (const folder of root.workspaces ?? []) {
+    return root.workspaces ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** The folder (relative to the tree `dir`) of the workspace package named `name`. */
+async function workspaceFolder(dir: string, name: string): Promise<string | undefined> {
+  for (const folder of await workspaceFolders(dir)) {
+    try {
       const json = JSON.parse(await readFile(path.join(dir, folder, "package.json"), "utf8")) as { name?: string };
       if (json.name === name) return folder;
+    } catch {
+      // No readable package here: leave the compiler's paths as they are.
     }
-  } catch {
-    // No readable workspace root: leave the compiler's paths as they are.
   }
   return undefined;
 }
@@ -110,6 +137,8 @@ export async function runFocused(
       if (failure?.hung === true && files.some((file) => path.resolve(dir, file) === path.resolve(dir, failure.test))) {
         throw spinning(checkpoint, fileMs, trace.lastStarted());
       }
+      // A process that died reports only its file: the trace names the test it was in.
+      if (failure?.crashed !== undefined) failure.test = trace.lastStarted() ?? failure.test;
       return result;
     } finally {
       trace.remove();
@@ -122,7 +151,9 @@ export async function runFocused(
     pattern === undefined
       ? focusedTestCount(checkpoint)
       : checkpoint.labs.find((lab) => lab.pattern === pattern)?.expected;
-  return expected !== undefined && result.selected < expected ? runOnce() : result;
+  // A run whose process died is not one of those: running it again would only die again.
+  const dropped = expected !== undefined && result.selected < expected && result.firstFailure?.crashed === undefined;
+  return dropped ? runOnce() : result;
 }
 
 function spinning(checkpoint: Checkpoint, afterMs: number, test: string | undefined): RunTimeoutError {
@@ -133,7 +164,7 @@ function spinning(checkpoint: Checkpoint, afterMs: number, test: string | undefi
 }
 
 /** The teaching files' names, as the learner sees them in their editor: `agent-loop.ts`. */
-function teachingNames(checkpoint: Checkpoint): string {
+export function teachingNames(checkpoint: Checkpoint): string {
   return checkpoint.teachingFiles.map((file) => path.posix.basename(file)).join("、");
 }
 

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { focusedCommand } from "../commands.js";
 import type { Checkpoint, Lab } from "../course/manifest.js";
-import type { BuildResult } from "../run/focused-run.js";
+import { type BuildResult, teachingNames } from "../run/focused-run.js";
 import { displayWidth, padDisplay, type Style } from "../terminal-style.js";
 import { type LabProgress, nextLab, type Verification } from "./verify-labs.js";
 
@@ -101,7 +101,8 @@ export function formatSummary(labs: LabProgress[], { checkpoint, style }: Report
   lines.push("", style.heading(`下一步：Lab ${lab.id} ${lab.title}（实践 ${lab.id} · ${lab.practice}）`));
   const failure = next.firstFailure;
   if (failure !== undefined) {
-    lines.push(`  ${style.dim("第一条失败：")}${failure.test}`, `    ${style.bad(failureLine(failure))}`);
+    const line = failure.crashed === undefined ? failureLine(failure) : crashLine(checkpoint, lab, failure);
+    lines.push(`  ${style.dim("第一条失败：")}${failure.test}`, `    ${style.bad(line)}`);
     const stub = laterStub(checkpoint, lab, failure.error);
     if (stub !== undefined) lines.push(`    ${stub}`);
     const shown = shownValues(failure);
@@ -154,6 +155,19 @@ function laterStub(checkpoint: Checkpoint, lab: Lab, error: string): string | un
   if (id === undefined || ids.indexOf(id) <= ids.indexOf(lab.id)) return undefined;
   const title = checkpoint.labs.find((candidate) => candidate.id === id)?.title ?? "";
   return `你的代码走进了 Lab ${id}（${title}）的分支，那里还没有写：Lab ${lab.id} 的测试本不该走到那里。是不是漏了 await（把 Promise 当成了值）、continue 或 return（执行落进了后面的分支）？`;
+}
+
+/**
+ * The one line for a test process that died (out of memory, a fatal V8 error, a signal) instead of
+ * failing a test: how it died, the likely cause, the lab and test it was in, and how to reproduce it.
+ */
+function crashLine(checkpoint: Checkpoint, lab: Lab, failure: Failure): string {
+  return (
+    `聚焦测试进程崩溃了（${failure.crashed}），当时在运行 Lab ${lab.id} 的“${failure.test}”：` +
+    `多半是 ${teachingNames(checkpoint)} 里的无限增长（循环里不停往数组或字符串里添加）、走不到头的环` +
+    `（遍历时又把元素加回去，或引用绕回自己）或无限递归。` +
+    `重现（在练习目录中）：${checkpoint.build}，然后 ${focusedCommand(checkpoint, lab.pattern)}`
+  );
 }
 
 /** The failure's first line; a timeout says what hangs that way. */

@@ -31,6 +31,12 @@ const redact = "packages/pi-ai/src/openai-compatible/redact.ts";
 const verdict = "packages/pi-coding-agent/src/eval/verdict.ts";
 const runner = "packages/pi-coding-agent/src/eval/runner.ts";
 const suite = "packages/pi-coding-agent/src/eval/suite.ts";
+const requestMessages = "packages/pi-ai/src/openai-compatible/request-messages.ts";
+const chunkShape = "packages/pi-ai/src/openai-compatible/chunk-shape.ts";
+const assembler = "packages/pi-ai/src/openai-compatible/tool-call-assembler.ts";
+const scriptedModel = "packages/pi-core/src/scripted-model.ts";
+const modelStream = "packages/pi-core/src/model-stream.ts";
+const finishReason = "packages/pi-ai/src/openai-compatible/finish-reason.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -644,6 +650,330 @@ export const plantedMistakes: PlantedMistake[] = [
     lab: "13.4",
     mutations: [{ file: modes, find: "  if (!Object.hasOwn(MODES, name)) {", replace: "  if (!(name in MODES)) {" }],
     says: /未知的模式：原型上的名字（toString）也不是模式/,
+  },
+  // Issue 34's fresh walk of chapters 00–05: rules a guide or starter states that no assertion observed.
+  {
+    checkpoint: "01",
+    name: "start 带了别的字段就拒绝",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: '    case "start":\n      return undefined;',
+        replace:
+          '    case "start":\n      return Object.keys(value).length === 1 ? undefined : \'"start" takes no other fields\';',
+      },
+    ],
+    says: /多出来的字段不拒绝/,
+  },
+  {
+    checkpoint: "03",
+    name: "assistantHead 只给 error 写 errorMessage，aborted 的诊断丢了",
+    lab: "3.3",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of projection.ts as it is written
+        find: '  const why = message.errorMessage === undefined ? "" : `: ${message.errorMessage}`;',
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of projection.ts as it is written
+          '  const why = message.stopReason !== "error" || message.errorMessage === undefined ? "" : `: ${message.errorMessage}`;',
+      },
+    ],
+    says: /aborted 也是终态：有 errorMessage 时和 error 一样写成/,
+  },
+  {
+    checkpoint: "04",
+    name: "预取消的检查放在脚本耗尽的检查之后",
+    lab: "4.4",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '    if (options?.signal?.aborted) {\n      return playTurn(assistantMessage([], "aborted"));\n    }\n',
+        replace: "",
+      },
+      {
+        file: scriptedModel,
+        find: "    this.played += 1;\n",
+        replace:
+          '    if (options?.signal?.aborted) {\n      return playTurn(assistantMessage([], "aborted"));\n    }\n    this.played += 1;\n',
+      },
+    ],
+    says: /预取消的检查在找回合之前/,
+  },
+  {
+    checkpoint: "05",
+    name: "有调用没文字的 assistant 写死 content: null，不看 compat",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: 'content: text === "" ? compat.emptyAssistantContent : text,',
+        replace: 'content: text === "" ? null : text,',
+      },
+    ],
+    says: /content 用 compat\.emptyAssistantContent/,
+  },
+  {
+    checkpoint: "05",
+    name: "partial() 总放一个 text 块，没收到文字时也放空的",
+    lab: "5.2",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '    const content: (TextContent | ToolCall)[] = this.text === "" ? [] : [{ type: "text", text: this.text }];',
+        replace: '    const content: (TextContent | ToolCall)[] = [{ type: "text", text: this.text }];',
+      },
+    ],
+    says: /this\.text 为 "" 时不放 text 块/,
+  },
+  {
+    checkpoint: "05",
+    name: "没有 choices 的数据块被当成坏形状",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        find: "  if (choices === undefined) return undefined;\n",
+        replace: "",
+      },
+    ],
+    says: /choices 缺省的数据块不是坏形状/,
+  },
+  {
+    checkpoint: "05",
+    name: "重复的调用 id 原样保留，不经过 uniqueId()",
+    lab: "5.5",
+    mutations: [
+      {
+        file: assembler,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of tool-call-assembler.ts as it is written
+        find: '        const id = uniqueId(partial.id === "" ? `call_${partial.index}` : partial.id, partial.index, used);',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of tool-call-assembler.ts as it is written
+        replace: '        const id = partial.id === "" ? `call_${partial.index}` : partial.id;',
+      },
+    ],
+    says: /每个 id 只用一次/,
+  },
+  // Issue 34's sentence-by-sentence pass over the guides and starters of 00–05: a mistake per rule
+  // that no assertion observed before (the mapping is in each guide's maintainer notes).
+  {
+    checkpoint: "00",
+    name: "先返回末尾还开着的调用，再返回更早悬空的",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "  return [...dangling, ...open];",
+        replace: "  return [...open, ...dangling];",
+      },
+    ],
+    says: /按 transcript 的顺序返回/,
+  },
+  {
+    checkpoint: "02",
+    name: "push 交给等待者之后又把事件放进队列",
+    lab: "2.2",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    if (waiter) waiter.resolve({ value: event, done: false });\n    else this.buffered.push(event);",
+        replace: "    if (waiter) waiter.resolve({ value: event, done: false });\n    this.buffered.push(event);",
+      },
+    ],
+    says: /直接交给等待者的事件不进队列/,
+  },
+  {
+    checkpoint: "02",
+    name: "end 只结束最早的等待者",
+    lab: "2.2",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    for (const waiter of this.waiters.splice(0)) waiter.resolve({ value: undefined, done: true });",
+        replace: "    this.waiters.shift()?.resolve({ value: undefined, done: true });",
+      },
+    ],
+    says: /end 让所有等待者以 done 结束/,
+  },
+  {
+    checkpoint: "02",
+    name: "fail 只 reject 最早的等待者",
+    lab: "2.2",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    for (const waiter of this.waiters.splice(0)) waiter.reject(error);",
+        replace: "    this.waiters.shift()?.reject(error);",
+      },
+    ],
+    says: /fail 让每个等待者都以同一个错误 reject/,
+  },
+  {
+    checkpoint: "04",
+    name: "options 复制一份再记下",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: "    this.requestOptions.push(options);",
+        replace: "    this.requestOptions.push(options && { ...options });",
+      },
+    ],
+    says: /options 原样记下：就是调用者交来的那个对象/,
+  },
+  {
+    checkpoint: "04",
+    name: "把脚本里的回合本身交给 playTurn()",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: "    return playTurn(structuredClone(turn));",
+        replace: "    return playTurn(turn);",
+      },
+    ],
+    says: /交给 playTurn\(\) 的是回合的副本/,
+  },
+  {
+    checkpoint: "04",
+    name: "几个文本块并成一个 text_delta",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '  for (const block of turn.content) {\n    if (block.type === "text") stream.push({ type: "text_delta", delta: block.text });\n  }',
+        replace:
+          '  const said = turn.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");\n  if (said !== "") stream.push({ type: "text_delta", delta: said });',
+      },
+    ],
+    says: /每个文本块一个 text_delta/,
+  },
+  {
+    checkpoint: "04",
+    name: "先发全部 toolcall_delta，再发全部 toolcall_end",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '    stream.push({ type: "toolcall_delta", delta: JSON.stringify(call.arguments) });\n    stream.push({ type: "toolcall_end", toolCall: structuredClone(call) });\n  }',
+        replace:
+          '    stream.push({ type: "toolcall_delta", delta: JSON.stringify(call.arguments) });\n  }\n  for (const call of toolCallsOf(turn)) {\n    stream.push({ type: "toolcall_end", toolCall: structuredClone(call) });\n  }',
+      },
+    ],
+    says: /每个调用先 toolcall_delta 再 toolcall_end，一个调用接一个调用/,
+  },
+  {
+    checkpoint: "05",
+    name: "system 的角色写死成 system，不看 compat.systemRole",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: "    params.push({ role: compat.systemRole, content: systemPrompt });",
+        replace: '    params.push({ role: "system", content: systemPrompt });',
+      },
+    ],
+    says: /system 的角色是 compat\.systemRole/,
+  },
+  {
+    checkpoint: "05",
+    name: "工具结果从不带 name，不看 compat.toolResultName",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: "  return compat.toolResultName ? ({ ...param, name: message.toolName } as ChatCompletionToolMessageParam) : param;",
+        replace: "  return param;",
+      },
+    ],
+    says: /compat\.toolResultName 为 true 时工具结果带上 name/,
+  },
+  {
+    checkpoint: "05",
+    name: "assistant 的多个 text 块直接拼接，不用换行",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of request-messages.ts as it is written
+        find: '    if (block.type === "text") text += text === "" ? block.text : `\\n${block.text}`;',
+        replace: '    if (block.type === "text") text += block.text;',
+      },
+    ],
+    says: /assistant 的多个 text 块用换行连成 content/,
+  },
+  {
+    checkpoint: "05",
+    name: "凭据头只给原值，不给去掉 Bearer 之后的值",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        find: '    /auth|key|token|secret/i.test(name) ? [value, value.replace(/^\\s*(Bearer|Basic)\\s+/i, "")] : [],',
+        replace: "    /auth|key|token|secret/i.test(name) ? [value] : [],",
+      },
+    ],
+    says: /凭据头给出两个值：原值，以及去掉 Bearer 之后的值/,
+  },
+  {
+    checkpoint: "05",
+    name: "length 被当成 stop",
+    lab: "5.4",
+    mutations: [
+      {
+        file: finishReason,
+        find: '    case "length":\n      return { reason: "length" };',
+        replace: '    case "length":\n      return { reason: "stop" };',
+      },
+    ],
+    says: /finish_reason length 是 done length/,
+  },
+  {
+    checkpoint: "05",
+    name: "tool_calls 被当成 stop",
+    lab: "5.4",
+    mutations: [
+      {
+        file: finishReason,
+        find: '    case "tool_calls":\n      return { reason: "toolUse" };',
+        replace: '    case "tool_calls":\n      return { reason: "stop" };',
+      },
+    ],
+    says: /finish_reason tool_calls 是 done toolUse/,
+  },
+  {
+    checkpoint: "05",
+    name: "reasoning_content 也当成回答的文字",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "    const content = delta.content;",
+        replace: "    const content = delta.content ?? (delta as { reasoning_content?: string }).reasoning_content;",
+      },
+    ],
+    says: /reasoning_content（推理内容）不读/,
+  },
+  {
+    checkpoint: "05",
+    name: "调用按第一个片段到达的先后排列，不按 index",
+    lab: "5.5",
+    mutations: [{ file: assembler, find: "      .sort((a, b) => a.index - b.index)\n", replace: "" }],
+    says: /finish\(\) 按 index 从小到大排列调用/,
+  },
+  {
+    checkpoint: "05",
+    name: "坏调用的 problem 从不存下",
+    lab: "5.5",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '    this.callProblem = finishReason === "length" ? undefined : problem;',
+        replace: "    this.callProblem = undefined;",
+      },
+    ],
+    says: /不是 length 时 finish\(\) 的第一处问题存进 callProblem/,
   },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {

@@ -3,10 +3,9 @@
 // course tree, every package it comes from is built from its current sources, and the focused
 // tests of every chapter it runs pass. Each refusal is one line naming what to do.
 import { existsSync, statSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { focusedFiles } from "@pi/course-kit";
+import { focusedFiles, staleSource } from "@pi/course-kit";
 import { RunError } from "../host/errors.js";
 import { type CheckpointFacts, COURSE_PACKAGE, courseCheckpoints, packageDirOf } from "./course-manifest.js";
 import { compiledDigest, focusedRunKey, passedBefore, recordPass } from "./focused-pass-record.js";
@@ -154,44 +153,6 @@ async function requireFocusedTestsPass(
   throw new RunError(
     `${shown} ${what}：先完成 Lab，进度与提示见 npm run verify -w ${COURSE_PACKAGE} -- ${checkpoint.id} ${shown}。`,
   );
-}
-
-/**
- * The first source file that differs from what the last successful build compiled, relative to
- * the package. Each source map carries its source (inlineSources); file times would not do, as
- * `tsc -b` leaves the output alone when a saved file's content is what it compiled before.
- */
-async function staleSource(packageDir: string): Promise<string | undefined> {
-  for (const folder of ["src", "test"]) {
-    for (const relative of await tsFilesUnder(path.join(packageDir, folder))) {
-      const source = path.join(packageDir, folder, relative);
-      const map = path.join(packageDir, "dist", folder, relative.replace(/\.ts$/, ".js.map"));
-      if ((await compiledSource(map)) !== (await readFile(source, "utf8"))) {
-        return path.posix.join(folder, relative.split(path.sep).join("/"));
-      }
-    }
-  }
-  return undefined;
-}
-
-async function compiledSource(map: string): Promise<string | undefined> {
-  try {
-    return (JSON.parse(await readFile(map, "utf8")) as { sourcesContent?: string[] }).sourcesContent?.[0];
-  } catch {
-    return undefined;
-  }
-}
-
-/** TypeScript sources under `dir`, relative to it, sorted; empty when there is no such folder. */
-async function tsFilesUnder(dir: string, prefix = ""): Promise<string[]> {
-  const entries = await readdir(path.join(dir, prefix), { withFileTypes: true }).catch(() => []);
-  const files: string[] = [];
-  for (const entry of entries) {
-    const relative = path.join(prefix, entry.name);
-    if (entry.isDirectory()) files.push(...(await tsFilesUnder(dir, relative)));
-    else if (entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) files.push(relative);
-  }
-  return files.sort();
 }
 
 function isDirectory(dir: string): boolean {

@@ -33,7 +33,7 @@ const ERROR_REASONS: readonly unknown[] = ["error", "aborted"];
 export function modelEventProblem(value: unknown): string | undefined {
   // Lab 1.2 在边界检查 unknown：value 是 unknown，先证明它是什么，才能读它的字段。
   //   ① 不是普通对象（null、数组、字符串……）→ "expected an object"；是对象后才按 value.type 分支。
-  //   ② start 没有别的字段；text_delta 与 toolcall_delta 要有字符串 delta（`"<type>" needs a string delta`）。
+  //   ② start 不需要别的字段（多出来的字段不拒绝：每种事件只检查协议要的字段）；text_delta 与 toolcall_delta 要有字符串 delta（`"<type>" needs a string delta`）。
   //   ③ toolcall_end 交给 toolCallProblem(value.toolCall)。
   //   ④ done 的 reason 在 DONE_REASONS 里，否则 '"done" needs reason "stop", "toolUse" or "length"'；
   //      error 的 reason 在 ERROR_REASONS 里，否则 '"error" needs reason "error" or "aborted"'；

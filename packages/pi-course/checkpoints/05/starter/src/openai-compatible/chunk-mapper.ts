@@ -51,7 +51,7 @@ export class ChunkMapper {
       throw new Error("Lab 5.6 取消时保留已收到的部分 尚未实现");
     }
     if (end.kind === "failed") {
-      // Lab 5.2 ③：传输失败（HTTP 错误、连不上、流中途断开、坏形状）：用 fail() 以 "error" 和
+      // Lab 5.2 ⑤：传输失败（HTTP 错误、连不上、流中途断开、坏形状）：用 fail() 以 "error" 和
       // end.message（model.ts 已经去掉了密钥的那一行）结束，已收到的部分仍在 assistant 里。
       throw new Error("Lab 5.2 失败只留一行，密钥不出现 尚未实现");
     }
@@ -91,7 +91,7 @@ export class ChunkMapper {
 
   /** What arrived, whatever the end: the text and the calls that got their end, and the usage. Unfinished calls are dropped. */
   private partial(timestamp: number): AssistantMessage {
-    // Lab 5.2 ①：content 是 this.text（为 "" 时不放 text 块）加上 this.calls；stopReason 先写 "stop"，
+    // Lab 5.2 ④：content 是 this.text（为 "" 时不放 text 块）加上 this.calls；stopReason 先写 "stop"，
     // 由调用者改；this.usage 存在时才写 usage 字段。
     throw new Error("Lab 5.2 失败只留一行，密钥不出现 尚未实现");
   }
