@@ -31,6 +31,7 @@ const redact = "packages/pi-ai/src/openai-compatible/redact.ts";
 const verdict = "packages/pi-coding-agent/src/eval/verdict.ts";
 const runner = "packages/pi-coding-agent/src/eval/runner.ts";
 const suite = "packages/pi-coding-agent/src/eval/suite.ts";
+const budget = "packages/pi-coding-agent/src/compaction/budget.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -713,5 +714,20 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /总体 pass@1 是各任务的平均/,
+  },
+  // Issue 34's fresh-learner walks of 10–14: mistakes that passed verify silently, or went red with a misleading line.
+  {
+    checkpoint: "11",
+    name: "预算跳过放不下的大交互，去拿更早的小的",
+    lab: "11.3",
+    mutations: [
+      {
+        file: budget,
+        find: "  while (first > 0) {\n    const older = size(first - 1);\n    if (tokens + older > available) break;\n    first -= 1;\n    tokens += older;\n  }",
+        replace:
+          "  for (let index = count - 2; index >= 0; index -= 1) {\n    const older = size(index);\n    if (tokens + older > available) continue;\n    first = index;\n    tokens += older;\n  }",
+      },
+    ],
+    says: /不跳过大的去拿更早的小的/,
   },
 ];
