@@ -32,6 +32,7 @@ const verdict = "packages/pi-coding-agent/src/eval/verdict.ts";
 const runner = "packages/pi-coding-agent/src/eval/runner.ts";
 const suite = "packages/pi-coding-agent/src/eval/suite.ts";
 const budget = "packages/pi-coding-agent/src/compaction/budget.ts";
+const jsonlStore = "packages/pi-coding-agent/src/session/jsonl-store.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -716,6 +717,20 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /总体 pass@1 是各任务的平均/,
   },
   // Issue 34's fresh-learner walks of 10–14: mistakes that passed verify silently, or went red with a misleading line.
+  {
+    checkpoint: "10",
+    name: "每次追加各写各的，不接在唯一的 FIFO 写入者后面",
+    lab: "10.5",
+    mutations: [
+      { file: jsonlStore, find: "    const written = this.writer.then(async () => {", replace: "    const written = (async () => {" },
+      {
+        file: jsonlStore,
+        find: "        throw new Error(this.closedBecause);\n      }\n    });\n    this.writer = written",
+        replace: "        throw new Error(this.closedBecause);\n      }\n    })();\n    this.writer = written",
+      },
+    ],
+    says: /唯一的 FIFO 写入者：第一条还没写完时第二条不开始写/,
+  },
   {
     checkpoint: "11",
     name: "预算跳过放不下的大交互，去拿更早的小的",
