@@ -316,6 +316,35 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
     assert.ok(!context.includes("打标签 vX.Y.Z"), "技能目录里没有正文");
     assert.equal(formatResourceContext([], []), "", "没有资源时是空串");
 
+    const root = { kind: "workspace" as const, dir: tree.workspace };
+    const skill = (name: string): Resource => ({
+      kind: "skill",
+      name,
+      root,
+      path: path.join(tree.workspace, `skills/${name}/SKILL.md`),
+      description: `${name} 的描述`,
+    });
+    const others: Resource[] = [
+      { kind: "template", name: "review", root, path: path.join(tree.workspace, "prompts/review.md") },
+      { kind: "extension", name: "audit.mjs", root, path: path.join(tree.workspace, "extensions/audit.mjs") },
+    ];
+    const listed = formatResourceContext([], [skill("a"), ...others, skill("b")]);
+    assert.ok(
+      !listed.includes("review") && !listed.includes("audit.mjs"),
+      "技能目录只列 kind 为 skill 的资源：模板与扩展不写成 <skill>",
+    );
+    assert.equal(
+      listed,
+      [
+        "<available_skills>",
+        "Activate a skill to read its instructions before you follow it.",
+        `<skill name="a" location="${skill("a").path}">\na 的描述\n</skill>`,
+        `<skill name="b" location="${skill("b").path}">\nb 的描述\n</skill>`,
+        "</available_skills>",
+      ].join("\n"),
+      "技能目录逐行：<available_skills>、说明一行、每个 <skill> 条目，各行之间一个换行（\"\\n\"），最后 </available_skills>",
+    );
+
     const model = new ScriptedModel([assistantMessage([text("好的")], "stop")]);
     const task = renderTemplate({ name: "fix", text: "修 $1" }, ["login"]);
     await runAgentLoop({

@@ -33,6 +33,7 @@ const runner = "packages/pi-coding-agent/src/eval/runner.ts";
 const suite = "packages/pi-coding-agent/src/eval/suite.ts";
 const budget = "packages/pi-coding-agent/src/compaction/budget.ts";
 const jsonlStore = "packages/pi-coding-agent/src/session/jsonl-store.ts";
+const resourceContext = "packages/pi-coding-agent/src/resources/context.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -744,5 +745,31 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /不跳过大的去拿更早的小的/,
+  },
+  {
+    checkpoint: "12",
+    name: "技能目录把模板与扩展也写成 <skill>",
+    lab: "12.3",
+    mutations: [
+      {
+        file: resourceContext,
+        find: '  const listed = skills.filter((skill) => skill.kind === "skill");',
+        replace: '  const listed = skills.filter((skill) => skill.kind !== "context");',
+      },
+    ],
+    says: /技能目录只列 kind 为 skill 的资源：模板与扩展不写成 <skill>/,
+  },
+  {
+    checkpoint: "12",
+    name: "技能目录里的 <skill> 条目之间空一行",
+    lab: "12.3",
+    mutations: [
+      {
+        file: resourceContext,
+        find: "        ...lines,\n",
+        replace: '        lines.join("\\n\\n"),\n',
+      },
+    ],
+    says: /每个 <skill> 条目，各行之间一个换行/,
   },
 ];
