@@ -759,11 +759,24 @@ test("三种模式：未知的模式在任何事情运行之前失败，输出�
       (error: unknown) => error === broken,
       "print：写输出的错误原样传出",
     );
-    await assert.rejects(
-      runMode("json", counted.modeRuntime, { output: failing, prompts: ["二"] }),
-      (error: unknown) => error === broken,
-      "json：监听器里的写错误也原样传出，不被吞掉",
+    let attempts = 0;
+    const failingOnce = {
+      write: () => {
+        attempts += 1;
+        throw broken;
+      },
+    };
+    const jsonOutcome = await runMode("json", counted.modeRuntime, { output: failingOnce, prompts: ["二"] }).then(
+      () => "resolved",
+      (error: unknown) => error,
     );
+    assert.notEqual(jsonOutcome, "resolved", "json：监听器里的写错误不被吞掉：runMode 以它拒绝");
+    assert.equal(
+      jsonOutcome,
+      broken,
+      `json：写错误原样传出：拒绝的是 write 抛出的那个错误对象本身，不包装成新的错误（实际：${String(jsonOutcome)}）`,
+    );
+    assert.equal(attempts, 1, "json：只记下第一个写错误，之后不再写：一次写失败之后，后面的事件一个也不写");
     assert.equal(counted.listening(), 0, "json：出错结束时同样（finally）取消订阅");
 
     // A prompt the Runtime refuses (it is disposed): the mode fails with that refusal, it does not skip the input.

@@ -772,4 +772,25 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /每个 <skill> 条目，各行之间一个换行/,
   },
+  {
+    checkpoint: "13",
+    name: "JSON 模式第一次写失败之后还接着写",
+    lab: "13.4",
+    mutations: [{ file: modes, find: "    if (failed !== undefined) return;\n", replace: "" }],
+    says: /json：只记下第一个写错误，之后不再写/,
+  },
+  {
+    checkpoint: "13",
+    name: "JSON 模式把写错误包装成新的错误",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "      failed = { error };",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "      failed = { error: new Error(`JSON 输出失败：${String(error)}`) };",
+      },
+    ],
+    says: /json：写错误原样传出：拒绝的是 write 抛出的那个错误对象本身，不包装成新的错误/,
+  },
 ];
