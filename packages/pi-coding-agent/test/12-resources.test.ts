@@ -342,7 +342,7 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
         `<skill name="b" location="${skill("b").path}">\nb 的描述\n</skill>`,
         "</available_skills>",
       ].join("\n"),
-      "技能目录逐行：<available_skills>、说明一行、每个 <skill> 条目，各行之间一个换行（\"\\n\"），最后 </available_skills>",
+      '技能目录逐行：<available_skills>、说明一行、每个 <skill> 条目，各行之间一个换行（"\\n"），最后 </available_skills>',
     );
 
     const model = new ScriptedModel([assistantMessage([text("好的")], "stop")]);

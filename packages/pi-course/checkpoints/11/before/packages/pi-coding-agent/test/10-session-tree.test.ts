@@ -353,7 +353,11 @@ test("JSONL 存储：append 让旧字节保持为精确前缀；条目在调用�
       held[1]?.release();
       await secondWritten;
     });
-    assert.deepEqual(ids((await JsonlSessionStore.open(file)).entries()), ["a0000001", "a0000002"], "文件里的条目按调用顺序");
+    assert.deepEqual(
+      ids((await JsonlSessionStore.open(file)).entries()),
+      ["a0000001", "a0000002"],
+      "文件里的条目按调用顺序",
+    );
   });
 });
 
