@@ -100,6 +100,11 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
     ],
     ["同一个调用 id 用了两次", [user, turn([readCall]), result("c1"), turn([readCall]), result("c1")], "duplicate"],
     ["一个调用有两条结果", [user, turn([readCall]), result("c1"), result("c1")], "duplicate"],
+    [
+      "后一个 assistant 重用了一个还没有结果的调用 id（assistant 的调用 id 见过就是 duplicate，有没有结果都一样）",
+      [user, turn([readCall]), userMessage("换个办法", 2), turn([readCall]), result("c1")],
+      "duplicate",
+    ],
     ["调用没有结果", [user, turn([readCall])], "dangling"],
     [
       "调用没有结果，用户就接着说话",

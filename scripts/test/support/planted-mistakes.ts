@@ -717,13 +717,30 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /总体 pass@1 是各任务的平均/,
   },
+  {
+    checkpoint: "14",
+    name: "assistant 的调用 id 只和有结果的比：重用一个还没有结果的 id 不算 duplicate",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '        if (seen.has(call.id)) return "duplicate";',
+        replace: '        if (answered.has(call.id)) return "duplicate";',
+      },
+    ],
+    says: /后一个 assistant 重用了一个还没有结果的调用 id[^\n]*应为 duplicate/,
+  },
   // Issue 34's fresh-learner walks of 10–14: mistakes that passed verify silently, or went red with a misleading line.
   {
     checkpoint: "10",
     name: "每次追加各写各的，不接在唯一的 FIFO 写入者后面",
     lab: "10.5",
     mutations: [
-      { file: jsonlStore, find: "    const written = this.writer.then(async () => {", replace: "    const written = (async () => {" },
+      {
+        file: jsonlStore,
+        find: "    const written = this.writer.then(async () => {",
+        replace: "    const written = (async () => {",
+      },
       {
         file: jsonlStore,
         find: "        throw new Error(this.closedBecause);\n      }\n    });\n    this.writer = written",
