@@ -730,6 +730,48 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /后一个 assistant 重用了一个还没有结果的调用 id[^\n]*应为 duplicate/,
   },
+  {
+    checkpoint: "14",
+    name: "计时从 prepare 之前开始",
+    lab: "14.2",
+    mutations: [
+      { file: runner, find: "  let ms = 0;\n", replace: "  let ms = 0;\n  const started = now();\n" },
+      { file: runner, find: "    const started = now();\n    try {\n      for", replace: "    try {\n      for" },
+    ],
+    says: /ms 只量 execute：prepare（打开 agent）之后才用 options\.now 开始计时/,
+  },
+  {
+    checkpoint: "14",
+    name: "task.outside 写进了工作区",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "await writeFiles(folder.root, task.outside);",
+        replace: "await writeFiles(folder.workspace, task.outside);",
+      },
+    ],
+    says: /task\.outside 写在工作区旁边（folder\.root 下），不在工作区里/,
+  },
+  {
+    checkpoint: "14",
+    name: "同一个任务的模型缓存起来，两次运行共用",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "    const counted = countingModel(task.model());",
+        replace: "    const counted = countingModel(cachedModel(task));",
+      },
+      {
+        file: runner,
+        find: 'const error = (phase: Phase): Outcome => ({ verdict: "error", phase });',
+        replace:
+          'const error = (phase: Phase): Outcome => ({ verdict: "error", phase });\nconst models = new Map<EvalTask, ReturnType<EvalTask["model"]>>();\nfunction cachedModel(task: EvalTask) {\n  const model = models.get(task) ?? task.model();\n  models.set(task, model);\n  return model;\n}',
+      },
+    ],
+    says: /每次运行调用一次 task\.model\(\)，模型不在两次运行之间共用/,
+  },
   // Issue 34's fresh-learner walks of 10–14: mistakes that passed verify silently, or went red with a misleading line.
   {
     checkpoint: "10",
