@@ -33,6 +33,7 @@ const runner = "packages/pi-coding-agent/src/eval/runner.ts";
 const suite = "packages/pi-coding-agent/src/eval/suite.ts";
 const budget = "packages/pi-coding-agent/src/compaction/budget.ts";
 const jsonlStore = "packages/pi-coding-agent/src/session/jsonl-store.ts";
+const sessionTree = "packages/pi-coding-agent/src/session/session-tree.ts";
 const resourceContext = "packages/pi-coding-agent/src/resources/context.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
@@ -773,6 +774,20 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /每次运行调用一次 task\.model\(\)，模型不在两次运行之间共用/,
   },
   // Issue 34's fresh-learner walks of 10–14: mistakes that passed verify silently, or went red with a misleading line.
+  {
+    checkpoint: "10",
+    name: "pathTo 不查成环：链一直长到进程崩溃",
+    lab: "10.1",
+    mutations: [
+      {
+        file: sessionTree,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of session-tree.ts as it is written
+        find: "    if (seen.has(id)) throw new Error(`从 ${leafId} 往回走又回到了 ${id}：parentId 成环`);\n",
+        replace: "",
+      },
+    ],
+    says: /走回到已经走过的 id 就是 parentId 成环/,
+  },
   {
     checkpoint: "10",
     name: "每次追加各写各的，不接在唯一的 FIFO 写入者后面",
