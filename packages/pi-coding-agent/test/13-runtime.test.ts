@@ -22,10 +22,12 @@ import { wireRuntime } from "../src/runtime/wiring.js";
 import { messageEntry, type SessionEntry } from "../src/session/entries.js";
 import type { SessionStore } from "../src/session/memory-store.js";
 import {
+  arrivalWhile,
   asks,
   counting,
   held,
   lookTools,
+  noArrivalBefore,
   partsOf,
   says,
   scripted,
@@ -318,7 +320,11 @@ test("持久化与生命周期：接上资源与扩展；提示在它的条目�
     });
     // user, call shout, its result, call look, its (denied) result, the answer: six entries, one at a time.
     for (let written = 0; written < 6; written += 1) {
-      await hold.arrival();
+      await arrivalWhile(
+        hold,
+        done,
+        `提示结束时只写了 ${written} 个条目，应为 6 个：transcript 里每条消息恰好记录一次（recorded 数的是已经成为条目的消息，recordUpTo 从 transcript.slice(recorded) 接着记）`,
+      );
       await settle();
       assert.equal(resolved, false, `第 ${written + 1} 个条目还没落盘，提示不能 resolve`);
       if (written === 0) {
@@ -330,6 +336,11 @@ test("持久化与生命周期：接上资源与扩展；提示在它的条目�
       }
       hold.release();
     }
+    await noArrivalBefore(
+      hold,
+      done,
+      "6 个条目之后又来了一个：transcript 里每条消息恰好记录一次（recorded 数的是已经成为条目的消息，记过的不再记）",
+    );
     const result = await done;
     assert.equal(result.reason, "stop", "被拒绝的调用配成错误结果，这一轮照常结束");
     assert.equal(hold.maxInFlight(), 1, "条目一次写一个");
@@ -597,12 +608,15 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
     const runtime = openRuntime({ session: hold.store, model: scripted(says("好")), parts: partsOf() });
     const order: string[] = [];
     const running = runtime.prompt("最后一个").then(() => void order.push("prompt"));
-    await hold.arrival();
+    const twoEntries = (written: number) =>
+      `提示结束时只写了 ${written} 个条目，应为 2 个（用户消息与回答）：transcript 里每条消息恰好记录一次`;
+    await arrivalWhile(hold, running, twoEntries(0));
     const closing = runtime.dispose().then(() => void order.push("dispose"));
     for (let written = 0; written < 2; written += 1) {
-      if (written > 0) await hold.arrival();
+      if (written > 0) await arrivalWhile(hold, running, twoEntries(written));
       hold.release();
     }
+    await noArrivalBefore(hold, running, "2 个条目之后又来了一个：transcript 里每条消息恰好记录一次");
     await Promise.all([running, closing]);
     assert.deepEqual(
       order,

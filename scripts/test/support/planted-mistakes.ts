@@ -855,6 +855,20 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "13",
+    name: "recordUpTo 差一：跳过一条消息",
+    lab: "13.3",
+    mutations: [{ file: runtime, find: "transcript.slice(recorded))", replace: "transcript.slice(recorded + 1))" }],
+    says: /提示结束时只写了 5 个条目，应为 6 个：transcript 里每条消息恰好记录一次/,
+  },
+  {
+    checkpoint: "13",
+    name: "recordUpTo 差一：同一条消息记两次",
+    lab: "13.3",
+    mutations: [{ file: runtime, find: "transcript.slice(recorded))", replace: "transcript.slice(recorded - 1))" }],
+    says: /6 个条目之后又来了一个：transcript 里每条消息恰好记录一次/,
+  },
+  {
+    checkpoint: "13",
     name: "JSON 模式把写错误包装成新的错误",
     lab: "13.4",
     mutations: [
