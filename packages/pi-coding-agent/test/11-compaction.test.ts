@@ -443,7 +443,7 @@ test("压缩之后 · 整段：压缩过的路径可以再压缩：预算仍只�
         firstKeptEntryId: entryId(3, 0),
       }),
     new RegExp(entryId(3, 0)),
-    "不能从最新压缩之前已被总结的部分保留",
+    "再压缩：createCompactionEntry（实践 11.4，create-entry.ts）只认最新压缩之后的交互开头（经 sinceNewestCompaction(path)），不能从最新压缩之前已被总结的部分保留",
   );
   const after = buildContext([...path, again], budgetOf(10 * INTERACTION));
   assert.deepEqual(after.messages[0], summaryMessage(again), "再压缩之后，上下文从新的摘要开始");

@@ -32,6 +32,7 @@ const verdict = "packages/pi-coding-agent/src/eval/verdict.ts";
 const runner = "packages/pi-coding-agent/src/eval/runner.ts";
 const suite = "packages/pi-coding-agent/src/eval/suite.ts";
 const budget = "packages/pi-coding-agent/src/compaction/budget.ts";
+const createEntry = "packages/pi-coding-agent/src/compaction/create-entry.ts";
 const jsonlStore = "packages/pi-coding-agent/src/session/jsonl-store.ts";
 const sessionTree = "packages/pi-coding-agent/src/session/session-tree.ts";
 const resourceContext = "packages/pi-coding-agent/src/resources/context.ts";
@@ -819,6 +820,22 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /不跳过大的去拿更早的小的/,
+  },
+  {
+    checkpoint: "11",
+    name: "createCompactionEntry 在整条路径上找交互开头，不经 sinceNewestCompaction",
+    // Lab 11.4 cannot see it: a path with a compaction needs Lab 11.5's sinceNewestCompaction, so
+    // the first red is 11.5, and its message names create-entry.ts and Lab 11.4's rule.
+    lab: "11.5",
+    mutations: [
+      {
+        file: createEntry,
+        find: "  const { messages, entryIds } = sinceNewestCompaction(path);\n",
+        replace:
+          '  const onPath = path.flatMap((entry) => (entry.type === "message" ? [entry] : []));\n  const messages = onPath.map((entry) => entry.message);\n  const entryIds = onPath.map((entry) => entry.id);\n  void sinceNewestCompaction;\n',
+      },
+    ],
+    says: /createCompactionEntry（实践 11\.4，create-entry\.ts）只认最新压缩之后的交互开头/,
   },
   {
     checkpoint: "12",
