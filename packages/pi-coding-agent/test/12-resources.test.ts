@@ -50,6 +50,22 @@ test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目
     await symlink(tree.workspace, link, "dir");
     const roots = resourceRoots({ globalDir: tree.global, workspace: link, stopAt: tree.repo });
     assert.deepEqual(
+      roots.filter((root) => root.kind === "global"),
+      [{ kind: "global", dir: tree.global }],
+      '存在的 globalDir 是一个根：{ kind: "global", dir: 它的真实路径 }',
+    );
+    assert.equal(roots[0]?.kind, "global", "全局目录在最前：它的优先级最低");
+    assert.deepEqual(
+      roots.filter((root) => root.kind === "ancestor"),
+      [{ kind: "ancestor", dir: tree.repo }],
+      "上级目录从工作区的上一级往外走到 stopAt（含）为止",
+    );
+    assert.deepEqual(
+      roots.at(-1),
+      { kind: "workspace", dir: tree.workspace },
+      "工作区在最后；经符号链接给出的工作区用它的真实路径",
+    );
+    assert.deepEqual(
       roots,
       [
         { kind: "global", dir: tree.global },

@@ -36,6 +36,7 @@ const createEntry = "packages/pi-coding-agent/src/compaction/create-entry.ts";
 const jsonlStore = "packages/pi-coding-agent/src/session/jsonl-store.ts";
 const sessionTree = "packages/pi-coding-agent/src/session/session-tree.ts";
 const resourceContext = "packages/pi-coding-agent/src/resources/context.ts";
+const resourceRootsFile = "packages/pi-coding-agent/src/resources/roots.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -836,6 +837,19 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /createCompactionEntry（实践 11\.4，create-entry\.ts）只认最新压缩之后的交互开头/,
+  },
+  {
+    checkpoint: "12",
+    name: "resourceRoots 漏了存在的全局目录",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        find: '  return [...global, ...ancestors, { kind: "workspace", dir: workspace }];',
+        replace: '  return [...ancestors, { kind: "workspace", dir: workspace }];',
+      },
+    ],
+    says: /存在的 globalDir 是一个根/,
   },
   {
     checkpoint: "12",
