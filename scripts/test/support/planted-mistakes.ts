@@ -1,9 +1,10 @@
-// Mistakes a learner makes in chapters 00–07, 09, 13 and 14, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 00–07, 09 and 10–14, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
 // The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
-// of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14); the others are the course's own.
+// of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block at the end the
+// fresh-learner walks of 10–14 (issue 34); the others are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
