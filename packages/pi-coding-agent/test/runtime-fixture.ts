@@ -111,35 +111,33 @@ export function held(inner: SessionStore): HeldStore {
   };
 }
 
+/** The next entry `hold` receives, or undefined when `run` (the prompt) settles first. */
+async function nextEntryWhile(hold: HeldStore, run: Promise<unknown>): Promise<SessionEntry | undefined> {
+  const settled = Symbol("settled");
+  const next = await Promise.race([
+    hold.arrival(),
+    run.then(
+      () => settled,
+      () => settled,
+    ),
+  ]);
+  return typeof next === "symbol" ? undefined : next;
+}
+
 /**
  * The next entry `hold` receives, while `run` (the prompt) is still going: a prompt that settles
  * first has written fewer entries than it should, and the test fails with `rule` instead of
  * waiting for an entry that never comes.
  */
 export async function arrivalWhile(hold: HeldStore, run: Promise<unknown>, rule: string): Promise<SessionEntry> {
-  const settled = Symbol("settled");
-  const next = await Promise.race([
-    hold.arrival(),
-    run.then(
-      () => settled,
-      () => settled,
-    ),
-  ]);
-  if (typeof next === "symbol") assert.fail(rule);
-  return next;
+  const entry = await nextEntryWhile(hold, run);
+  if (entry === undefined) assert.fail(rule);
+  return entry;
 }
 
 /** Fails with `rule` when `hold` receives one more entry before `run` (the prompt) settles. */
 export async function noArrivalBefore(hold: HeldStore, run: Promise<unknown>, rule: string): Promise<void> {
-  const settled = Symbol("settled");
-  const next = await Promise.race([
-    hold.arrival(),
-    run.then(
-      () => settled,
-      () => settled,
-    ),
-  ]);
-  if (typeof next !== "symbol") assert.fail(rule);
+  if ((await nextEntryWhile(hold, run)) !== undefined) assert.fail(rule);
 }
 
 /** Lets every turn of microtasks and I/O callbacks queued so far run. */
