@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import type { Message } from "@pi/core";
-import type { ContextBudget } from "../src/compaction/budget.js";
+import { type ContextBudget, keepNewest } from "../src/compaction/budget.js";
 import { buildContext } from "../src/compaction/context.js";
 import { createCompactionEntry } from "../src/compaction/create-entry.js";
 import { compactionFiles } from "../src/compaction/files.js";
@@ -241,6 +241,24 @@ test("上下文预算：窗口先减去系统提示、输出预留与安全余�
   assert.deepEqual(three.dropped, messagesOf(path.slice(0, 35)), "dropped 是没放下的更早的交互");
   assert.equal(three.firstKeptEntryId, entryId(8, 0), "firstKeptEntryId 是保留的第一段交互的用户消息");
   assert.ok(three.tokens <= three.budget && !three.overBudget, "保留的部分在预算之内");
+
+  // Sizes oldest first: a big interaction between small ones stops the walk.
+  const sizes = [1, 1, 50, 1];
+  const asked: number[] = [];
+  const kept = keepNewest(
+    sizes.length,
+    (index) => {
+      asked.push(index);
+      return sizes[index] ?? 0;
+    },
+    10,
+  );
+  assert.deepEqual(
+    kept,
+    { first: 3, tokens: 1 },
+    "第一段放不下的交互就停下：保留的是连续的后缀，不跳过大的去拿更早的小的",
+  );
+  assert.deepEqual(asked, [3, 2], "只对看过的交互调用 size(i)：停下之后不再看更早的");
 });
 
 test("上下文预算 · 整段：预算落在交互中间时也只在整段之间剪切，不拆开调用与结果；最新一段单独超出预算时仍整段保留", {
@@ -425,7 +443,7 @@ test("压缩之后 · 整段：压缩过的路径可以再压缩：预算仍只�
         firstKeptEntryId: entryId(3, 0),
       }),
     new RegExp(entryId(3, 0)),
-    "不能从最新压缩之前已被总结的部分保留",
+    "再压缩：createCompactionEntry（实践 11.4，create-entry.ts）只认最新压缩之后的交互开头（经 sinceNewestCompaction(path)），不能从最新压缩之前已被总结的部分保留",
   );
   const after = buildContext([...path, again], budgetOf(10 * INTERACTION));
   assert.deepEqual(after.messages[0], summaryMessage(again), "再压缩之后，上下文从新的摘要开始");

@@ -50,6 +50,22 @@ test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目
     await symlink(tree.workspace, link, "dir");
     const roots = resourceRoots({ globalDir: tree.global, workspace: link, stopAt: tree.repo });
     assert.deepEqual(
+      roots.filter((root) => root.kind === "global"),
+      [{ kind: "global", dir: tree.global }],
+      '存在的 globalDir 是一个根：{ kind: "global", dir: 它的真实路径 }',
+    );
+    assert.equal(roots[0]?.kind, "global", "全局目录在最前：它的优先级最低");
+    assert.deepEqual(
+      roots.filter((root) => root.kind === "ancestor"),
+      [{ kind: "ancestor", dir: tree.repo }],
+      "上级目录从工作区的上一级往外走到 stopAt（含）为止",
+    );
+    assert.deepEqual(
+      roots.at(-1),
+      { kind: "workspace", dir: tree.workspace },
+      "工作区在最后；经符号链接给出的工作区用它的真实路径",
+    );
+    assert.deepEqual(
       roots,
       [
         { kind: "global", dir: tree.global },
@@ -315,6 +331,35 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
     assert.ok(context.includes(path.join(tree.workspace, "skills/release/SKILL.md")), "技能目录写出每个技能的位置");
     assert.ok(!context.includes("打标签 vX.Y.Z"), "技能目录里没有正文");
     assert.equal(formatResourceContext([], []), "", "没有资源时是空串");
+
+    const root = { kind: "workspace" as const, dir: tree.workspace };
+    const skill = (name: string): Resource => ({
+      kind: "skill",
+      name,
+      root,
+      path: path.join(tree.workspace, `skills/${name}/SKILL.md`),
+      description: `${name} 的描述`,
+    });
+    const others: Resource[] = [
+      { kind: "template", name: "review", root, path: path.join(tree.workspace, "prompts/review.md") },
+      { kind: "extension", name: "audit.mjs", root, path: path.join(tree.workspace, "extensions/audit.mjs") },
+    ];
+    const listed = formatResourceContext([], [skill("a"), ...others, skill("b")]);
+    assert.ok(
+      !listed.includes("review") && !listed.includes("audit.mjs"),
+      "技能目录只列 kind 为 skill 的资源：模板与扩展不写成 <skill>",
+    );
+    assert.equal(
+      listed,
+      [
+        "<available_skills>",
+        "Activate a skill to read its instructions before you follow it.",
+        `<skill name="a" location="${skill("a").path}">\na 的描述\n</skill>`,
+        `<skill name="b" location="${skill("b").path}">\nb 的描述\n</skill>`,
+        "</available_skills>",
+      ].join("\n"),
+      '技能目录逐行：<available_skills>、说明一行、每个 <skill> 条目，各行之间一个换行（"\\n"），最后 </available_skills>',
+    );
 
     const model = new ScriptedModel([assistantMessage([text("好的")], "stop")]);
     const task = renderTemplate({ name: "fix", text: "修 $1" }, ["login"]);

@@ -22,10 +22,12 @@ import { wireRuntime } from "../src/runtime/wiring.js";
 import { messageEntry, type SessionEntry } from "../src/session/entries.js";
 import type { SessionStore } from "../src/session/memory-store.js";
 import {
+  arrivalWhile,
   asks,
   counting,
   held,
   lookTools,
+  noArrivalBefore,
   partsOf,
   says,
   scripted,
@@ -318,7 +320,11 @@ test("持久化与生命周期：接上资源与扩展；提示在它的条目�
     });
     // user, call shout, its result, call look, its (denied) result, the answer: six entries, one at a time.
     for (let written = 0; written < 6; written += 1) {
-      await hold.arrival();
+      await arrivalWhile(
+        hold,
+        done,
+        `提示结束时只写了 ${written} 个条目，应为 6 个：transcript 里每条消息恰好记录一次（recorded 数的是已经成为条目的消息，recordUpTo 从 transcript.slice(recorded) 接着记）`,
+      );
       await settle();
       assert.equal(resolved, false, `第 ${written + 1} 个条目还没落盘，提示不能 resolve`);
       if (written === 0) {
@@ -330,6 +336,11 @@ test("持久化与生命周期：接上资源与扩展；提示在它的条目�
       }
       hold.release();
     }
+    await noArrivalBefore(
+      hold,
+      done,
+      "6 个条目之后又来了一个：transcript 里每条消息恰好记录一次（recorded 数的是已经成为条目的消息，记过的不再记）",
+    );
     const result = await done;
     assert.equal(result.reason, "stop", "被拒绝的调用配成错误结果，这一轮照常结束");
     assert.equal(hold.maxInFlight(), 1, "条目一次写一个");
@@ -597,12 +608,15 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
     const runtime = openRuntime({ session: hold.store, model: scripted(says("好")), parts: partsOf() });
     const order: string[] = [];
     const running = runtime.prompt("最后一个").then(() => void order.push("prompt"));
-    await hold.arrival();
+    const twoEntries = (written: number) =>
+      `提示结束时只写了 ${written} 个条目，应为 2 个（用户消息与回答）：transcript 里每条消息恰好记录一次`;
+    await arrivalWhile(hold, running, twoEntries(0));
     const closing = runtime.dispose().then(() => void order.push("dispose"));
     for (let written = 0; written < 2; written += 1) {
-      if (written > 0) await hold.arrival();
+      if (written > 0) await arrivalWhile(hold, running, twoEntries(written));
       hold.release();
     }
+    await noArrivalBefore(hold, running, "2 个条目之后又来了一个：transcript 里每条消息恰好记录一次");
     await Promise.all([running, closing]);
     assert.deepEqual(
       order,
@@ -759,11 +773,24 @@ test("三种模式：未知的模式在任何事情运行之前失败，输出�
       (error: unknown) => error === broken,
       "print：写输出的错误原样传出",
     );
-    await assert.rejects(
-      runMode("json", counted.modeRuntime, { output: failing, prompts: ["二"] }),
-      (error: unknown) => error === broken,
-      "json：监听器里的写错误也原样传出，不被吞掉",
+    let attempts = 0;
+    const failingOnce = {
+      write: () => {
+        attempts += 1;
+        throw broken;
+      },
+    };
+    const jsonOutcome = await runMode("json", counted.modeRuntime, { output: failingOnce, prompts: ["二"] }).then(
+      () => "resolved",
+      (error: unknown) => error,
     );
+    assert.notEqual(jsonOutcome, "resolved", "json：监听器里的写错误不被吞掉：runMode 以它拒绝");
+    assert.equal(
+      jsonOutcome,
+      broken,
+      `json：写错误原样传出：拒绝的是 write 抛出的那个错误对象本身，不包装成新的错误（实际：${String(jsonOutcome)}）`,
+    );
+    assert.equal(attempts, 1, "json：只记下第一个写错误，之后不再写：一次写失败之后，后面的事件一个也不写");
     assert.equal(counted.listening(), 0, "json：出错结束时同样（finally）取消订阅");
 
     // A prompt the Runtime refuses (it is disposed): the mode fails with that refusal, it does not skip the input.

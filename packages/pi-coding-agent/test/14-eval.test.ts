@@ -6,7 +6,7 @@ import { after, test } from "node:test";
 import { assistantMessage, type Message, text, userMessage } from "@pi/core";
 import { runCase } from "../src/eval/runner.js";
 import { runSuite, summarise } from "../src/eval/suite.js";
-import type { CaseReport, Observation, Outcome } from "../src/eval/types.js";
+import type { AgentUnderTest, CaseReport, Observation, Outcome } from "../src/eval/types.js";
 import { checkActivePath, judgeRun } from "../src/eval/verdict.js";
 import { removeRunFolder } from "../src/eval/workspace.js";
 import { call, loopAgent, newLog, SECRET, scriptedTask, turn } from "./eval-fixture.js";
@@ -100,6 +100,11 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
     ],
     ["同一个调用 id 用了两次", [user, turn([readCall]), result("c1"), turn([readCall]), result("c1")], "duplicate"],
     ["一个调用有两条结果", [user, turn([readCall]), result("c1"), result("c1")], "duplicate"],
+    [
+      "后一个 assistant 重用了一个还没有结果的调用 id（assistant 的调用 id 见过就是 duplicate，有没有结果都一样）",
+      [user, turn([readCall]), userMessage("换个办法", 2), turn([readCall]), result("c1")],
+      "duplicate",
+    ],
     ["调用没有结果", [user, turn([readCall])], "dangling"],
     [
       "调用没有结果，用户就接着说话",
@@ -157,6 +162,7 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
   );
   const first = await runCase(task, loopAgent(log));
   const second = await runCase(task, loopAgent(log));
+  assert.equal(models, 2, "每次运行调用一次 task.model()，模型不在两次运行之间共用");
   assert.deepEqual(
     [first.outcome, second.outcome],
     [PASS, PASS],
@@ -167,7 +173,6 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
     "judge 看到的 log.txt 不是 null：声明的文件从这次运行的工作区（folder.workspace）读，不是从它外面的 folder.root",
   );
   assert.deepEqual(seen, ["x\n", "x\n"], "第二次运行看到的 log.txt 来自夹具，不带第一次追加的那一行");
-  assert.equal(models, 2, "每次运行调用一次 task.model()，模型不在两次运行之间共用");
   const [a, b] = log.setups.map((setup) => setup.workspace);
   assert.deepEqual(
     log.sessions,
@@ -176,6 +181,37 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
   );
   assert.notEqual(a, b, "两次运行的工作区是两个不同的临时目录");
   assert.ok(!existsSync(a ?? "") && !existsSync(b ?? ""), "运行结束后临时工作区已删除");
+
+  // task.outside lands beside the workspace: inside it, a boundary task would have nothing outside to leak.
+  // The clock is read where the log can see it: the timer starts after prepare and stops before collect.
+  const placed: boolean[] = [];
+  const timed = newLog();
+  const looking: AgentUnderTest = (setup) => {
+    placed.push(
+      existsSync(path.join(setup.workspace, "..", "outside", "secrets.env")),
+      existsSync(path.join(setup.workspace, "outside", "secrets.env")),
+    );
+    return loopAgent(timed)(setup);
+  };
+  const now = () => {
+    timed.events.push("now");
+    return timed.events.length;
+  };
+  await runCase(
+    scriptedTask("outside", () => [turn(["好的"])], { outside: { "outside/secrets.env": SECRET } }),
+    looking,
+    { now },
+  );
+  assert.deepEqual(
+    timed.events,
+    ["open", "now", "prompt", "now", "collect", "dispose"],
+    "ms 只量 execute：prepare（打开 agent）之后才用 options.now 开始计时，最后一个 prompt 之后、collect 之前停下",
+  );
+  assert.deepEqual(
+    placed,
+    [true, false],
+    "task.outside 写在工作区旁边（folder.root 下），不在工作区里：否则边界任务就没有工作区之外的文件可泄露",
+  );
 });
 
 test("运行器：prepare 或 execute 失败只留下阶段标签；execute 失败后仍按 execute → dispose → cleanup 的顺序收尾", {

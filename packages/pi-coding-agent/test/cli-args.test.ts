@@ -119,7 +119,7 @@ test("tiny-pi 模型参数不完整：缺模型名、--model 或 --api-key 没�
   usageError(["--api-key", ""], /^--api-key 的取值为空：请写上密钥，或者去掉 --api-key 改设 OPENAI_API_KEY。$/);
 });
 
-test("tiny-pi 第 13 章的输出模式：默认 text；--mode json 与旧的 --json 同义；-p / --print 只打印最终回答；未知模式与互相矛盾的写法各一行", () => {
+test("tiny-pi 第 13 章的输出模式：默认 text；--mode json 与旧的 --json 同义；--mode print 与 -p / --print 只打印最终回答；未知模式与互相矛盾的写法各一行", () => {
   const modeOf = (args: string[]) => (parseCliArgs(args, from) as CliArgs).mode;
   assert.equal(modeOf(["hi"]), "text");
   assert.equal(modeOf(["--mode", "text", "hi"]), "text");
@@ -128,12 +128,16 @@ test("tiny-pi 第 13 章的输出模式：默认 text；--mode json 与旧的 --
   assert.equal(modeOf(["--json", "--mode", "json", "hi"]), "json");
   assert.equal(modeOf(["-p", "hi"]), "print");
   assert.equal(modeOf(["--print", "hi"]), "print");
+  assert.equal(modeOf(["--mode", "print", "hi"]), "print", "--mode print 是第 13 章 print 模式的名字，同 -p");
+  assert.equal(modeOf(["-p", "--mode", "print", "hi"]), "print");
   usageError(
     ["--mode", "xml", "hi"],
-    /^--mode 只接受 text 或 json（收到 "xml"）：例如 --mode json；只要最终回答用 -p。$/,
+    /^--mode 只接受 text、print 或 json（收到 "xml"）：例如 --mode json；只要最终回答用 --mode print（-p）。$/,
   );
   usageError(["--mode", "", "hi"], /^--mode 的取值为空/);
   usageError(["--json", "--mode", "text", "hi"], /^--json 和 --mode text 不能同时使用/);
   usageError(["-p", "--mode", "json", "hi"], /^-p（--print）和 --mode json 不能同时使用/);
   usageError(["-p", "--json", "hi"], /^-p（--print）和 --mode json 不能同时使用/);
+  usageError(["--json", "--mode", "print", "hi"], /^--json 和 --mode print 不能同时使用/);
+  usageError(["-p", "--mode", "text", "hi"], /^-p（--print）和 --mode text 不能同时使用/);
 });

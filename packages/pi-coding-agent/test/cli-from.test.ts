@@ -149,7 +149,7 @@ async function withStarter<T>(
 }
 
 const START_LINE =
-  /^provider：.*practice-12 里你的 openAICompatibleModel（没有 --base-url：这一次回答的是内置脚本模型） · loop：.*practice-12 里你的 runAgentLoop · 工具：.*practice-12 里你的 read · Agent：.*practice-12 里你的 Agent · 会话：.*practice-12 里你的 JsonlSessionStore · 压缩：.*practice-12 里你的 buildContext · 资源：.*practice-12 里你的 discoverResources · Runtime：课程的 openRuntime$/m;
+  /^provider：.*practice-12 里你的 openAICompatibleModel（没有 --base-url：这一次回答的是内置脚本模型） · loop：.*practice-12 里你的 runAgentLoop · 工具：.*practice-12 里你的 read · 会话：.*practice-12 里你的 JsonlSessionStore · 压缩：.*practice-12 里你的 buildContext · 资源：.*practice-12 里你的 discoverResources · Runtime：课程的 openRuntime$/m;
 
 test(
   "tiny-pi --from 练习目录（第 10 章起）：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），REPL 用你的 Agent，--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变",

@@ -93,7 +93,7 @@ test("tiny-pi --mode 写了未知的模式：一行说明可选的模式，退�
       assert.equal(result.code, 2, result.stderr);
       assert.equal(result.stdout, "");
       assert.ok(isOneLine(result.stderr), result.stderr);
-      assert.match(result.stderr, /^--mode 只接受 text 或 json（收到 "rpc"）/);
+      assert.match(result.stderr, /^--mode 只接受 text、print 或 json（收到 "rpc"）/);
       assert.equal(server.requests.length, 0, "什么也没运行");
       assert.deepEqual(await sessionFiles(workspace), []);
     });

@@ -94,6 +94,11 @@ test("read：不存在的文件、目录与 NUL 字节内容是一行错误", as
       assert.equal(result.isError, true, requested);
       assert.equal(resultText(result).split("\n").length, 1, requested);
       assert.match(resultText(result), message);
+      assert.doesNotMatch(
+        resultText(result),
+        /\bbash\b/,
+        `${requested}：read 不知道 bash 是否启用，它的错误不让模型去用 bash`,
+      );
     }
   });
 });

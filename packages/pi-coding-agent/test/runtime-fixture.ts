@@ -1,6 +1,7 @@
 // Test helpers for chapter 13: a real session file in a real temp folder, a store whose writes
 // wait until the test lets each one through (to see what the Runtime does before the disk has
 // answered), scripted answers, and a Runtime opened on them.
+import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -108,6 +109,35 @@ export function held(inner: SessionStore): HeldStore {
     release: () => waiting.shift()?.go(),
     maxInFlight: () => most,
   };
+}
+
+/** The next entry `hold` receives, or undefined when `run` (the prompt) settles first. */
+async function nextEntryWhile(hold: HeldStore, run: Promise<unknown>): Promise<SessionEntry | undefined> {
+  const settled = Symbol("settled");
+  const next = await Promise.race([
+    hold.arrival(),
+    run.then(
+      () => settled,
+      () => settled,
+    ),
+  ]);
+  return typeof next === "symbol" ? undefined : next;
+}
+
+/**
+ * The next entry `hold` receives, while `run` (the prompt) is still going: a prompt that settles
+ * first has written fewer entries than it should, and the test fails with `rule` instead of
+ * waiting for an entry that never comes.
+ */
+export async function arrivalWhile(hold: HeldStore, run: Promise<unknown>, rule: string): Promise<SessionEntry> {
+  const entry = await nextEntryWhile(hold, run);
+  if (entry === undefined) assert.fail(rule);
+  return entry;
+}
+
+/** Fails with `rule` when `hold` receives one more entry before `run` (the prompt) settles. */
+export async function noArrivalBefore(hold: HeldStore, run: Promise<unknown>, rule: string): Promise<void> {
+  if ((await nextEntryWhile(hold, run)) !== undefined) assert.fail(rule);
 }
 
 /** Lets every turn of microtasks and I/O callbacks queued so far run. */

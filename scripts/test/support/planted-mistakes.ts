@@ -1,9 +1,10 @@
-// Mistakes a learner makes in chapters 00–07, 09, 13 and 14, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 00–07, 09 and 10–14, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
 // The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
-// of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14); the others are the course's own.
+// of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block at the end the
+// fresh-learner walks of 10–14 (issue 34); the others are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -37,6 +38,12 @@ const assembler = "packages/pi-ai/src/openai-compatible/tool-call-assembler.ts";
 const scriptedModel = "packages/pi-core/src/scripted-model.ts";
 const modelStream = "packages/pi-core/src/model-stream.ts";
 const finishReason = "packages/pi-ai/src/openai-compatible/finish-reason.ts";
+const budget = "packages/pi-coding-agent/src/compaction/budget.ts";
+const createEntry = "packages/pi-coding-agent/src/compaction/create-entry.ts";
+const jsonlStore = "packages/pi-coding-agent/src/session/jsonl-store.ts";
+const sessionTree = "packages/pi-coding-agent/src/session/session-tree.ts";
+const resourceContext = "packages/pi-coding-agent/src/resources/context.ts";
+const resourceRootsFile = "packages/pi-coding-agent/src/resources/roots.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -1043,5 +1050,197 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /总体 pass@1 是各任务的平均/,
+  },
+  {
+    checkpoint: "14",
+    name: "assistant 的调用 id 只和有结果的比：重用一个还没有结果的 id 不算 duplicate",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '        if (seen.has(call.id)) return "duplicate";',
+        replace: '        if (answered.has(call.id)) return "duplicate";',
+      },
+    ],
+    says: /后一个 assistant 重用了一个还没有结果的调用 id[^\n]*应为 duplicate/,
+  },
+  {
+    checkpoint: "14",
+    name: "计时从 prepare 之前开始",
+    lab: "14.2",
+    mutations: [
+      { file: runner, find: "  let ms = 0;\n", replace: "  let ms = 0;\n  const started = now();\n" },
+      { file: runner, find: "    const started = now();\n    try {\n      for", replace: "    try {\n      for" },
+    ],
+    says: /ms 只量 execute：prepare（打开 agent）之后才用 options\.now 开始计时/,
+  },
+  {
+    checkpoint: "14",
+    name: "task.outside 写进了工作区",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "await writeFiles(folder.root, task.outside);",
+        replace: "await writeFiles(folder.workspace, task.outside);",
+      },
+    ],
+    says: /task\.outside 写在工作区旁边（folder\.root 下），不在工作区里/,
+  },
+  {
+    checkpoint: "14",
+    name: "同一个任务的模型缓存起来，两次运行共用",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "    const counted = countingModel(task.model());",
+        replace: "    const counted = countingModel(cachedModel(task));",
+      },
+      {
+        file: runner,
+        find: 'const error = (phase: Phase): Outcome => ({ verdict: "error", phase });',
+        replace:
+          'const error = (phase: Phase): Outcome => ({ verdict: "error", phase });\nconst models = new Map<EvalTask, ReturnType<EvalTask["model"]>>();\nfunction cachedModel(task: EvalTask) {\n  const model = models.get(task) ?? task.model();\n  models.set(task, model);\n  return model;\n}',
+      },
+    ],
+    says: /每次运行调用一次 task\.model\(\)，模型不在两次运行之间共用/,
+  },
+  // Issue 34's fresh-learner walks of 10–14: mistakes that passed verify silently, or went red with a misleading line.
+  {
+    checkpoint: "10",
+    name: "pathTo 不查成环：链一直长到进程崩溃",
+    lab: "10.1",
+    mutations: [
+      {
+        file: sessionTree,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of session-tree.ts as it is written
+        find: "    if (seen.has(id)) throw new Error(`从 ${leafId} 往回走又回到了 ${id}：parentId 成环`);\n",
+        replace: "",
+      },
+    ],
+    says: /走回到已经走过的 id 就是 parentId 成环/,
+  },
+  {
+    checkpoint: "10",
+    name: "每次追加各写各的，不接在唯一的 FIFO 写入者后面",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: "    const written = this.writer.then(async () => {",
+        replace: "    const written = (async () => {",
+      },
+      {
+        file: jsonlStore,
+        find: "        throw new Error(this.closedBecause);\n      }\n    });\n    this.writer = written",
+        replace: "        throw new Error(this.closedBecause);\n      }\n    })();\n    this.writer = written",
+      },
+    ],
+    says: /唯一的 FIFO 写入者：第一条还没写完时第二条不开始写/,
+  },
+  {
+    checkpoint: "11",
+    name: "预算跳过放不下的大交互，去拿更早的小的",
+    lab: "11.3",
+    mutations: [
+      {
+        file: budget,
+        find: "  while (first > 0) {\n    const older = size(first - 1);\n    if (tokens + older > available) break;\n    first -= 1;\n    tokens += older;\n  }",
+        replace:
+          "  for (let index = count - 2; index >= 0; index -= 1) {\n    const older = size(index);\n    if (tokens + older > available) continue;\n    first = index;\n    tokens += older;\n  }",
+      },
+    ],
+    says: /不跳过大的去拿更早的小的/,
+  },
+  {
+    checkpoint: "11",
+    name: "createCompactionEntry 在整条路径上找交互开头，不经 sinceNewestCompaction",
+    // Lab 11.4 cannot see it: a path with a compaction needs Lab 11.5's sinceNewestCompaction, so
+    // the first red is 11.5, and its message names create-entry.ts and Lab 11.4's rule.
+    lab: "11.5",
+    mutations: [
+      {
+        file: createEntry,
+        find: "  const { messages, entryIds } = sinceNewestCompaction(path);\n",
+        replace:
+          '  const onPath = path.flatMap((entry) => (entry.type === "message" ? [entry] : []));\n  const messages = onPath.map((entry) => entry.message);\n  const entryIds = onPath.map((entry) => entry.id);\n  void sinceNewestCompaction;\n',
+      },
+    ],
+    says: /createCompactionEntry（实践 11\.4，create-entry\.ts）只认最新压缩之后的交互开头/,
+  },
+  {
+    checkpoint: "12",
+    name: "resourceRoots 漏了存在的全局目录",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        find: '  return [...global, ...ancestors, { kind: "workspace", dir: workspace }];',
+        replace: '  return [...ancestors, { kind: "workspace", dir: workspace }];',
+      },
+    ],
+    says: /存在的 globalDir 是一个根/,
+  },
+  {
+    checkpoint: "12",
+    name: "技能目录把模板与扩展也写成 <skill>",
+    lab: "12.3",
+    mutations: [
+      {
+        file: resourceContext,
+        find: '  const listed = skills.filter((skill) => skill.kind === "skill");',
+        replace: '  const listed = skills.filter((skill) => skill.kind !== "context");',
+      },
+    ],
+    says: /技能目录只列 kind 为 skill 的资源：模板与扩展不写成 <skill>/,
+  },
+  {
+    checkpoint: "12",
+    name: "技能目录里的 <skill> 条目之间空一行",
+    lab: "12.3",
+    mutations: [
+      {
+        file: resourceContext,
+        find: "        ...lines,\n",
+        replace: '        lines.join("\\n\\n"),\n',
+      },
+    ],
+    says: /每个 <skill> 条目，各行之间一个换行/,
+  },
+  {
+    checkpoint: "13",
+    name: "JSON 模式第一次写失败之后还接着写",
+    lab: "13.4",
+    mutations: [{ file: modes, find: "    if (failed !== undefined) return;\n", replace: "" }],
+    says: /json：只记下第一个写错误，之后不再写/,
+  },
+  {
+    checkpoint: "13",
+    name: "recordUpTo 差一：跳过一条消息",
+    lab: "13.3",
+    mutations: [{ file: runtime, find: "transcript.slice(recorded))", replace: "transcript.slice(recorded + 1))" }],
+    says: /提示结束时只写了 5 个条目，应为 6 个：transcript 里每条消息恰好记录一次/,
+  },
+  {
+    checkpoint: "13",
+    name: "recordUpTo 差一：同一条消息记两次",
+    lab: "13.3",
+    mutations: [{ file: runtime, find: "transcript.slice(recorded))", replace: "transcript.slice(recorded - 1))" }],
+    says: /6 个条目之后又来了一个：transcript 里每条消息恰好记录一次/,
+  },
+  {
+    checkpoint: "13",
+    name: "JSON 模式把写错误包装成新的错误",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "      failed = { error };",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "      failed = { error: new Error(`JSON 输出失败：${String(error)}`) };",
+      },
+    ],
+    says: /json：写错误原样传出：拒绝的是 write 抛出的那个错误对象本身，不包装成新的错误/,
   },
 ];

@@ -92,7 +92,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   if (choice.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
   const present = presentation(args.mode, choice.redact, outcome);
   const saving = sessionReport(session, from, notes);
-  const facts: RuntimeFacts = { parts: runtimeParts(learner, args.tools, args.endpoint !== undefined) };
+  const facts: RuntimeFacts = { parts: runtimeParts(learner, args.tools, args.endpoint !== undefined, interactive) };
 
   if (interactive) {
     process.removeListener("SIGINT", onSignal);

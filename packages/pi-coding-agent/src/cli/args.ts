@@ -10,7 +10,7 @@ import { parseToolNames, type ToolName } from "./tool-names.js";
 
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
-  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--mode text|json | --json | -p] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
+  "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--mode text|print|json | --json | -p] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
   "[--no-context-files] [--trust-extensions] [--yes] [--protected-paths LIST] [prompt]" +
   " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources | tiny-pi export FILE [--out FILE.html]";
 
@@ -47,7 +47,7 @@ export interface CliArgs {
   /** --context-window N and --reserve N (tokens): see context-window.ts. */
   contextWindow?: number;
   reserve?: number;
-  /** text: the human view; json: one event per line (--mode json, --json); print: the final answer only (-p). */
+  /** text: the human view; json: one event per line (--mode json, --json); print: the final answer only (--mode print, -p). */
   mode: OutputMode;
   session: SessionChoice;
   command?: CliCommand;
@@ -342,10 +342,11 @@ export const helpText = `用法：${usage}
   tiny-pi resources     列出这次会加载什么：各个根、上下文文件、技能、模板、扩展及其信任、谁遮蔽了谁（只读，不导入扩展）
 
 输出与会话
-  --mode text|json      这一轮怎样显示：text 是给人看的视图（默认：回答边到边显示，每个工具调用一行）；
-                        json 每个事件输出一行 JSON，标准输出里没有别的
+  --mode MODE           这一轮怎样显示，MODE 是 text、print 或 json：text 是给人看的视图（默认：回答边到边
+                        显示，每个工具调用一行）；print 与 json 是第 13 章的两种模式：print 只打印最终回答
+                        （同 -p），json 每个事件输出一行 JSON，标准输出里没有别的
   --json                旧的写法，同 --mode json
-  -p, --print           只在标准输出打印最后一条回答的文字（给脚本与管道用）；失败时标准输出为空、一行说明
+  -p, --print           同 --mode print：只在标准输出打印最后一条回答的文字（给脚本与管道用）；失败时标准输出为空、一行说明
   --no-session          不记录会话
   --resume FILE         在会话文件的叶上继续，新条目追加到同一个文件
   --fork FILE           把 FILE 从根到叶的分支复制进一个新会话文件（会话头记下 FILE），在新文件里继续；

@@ -60,7 +60,7 @@ function toolLine(result: ToolResultMessage, call: ToolCall | undefined, skipped
     return `  ${style.dim("–")} ${name} → 未执行（${visible(String(reason ?? "skipped"))}）`;
   }
   const mark = result.isError ? style.bad("✗") : style.ok("✓");
-  return `  ${mark} ${name} → ${summary(output)}`;
+  return `  ${mark} ${name} → ${summary(output, truncatedFrom(result))}`;
 }
 
 /** The argument that says what a call does: the path, the command, else the first string argument. */
@@ -71,12 +71,20 @@ function keyArgument(call: ToolCall): string {
   return typeof first === "string" ? first : JSON.stringify(args);
 }
 
-/** The first non-empty line, shortened, and how many lines there were. */
-function summary(output: string): string {
+/** The line count of the whole file or output a truncated result was cut from (read's and bash's details). */
+function truncatedFrom(result: ToolResultMessage): number | undefined {
+  const truncation = (result.details as { truncation?: { totalLines?: unknown } } | undefined)?.truncation;
+  const total = truncation?.totalLines;
+  return typeof total === "number" && Number.isSafeInteger(total) && total >= 0 ? total : undefined;
+}
+
+/** The first non-empty line, shortened, and how many lines there were: the file's, not the shown page's, when cut. */
+function summary(output: string, totalLines: number | undefined): string {
   const lines = output.split(/\r?\n/);
   while (lines.length > 0 && lines.at(-1)?.trim() === "") lines.pop();
   const first = lines.find((line) => line.trim() !== "") ?? "（无输出）";
-  return lines.length > 1 ? `${short(first)}（共 ${lines.length} 行）` : short(first);
+  const count = totalLines ?? lines.length;
+  return count > 1 ? `${short(first)}（共 ${count} 行）` : short(first);
 }
 
 function short(text: string): string {

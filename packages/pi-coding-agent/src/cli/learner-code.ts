@@ -243,10 +243,21 @@ export async function loadLearnerRun(sources: readonly LearnerSource[], from: st
   return run;
 }
 
-/** The start line's parts: every row, the learner's where a practice directory gave it. */
-export function runtimeParts(run: LearnerRun, tools: readonly string[], endpoint: boolean): RuntimePart[] {
+/** The start line's parts: every row that runs, the learner's where a practice directory gave it. */
+export function runtimeParts(
+  run: LearnerRun,
+  tools: readonly string[],
+  endpoint: boolean,
+  interactive: boolean,
+): RuntimePart[] {
   return CODE_ROWS.flatMap((row) => {
-    const dir = run.dirs.get(row.checkpoint);
+    // One prompt drives the loop turn by turn (engineFor): no Agent runs, and the loop is the one
+    // chapter 09's Agent would drive when the tree has no chapter 07 of its own.
+    if (!interactive && row.checkpoint === "09") return [];
+    const dir =
+      !interactive && row.checkpoint === "07"
+        ? (run.dirs.get("07") ?? run.dirs.get("09"))
+        : run.dirs.get(row.checkpoint);
     if (row.endpointOnly && dir === undefined) return [];
     const idle = row.endpointOnly && !endpoint ? IDLE_WITHOUT_ENDPOINT : "";
     return [{ label: row.label, what: `${row.what(tools)}${idle}`, ...(dir !== undefined ? { dir } : {}) }];

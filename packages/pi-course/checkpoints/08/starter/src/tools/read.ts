@@ -100,10 +100,11 @@ async function openFile(root: string, file: string, requested: string): Promise<
     return await withParentDir(root, file, requested, false, (dir, name) => openRegularFile(dir, name, requested));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EISDIR")
-      throw new Error(`Path "${requested}" is a directory; read a file in it (bash ls lists them).`);
+    if (code === "EISDIR") throw new Error(`Path "${requested}" is a directory; read a file in it.`);
     if (code === "ENOENT" || code === "ENOTDIR")
-      throw new Error(`File "${requested}" does not exist in the workspace; check the path (bash ls lists files).`);
+      throw new Error(
+        `File "${requested}" does not exist in the workspace; check the path (relative to the workspace root).`,
+      );
     throw error;
   }
 }

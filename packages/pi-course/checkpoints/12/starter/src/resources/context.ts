@@ -18,7 +18,8 @@ export function formatResourceContext(
   // Lab 12.3 ③：每个上下文文件按给的顺序写成 `<context_file path="${path}">\n${content.trim()}\n</context_file>`。
   // skills 里 kind 为 "skill" 的（别的种类不算）有的话，再写一段：第一行 <available_skills>，第二行
   // "Activate a skill to read its instructions before you follow it."，每个技能
-  // `<skill name="${name}" location="${path}">\n${description}\n</skill>`，最后 </available_skills>。
-  // 没有正文：正文只在激活时读。各段之间空一行（"\n\n"）；什么都没有就是空串。
+  // `<skill name="${name}" location="${path}">\n${description}\n</skill>`，最后 </available_skills>；这一段的
+  // 各行（包括一个个 <skill> 条目）之间只用一个换行（"\n"）连接。没有正文：正文只在激活时读。
+  // 段与段之间（上下文文件之间、上下文文件与技能目录之间）空一行（"\n\n"）；什么都没有就是空串。
   throw new Error("Lab 12.3 模板与上下文 尚未实现");
 }

@@ -18,7 +18,7 @@ export function checkActivePath(messages: readonly Message[]): PathProblem | und
   // Lab 14.1 ①：第一条不是 user 就是 "inconsistent"。然后按顺序走一遍：记下见过的每个调用（id → 工具名）、
   // 已经有结果的调用、当前这一批（最近一个 assistant 的调用）以及“是否还在这一批的结果里”。toolResult：
   // 已有结果 → "duplicate"；没有这个调用 → "inconsistent"；不是当前这一批的（中间隔了别的消息）→
-  // "cross-assistant"；工具名不同 → "inconsistent"。assistant 的调用 id 见过 → "duplicate"。
+  // "cross-assistant"；工具名不同 → "inconsistent"。assistant 的调用 id 见过（不论那个调用有没有结果）→ "duplicate"。
   // Lab 14.1 ②：走完以后还有调用没有结果 → "dangling"。
   throw new Error("Lab 14.1 判决 尚未实现");
 }

@@ -20,7 +20,9 @@ import {
   refusal,
   result,
   sessionText,
+  settle,
   user,
+  withHeldWrites,
   withSessionDir,
 } from "./session-fixture.js";
 
@@ -55,6 +57,32 @@ test("分支路径：pathTo 沿 parentId 返回所选分支从根到叶的链（
   assert.deepEqual(pathTo(entries, "a000000c")[0], entries[0], "返回的是深拷贝：改动它不影响条目");
 });
 
+const WALKED_TOO_FAR = "沿 parentId 往回走了 1000 步还没停";
+
+/**
+ * `entries` whose parentId reads are counted: a walk that never notices it is going round a loop
+ * stops with the rule after 1000 steps, instead of growing its chain until the process dies.
+ */
+function boundedLoop(entries: MessageEntry[]): MessageEntry[] {
+  let reads = 0;
+  for (const entry of entries) {
+    const parentId = entry.parentId;
+    Object.defineProperty(entry, "parentId", {
+      enumerable: true,
+      get() {
+        reads += 1;
+        if (reads > 1000) {
+          throw new Error(
+            `分支路径：${WALKED_TOO_FAR}：走回到已经走过的 id 就是 parentId 成环，一行报错点名条目（用一个 Set 记下走过的 id）`,
+          );
+        }
+        return parentId;
+      },
+    });
+  }
+  return entries;
+}
+
 test("分支路径：只诊断所选分支的祖先链：断掉的兄弟分支不影响它；链上缺父条目、成环或叶不存在时一行报错，点名条目", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
@@ -65,8 +93,10 @@ test("分支路径：只诊断所选分支的祖先链：断掉的兄弟分支�
   assert.match(broken, /b0000001/, "缺父条目的报错点名断在哪个条目");
   assert.match(broken, /ffffffff/, "缺父条目的报错点名缺的父 id");
 
-  const loop = [user("c0000001", "c0000002", "甲"), user("c0000002", "c0000001", "乙")];
-  assert.match(await refusal(() => pathTo(loop, "c0000001"), "成环"), /c0000001|c0000002/, "成环的报错点名条目");
+  const loop = boundedLoop([user("c0000001", "c0000002", "甲"), user("c0000002", "c0000001", "乙")]);
+  const looped = await refusal(() => pathTo(loop, "c0000001"), "成环");
+  assert.ok(!looped.includes(WALKED_TOO_FAR), looped);
+  assert.match(looped, /c0000001|c0000002/, "成环的报错点名条目");
   assert.match(await refusal(() => pathTo(entries, "dddddddd"), "叶不存在"), /dddddddd/, "不存在的叶被点名");
 });
 
@@ -327,6 +357,35 @@ test("JSONL 存储：append 让旧字节保持为精确前缀；条目在调用�
     assert.ok((await readFile(file, "utf8")).startsWith(after), "重新打开后追加，旧字节仍是前缀");
     const third = await JsonlSessionStore.open(file);
     assert.deepEqual(ids(third.pathTo("a000000d")).slice(-2), ["a0000004", "a000000d"], "新分支在同一个文件里");
+  });
+
+  // Every appendFile is held until the test lets it go: a second append must not start its write
+  // while the first is still running (one FIFO writer, one Promise chain).
+  await withSessionDir(async (dir) => {
+    const file = path.join(dir, "fifo.jsonl");
+    const store = await JsonlSessionStore.create(file, HEADER);
+    await withHeldWrites(async (held) => {
+      const firstWritten = store.append(user("a0000001", null, "第一条"));
+      const secondWritten = store.append(user("a0000002", "a0000001", "第二条"));
+      await settle();
+      assert.equal(
+        held.length,
+        1,
+        "唯一的 FIFO 写入者：第一条还没写完时第二条不开始写（写入接在 this.writer 这条 Promise 链后面）",
+      );
+      held[0]?.release();
+      await firstWritten;
+      await settle();
+      assert.equal(held.length, 2, "唯一的 FIFO 写入者：第一条写完后第二条才开始写");
+      assert.match(held[1]?.data ?? "", /"a0000002"/, "第二个开始的写入是第二条");
+      held[1]?.release();
+      await secondWritten;
+    });
+    assert.deepEqual(
+      ids((await JsonlSessionStore.open(file)).entries()),
+      ["a0000001", "a0000002"],
+      "文件里的条目按调用顺序",
+    );
   });
 });
 

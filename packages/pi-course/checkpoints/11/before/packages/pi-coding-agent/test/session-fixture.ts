@@ -1,7 +1,8 @@
 // Test helpers for the session tree: the chapter's entries, built by id, and a real temp folder
 // for session files, removed whatever happens.
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import fsPromises, { mkdtemp, rm } from "node:fs/promises";
+import { syncBuiltinESMExports } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import type { AssistantMessage, Message, TextContent, ToolCall } from "@pi/core";
@@ -155,3 +156,33 @@ export async function refusal(run: () => unknown, rule: string): Promise<string>
 export function sessionText(entries: readonly SessionEntry[], header: SessionHeader = HEADER): string {
   return [header, ...entries].map((item) => `${JSON.stringify(item)}\n`).join("");
 }
+
+/** A write the test holds: its line, and the call that lets it go on to the real appendFile. */
+export interface HeldWrite {
+  data: string;
+  release(): void;
+}
+
+/**
+ * Runs `use` while every node:fs/promises appendFile waits for the test to release it; held writes
+ * are listed in start order. syncBuiltinESMExports() makes a module's named import see the held
+ * version, so the test sees exactly when each write starts, without any clock.
+ */
+export async function withHeldWrites(use: (held: HeldWrite[]) => Promise<void>): Promise<void> {
+  const real = fsPromises.appendFile;
+  const held: HeldWrite[] = [];
+  fsPromises.appendFile = ((file: string, data: string, options: object) =>
+    new Promise<void>((resolve, reject) => {
+      held.push({ data, release: () => real(file, data, options).then(resolve, reject) });
+    })) as typeof fsPromises.appendFile;
+  syncBuiltinESMExports();
+  try {
+    await use(held);
+  } finally {
+    fsPromises.appendFile = real;
+    syncBuiltinESMExports();
+  }
+}
+
+/** Lets every pending promise callback run (no clock involved). */
+export const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
