@@ -27,5 +27,6 @@ export function chatCompletionParams(
   if (options.compat.includeUsage) params.stream_options = { include_usage: true };
   // Some servers reject `tools: []`.
   if (request.tools.length > 0) params.tools = request.tools.map(chatTool);
+  if (request.output === "json" && options.compat.jsonOutput) params.response_format = { type: "json_object" };
   return params;
 }
