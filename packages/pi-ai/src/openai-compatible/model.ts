@@ -13,6 +13,7 @@ import { requestSignal } from "./request-signal.js";
 import { retryWaitingFetch } from "./retry-fetch.js";
 import { StreamProblem } from "./stream-problem.js";
 import { untilAborted } from "./until-aborted.js";
+import { sendsImages } from "./user-images.js";
 
 /** The SDK insists on a key. Without one, a null Authorization keeps its placeholder out of the request. */
 function defaultHeaders(options: ResolvedOptions): Record<string, string | null> {
@@ -65,6 +66,11 @@ async function createCompletion(
   }
 }
 
+/** Whether the server answered 400 to a request that sends an image: most text-only models do. */
+function imageRefused(error: unknown, params: ChatCompletionCreateParamsStreaming): boolean {
+  return error instanceof APIError && error.status === 400 && sendsImages(params);
+}
+
 /**
  * Runs one turn into `stream`. Every transport failure (HTTP, connection, a malformed stream) ends
  * the stream with an errored assistant. A bug in the conversion code itself (request messages,
@@ -105,7 +111,15 @@ async function runTurn(
       ...credentialHeaders(options.headers),
       ...urlCredentials(options.baseURL),
     ]);
-    end = { kind: "failed", message: redact(describeFailure(error, phase, options.baseURL)) };
+    const failure = describeFailure(error, phase, options.baseURL);
+    end = {
+      kind: "failed",
+      message: redact(
+        imageRefused(error, params)
+          ? `the server refused a request holding an image (${failure}); use a model that accepts image input`
+          : failure,
+      ),
+    };
   } finally {
     own.release();
   }

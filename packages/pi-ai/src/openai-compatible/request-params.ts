@@ -3,6 +3,7 @@ import type { ModelRequest, ToolDefinition } from "@pi/core";
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionTool } from "openai/resources/chat/completions";
 import type { ResolvedOptions } from "./options.js";
 import { chatMessages } from "./request-messages.js";
+import { withUserImages } from "./user-images.js";
 
 function chatTool(definition: ToolDefinition): ChatCompletionTool {
   return {
@@ -21,7 +22,7 @@ export function chatCompletionParams(
 ): ChatCompletionCreateParamsStreaming {
   const params: ChatCompletionCreateParamsStreaming = {
     model: options.model,
-    messages: chatMessages(request.systemPrompt, request.messages, options.compat),
+    messages: withUserImages(chatMessages(request.systemPrompt, request.messages, options.compat), request.messages),
     stream: true,
   };
   if (options.compat.includeUsage) params.stream_options = { include_usage: true };
