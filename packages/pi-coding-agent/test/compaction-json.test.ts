@@ -12,17 +12,9 @@ import { openAICompatibleModel } from "@pi/ai";
 import { userMessage } from "@pi/core";
 import { CompactionError } from "../src/host/compaction-error.js";
 import { summarise } from "../src/host/summarise.js";
+import { structured } from "./compaction-fixture.js";
 
-const summary = {
-  goal: "Learn what the project is",
-  constraints: ["Answer briefly"],
-  done: ["Read README.md"],
-  inProgress: [],
-  blocked: [],
-  decisions: [],
-  nextSteps: ["Answer the new question"],
-  criticalContext: ["The project is tiny-pi"],
-};
+const summary = structured();
 const json = JSON.stringify(summary, null, 2);
 /** What a chat model says when nobody holds it to JSON: a sentence, one fence, a sentence. */
 const chatty = `Here is the summary of the conversation:\n\n\`\`\`json\n${json}\n\`\`\`\n\nLet me know if you need anything else.`;
