@@ -563,8 +563,10 @@ test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回�
     assert.equal(body.split("\n").length, 2000, "保留最后 2000 行");
     assert.ok(body.startsWith("1001\n") && body.endsWith("\n3000"), "保留的是尾部");
     const match =
-      /^\[Showing lines 1001-3000 of 3000\. Full output: (.+) \(kept until this agent process exits\)\]$/.exec(notice);
-    assert.ok(match, `notice 说明行范围和完整输出的位置：${notice}`);
+      /^\[Showing lines 1001-3000 of 3000\. Full output: (.+) \(kept until this agent process exits; at most 16 MB: the first 8 MB and the last 8 MB\)\]$/.exec(
+        notice,
+      );
+    assert.ok(match, `notice 说明行范围、完整输出的位置与它的上限：${notice}`);
     const full = await readFile(match[1] as string, "utf8");
     assert.equal(full.split("\n").length, 3001, "临时文件里是完整输出");
   });

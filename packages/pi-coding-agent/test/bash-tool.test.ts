@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import type { TextContent } from "@pi/core";
+import { cutLine, FULL_OUTPUT_KEEP, OutputCapture } from "../src/tools/output-capture.js";
 import { shellEnvironment } from "../src/tools/process-group.js";
 import { HANG_GUARD_MS } from "./hang-guard.js";
 import {
@@ -24,7 +25,7 @@ const BASH_MEMORY_CAP_MIB = 200;
 const posixOnly = { skip: process.platform === "win32" ? "POSIX shell behaviour" : false };
 
 test(
-  "bash 内存有界：yes | head -c 1G 的峰值 RSS 远低于输出量；完整输出的临时文件在进程退出时删除",
+  "bash 内存与磁盘有界：yes | head -c 1G 的峰值 RSS 远低于输出量；完整输出的临时文件只留头尾 16 MB，在进程退出时删除",
   posixOnly,
   async () => {
     await withWorkspace(async (ws) => {
@@ -44,7 +45,13 @@ test(
         peak - baseline < BASH_MEMORY_CAP_MIB,
         `peak ${peak.toFixed(1)} MiB over a ${baseline.toFixed(1)} MiB baseline`,
       );
-      assert.equal(run.size, 2 ** 30, "the temp file held the whole output");
+      const dropped = 2 ** 30 - FULL_OUTPUT_KEEP.headBytes - FULL_OUTPUT_KEEP.tailBytes;
+      assert.equal(
+        run.size,
+        FULL_OUTPUT_KEEP.headBytes + FULL_OUTPUT_KEEP.tailBytes + Buffer.byteLength(cutLine(dropped)),
+        "完整输出的临时文件有上限：只留开头与结尾各 8 MB，中间一行说明剪掉了多少字节（否则 1 GB 的输出写 1 GB 到磁盘）",
+      );
+      assert.ok(run.text.includes("at most 16 MB: the first 8 MB and the last 8 MB"), "提示里写出临时文件的上限");
       assert.deepEqual([run.truncation.totalLines, run.truncation.outputLines], [2 ** 29, 2000]);
       assert.ok(run.text.includes(run.fullOutputPath), "the notice names the temp file");
       assert.equal(existsSync(run.fullOutputPath), false, "removed when the process exited");
@@ -52,6 +59,31 @@ test(
     });
   },
 );
+
+test("完整输出的临时文件：超过上限时保留开头与结尾，在剪开的地方写一行说明剪掉的字节数", async () => {
+  const capture = new OutputCapture({ maxLines: 10, maxBytes: 100 }, { headBytes: 1000, tailBytes: 500 });
+  const lines = Array.from({ length: 200 }, (_, index) => `line ${String(index).padStart(3, "0")} ${"x".repeat(40)}\n`);
+  const whole = Buffer.from(lines.join(""));
+  for (const line of lines) capture.write(Buffer.from(line));
+  const { fullOutputPath, text } = await capture.finish();
+  const file = await readFile(fullOutputPath as string);
+  const dropped = whole.length - 1500;
+  assert.deepEqual(
+    file,
+    Buffer.concat([whole.subarray(0, 1000), Buffer.from(cutLine(dropped)), whole.subarray(whole.length - 500)]),
+    "文件只有前 1000 字节、一行剪切说明和最后 500 字节",
+  );
+  assert.match(cutLine(dropped), new RegExp(`${dropped} bytes cut here`), "剪切说明写出剪掉的字节数");
+  assert.match(text, /at most 1\.5 KB: the first 1000 B and the last 500 B\)\]$/, "提示写出上限");
+});
+
+test("完整输出的临时文件：不超过上限时是完整的输出，没有剪切说明", async () => {
+  const capture = new OutputCapture({ maxLines: 10, maxBytes: 100 }, { headBytes: 1000, tailBytes: 500 });
+  const whole = Buffer.from("y\n".repeat(700));
+  for (let at = 0; at < whole.length; at += 64) capture.write(whole.subarray(at, at + 64));
+  const { fullOutputPath } = await capture.finish();
+  assert.deepEqual(await readFile(fullOutputPath as string), whole);
+});
 
 test("bash：shell 领导自己的进程组", posixOnly, async () => {
   await withWorkspace(async (ws) => {

@@ -152,6 +152,8 @@ test("tiny-pi 超出窗口：一轮的两步之间先发一次摘要请求，再
 test("tiny-pi 摘要请求失败（400）：一行说明，会话里没有 compaction 条目；再运行一次从同样的状态压缩成功", async () => {
   const server = await startChatServer([
     toolCallReply("call_readme", "read", { path: "README.md" }),
+    // The summary request asks for JSON output; a 400 to it is asked once more without response_format.
+    errorReply(400, "bad request", "invalid"),
     errorReply(400, "bad request", "invalid"),
   ]);
   try {

@@ -17,6 +17,8 @@ export interface ModelRequest {
   systemPrompt?: string;
   messages: Message[];
   tools: ToolDefinition[];
+  /** "json": the answer must be one JSON object; a provider whose server can be asked for JSON output asks. */
+  output?: "json";
 }
 
 export interface ModelStreamOptions {

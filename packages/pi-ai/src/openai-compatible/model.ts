@@ -1,6 +1,7 @@
 // openAICompatibleModel: chapter 07's Model over any OpenAI-compatible Chat Completions endpoint.
 import { type Model, type ModelRequest, type ModelStream, type ModelStreamOptions, PushModelStream } from "@pi/core";
-import OpenAI from "openai";
+import OpenAI, { APIError } from "openai";
+import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { ChunkMapper, type StreamEnd } from "./chunk-mapper.js";
 import { chunkProblem } from "./chunk-shape.js";
 import { describeFailure, type FailurePhase } from "./error-message.js";
@@ -12,6 +13,7 @@ import { requestSignal } from "./request-signal.js";
 import { retryWaitingFetch } from "./retry-fetch.js";
 import { StreamProblem } from "./stream-problem.js";
 import { untilAborted } from "./until-aborted.js";
+import { sendsImages } from "./user-images.js";
 
 /** The SDK insists on a key. Without one, a null Authorization keeps its placeholder out of the request. */
 function defaultHeaders(options: ResolvedOptions): Record<string, string | null> {
@@ -45,6 +47,31 @@ function ownCode<T>(work: () => T): T {
 }
 
 /**
+ * Sends `params`; a server that answers 400 to a request asking for JSON output (`response_format`)
+ * gets the same request without it, and `refused` makes this model stop asking.
+ */
+async function createCompletion(
+  client: OpenAI,
+  params: ChatCompletionCreateParamsStreaming,
+  signal: AbortSignal | undefined,
+  refused: () => void,
+) {
+  try {
+    return await client.chat.completions.create(params, { signal });
+  } catch (error) {
+    if (params.response_format === undefined || !(error instanceof APIError) || error.status !== 400) throw error;
+    refused();
+    const { response_format: _, ...plain } = params;
+    return client.chat.completions.create(plain, { signal });
+  }
+}
+
+/** Whether the server answered 400 to a request that sends an image: most text-only models do. */
+function imageRefused(error: unknown, params: ChatCompletionCreateParamsStreaming): boolean {
+  return error instanceof APIError && error.status === 400 && sendsImages(params);
+}
+
+/**
  * Runs one turn into `stream`. Every transport failure (HTTP, connection, a malformed stream) ends
  * the stream with an errored assistant. A bug in the conversion code itself (request messages,
  * chunk shapes, the mapper, the redactor) rejects instead: the consumer sees the bug, not a turn
@@ -67,7 +94,9 @@ async function runTurn(
   const params = chatCompletionParams(request, options);
   const own = requestSignal(signal);
   try {
-    const pending = client.chat.completions.create(params, { signal: own.signal });
+    const pending = createCompletion(client, params, own.signal, () => {
+      options.compat.jsonOutput = false;
+    });
     const chunks = await untilAborted(pending, signal, (late) => late.controller.abort());
     phase = "stream";
     for await (const chunk of chunks) {
@@ -82,7 +111,15 @@ async function runTurn(
       ...credentialHeaders(options.headers),
       ...urlCredentials(options.baseURL),
     ]);
-    end = { kind: "failed", message: redact(describeFailure(error, phase, options.baseURL)) };
+    const failure = describeFailure(error, phase, options.baseURL);
+    end = {
+      kind: "failed",
+      message: redact(
+        imageRefused(error, params)
+          ? `the server refused a request holding an image (${failure}); use a model that accepts image input`
+          : failure,
+      ),
+    };
   } finally {
     own.release();
   }

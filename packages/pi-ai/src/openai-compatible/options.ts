@@ -8,6 +8,12 @@ export interface OpenAICompatibleCompat {
   toolResultName?: boolean;
   /** Ask for token usage with `stream_options.include_usage`. Default true. */
   includeUsage?: boolean;
+  /**
+   * A request whose `output` is "json" asks for `response_format: {type: "json_object"}` (OpenAI,
+   * vLLM, llama.cpp and Ollama honour it). Default true; a server that answers such a request with
+   * 400 is asked again without it, and never again by this model.
+   */
+  jsonOutput?: boolean;
 }
 
 export interface OpenAICompatibleOptions {
@@ -36,6 +42,7 @@ const DEFAULT_COMPAT: Required<OpenAICompatibleCompat> = {
   emptyAssistantContent: "",
   toolResultName: false,
   includeUsage: true,
+  jsonOutput: true,
 };
 
 function isHttpURL(value: unknown): boolean {

@@ -3,6 +3,7 @@ import type { ModelRequest, ToolDefinition } from "@pi/core";
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionTool } from "openai/resources/chat/completions";
 import type { ResolvedOptions } from "./options.js";
 import { chatMessages } from "./request-messages.js";
+import { withUserImages } from "./user-images.js";
 
 function chatTool(definition: ToolDefinition): ChatCompletionTool {
   return {
@@ -21,11 +22,12 @@ export function chatCompletionParams(
 ): ChatCompletionCreateParamsStreaming {
   const params: ChatCompletionCreateParamsStreaming = {
     model: options.model,
-    messages: chatMessages(request.systemPrompt, request.messages, options.compat),
+    messages: withUserImages(chatMessages(request.systemPrompt, request.messages, options.compat), request.messages),
     stream: true,
   };
   if (options.compat.includeUsage) params.stream_options = { include_usage: true };
   // Some servers reject `tools: []`.
   if (request.tools.length > 0) params.tools = request.tools.map(chatTool);
+  if (request.output === "json" && options.compat.jsonOutput) params.response_format = { type: "json_object" };
   return params;
 }

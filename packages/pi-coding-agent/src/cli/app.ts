@@ -7,6 +7,7 @@ import type { AgentRunResult } from "@pi/course";
 import { windowInForce, windowLine } from "../host/context-window.js";
 import { EXIT_INTERRUPTED, UsageError } from "../host/errors.js";
 import { courseRuntimeCode, type OpenedRun, openRun } from "../host/open-run.js";
+import { type ModelIdentity, piFieldsStore } from "../host/pi-fields.js";
 import { type Redact, redactingStore } from "../host/redacting.js";
 import { courseResourceCode } from "../host/resource-code.js";
 import { loadRunResources } from "../host/run-resources.js";
@@ -66,7 +67,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const questions =
     process.stdin.isTTY && process.stderr.isTTY ? terminalQuestions(process.stdin, process.stderr) : undefined;
 
-  const session = await openSession(args, choice.redact, learner.code.session);
+  const session = await openSession(args, choice.redact, choice.identity, learner.code.session);
   const window = await windowInForce(args);
   const createTools: ToolFactory = learner.code.createWorkspaceTools ?? createWorkspaceTools;
   const engine = engineFor(learner, interactive);
@@ -172,8 +173,13 @@ async function promptOnce(
   }
 }
 
-/** The session, keeping the key out of every entry and the folder out of git. */
-async function openSession(args: CliArgs, redact: Redact, code?: SessionCode): Promise<HostSession> {
+/** The session, keeping the key out of every entry and the folder out of git; assistant entries carry Pi's fields. */
+async function openSession(
+  args: CliArgs,
+  redact: Redact,
+  identity: ModelIdentity,
+  code?: SessionCode,
+): Promise<HostSession> {
   const choice = args.session;
   if (choice.kind === "none") return noSession(args.workspace);
   const opened =
@@ -183,7 +189,7 @@ async function openSession(args: CliArgs, redact: Redact, code?: SessionCode): P
         ? await forkSession(choice.file, args.workspace, choice.leaf, undefined, code)
         : await resumeSession(choice.file, choice.leaf, code);
   return ignoredByGit(
-    { ...opened, store: redactingStore(opened.store, redact), file: () => opened.file() },
+    { ...opened, store: piFieldsStore(redactingStore(opened.store, redact), identity), file: () => opened.file() },
     args.workspace,
   );
 }

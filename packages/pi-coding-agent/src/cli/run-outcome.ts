@@ -53,6 +53,9 @@ export function modelErrorLine(message: string | undefined, context: OutcomeCont
   if (/^404 /.test(detail)) {
     return `模型服务上找不到这个模型或路径（${detail}）：检查 --model 的名字（Ollama 用 ollama list 查看），以及 --base-url 是否以 /v1 结尾。`;
   }
+  if (/^the server refused a request holding an image/.test(detail)) {
+    return `模型服务拒绝了带图片的请求（${detail}）：这个会话里有图片（Pi 的 image 块）；换一个支持图片输入的模型，或用 --leaf 从图片之前的条目继续。`;
+  }
   if (/^429 /.test(detail)) return `模型服务限流（${detail}）：稍后再试，或换一个模型。`;
   if (/^200 not an event stream/.test(detail)) {
     return `模型服务的回答不是事件流（${detail}）：检查 --base-url 是否指向 OpenAI 兼容服务的 /v1 地址；中间有代理时，确认它转发流式响应。`;

@@ -5,6 +5,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@pi/core";
+import { piOriginal, piSummary } from "../host/pi-entries.js";
 import { readSessionFile, sessionsDir } from "../host/session-file.js";
 import { visible } from "../host/visible-text.js";
 import type { SessionEntry } from "../session/entries.js";
@@ -52,6 +53,11 @@ function branchCount(entries: readonly SessionEntry[]): number {
 }
 
 function summary(entry: SessionEntry): string {
+  const pi = piOriginal(entry);
+  if (pi !== undefined) {
+    const { kind, words } = piSummary(pi);
+    return `${kind.padEnd(10)} ${firstWords(words)}`;
+  }
   switch (entry.type) {
     case "message":
       return messageSummary(entry.message);

@@ -5,8 +5,9 @@ import type { UserMessage } from "@pi/core";
 import type { CompactionEntry } from "../session/entries.js";
 import type { CompactionFiles, CompactionSummary } from "./summary.js";
 
+/** Pi's own wording (its compactionSummary message), so a session continued by either agent sends the same request. */
 export const SUMMARY_PREFIX =
-  "The conversation before this point was compacted. This summary replaces it; the messages after it are the recent history, unchanged.\n\n<summary>\n";
+  "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
 export const SUMMARY_SUFFIX = "\n</summary>";
 
 function section(title: string, lines: readonly string[]): string {

@@ -34,11 +34,11 @@ export interface SessionFile extends RecoveredSession {
   file: string;
 }
 
-/** The committed header and entries of `file`, validated line by line (by `recover`: the course's or a learner's). */
-export function readSessionFile(
-  file: string,
-  recover: SessionCode["recoverSession"] = courseSessionCode.recoverSession,
-): SessionFile {
+/**
+ * The committed header and entries of `file`, validated line by line (by `code`'s recovery: the
+ * course's, which also reads what Pi writes, or a learner's).
+ */
+export function readSessionFile(file: string, code: SessionCode = courseSessionCode): SessionFile {
   const content = readText(file);
   if (isLinear(content)) {
     throw new UsageError(
@@ -46,7 +46,7 @@ export function readSessionFile(
     );
   }
   try {
-    return { file, ...recover(content, file) };
+    return { file, ...code.recoverSession(content, file, code.readEntry) };
   } catch (error) {
     throw new UsageError(
       `会话文件 ${(error as Error).message}：文件没有被改动；请修好或删掉这一行，或者换一个会话文件。`,

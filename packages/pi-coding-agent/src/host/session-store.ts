@@ -14,6 +14,7 @@ import type { JsonlSessionStore } from "../session/jsonl-store.js";
 import { InMemorySessionStore, type SessionStore } from "../session/memory-store.js";
 import { appendUnder, openCallRepairs } from "../session/open-calls.js";
 import { UsageError } from "./errors.js";
+import { piOriginal, piSummary } from "./pi-entries.js";
 import { courseSessionCode, type SessionCode } from "./session-code.js";
 import { isLinear, readLinearMessages, readSessionFile, readText, sessionsDir } from "./session-file.js";
 import { lockSession } from "./session-lock.js";
@@ -138,14 +139,14 @@ export async function resumeSession(
   leafId?: string,
   code: SessionCode = courseSessionCode,
 ): Promise<HostSession> {
-  const recovered = readSessionFile(file, code.recoverSession);
+  const recovered = readSessionFile(file, code);
   if (recovered.tornTail !== undefined) {
     throw new UsageError(
       `会话文件 ${file} 第 ${recovered.tornTail.line} 行没有写完（上次运行被打断）：--resume 不在残行后追加；用 --fork ${file} 从已提交的 ${recovered.entries.length} 个条目开一个新会话，原文件不变。`,
     );
   }
   lockSession(file);
-  const store = await code.JsonlSessionStore.open(file);
+  const store = await code.JsonlSessionStore.open(file, code.readEntry);
   const leaf = chosenLeaf(store, file, leafId);
   return opened(store, leaf === null ? undefined : await repairedLeaf(store, leaf, code, file));
 }
@@ -194,15 +195,23 @@ export async function branchLeaf(
 }
 
 function forkedBranch(source: string, leafId: string | undefined, code: SessionCode): SessionEntry[] {
-  const { entries } = readSessionFile(source, code.recoverSession);
+  const { entries } = readSessionFile(source, code);
   const leaf = leafId ?? entries.at(-1)?.id;
   if (leaf === undefined) return [];
   if (!entries.some((entry) => entry.id === leaf)) throw leafMissing(leaf, source);
+  let branch: SessionEntry[];
   try {
-    return code.pathTo(entries, leaf);
+    branch = code.pathTo(entries, leaf);
   } catch (error) {
     throw new UsageError(`会话文件 ${source}：${(error as Error).message}`);
   }
+  const pi = branch.map(piOriginal).find((original) => original !== undefined);
+  if (pi !== undefined) {
+    throw new UsageError(
+      `--fork 只复制 tiny-pi 自己的条目，这条分支上有 Pi 写的条目 ${pi.id}（${piSummary(pi).kind}）：用 --resume ${source} 继续这个会话。`,
+    );
+  }
+  return branch;
 }
 
 /** A linear file's messages as one chain of entries. */

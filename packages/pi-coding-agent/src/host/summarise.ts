@@ -1,6 +1,8 @@
 // The one summarisation request of a compaction: the prompt kept in prompts/compaction-summary.md
 // as the system prompt, the older messages (and the previous summary) written out as text in one
-// user message, no tools. The answer must be exactly the JSON object the prompt asks for; it is
+// user message, no tools, asking for JSON output (servers that support `response_format` are held
+// to it). The answer must be the JSON object the prompt asks for: the whole answer, or the one
+// fenced code block in it (a model that adds a sentence around its fence still compacts); it is
 // parsed strictly (parseCompactionSummary), and anything else is a CompactionError: nothing is
 // appended, so the next attempt starts from the same state.
 import { readFileSync } from "node:fs";
@@ -44,7 +46,7 @@ export function summaryRequest(input: SummaryInput): ModelRequest {
     `<对话>\n${transcriptText(input.dropped)}\n</对话>`,
     ...(input.instructions ? [`<额外要求>\n${input.instructions}\n</额外要求>`] : []),
   ];
-  return { systemPrompt: summaryPrompt(), messages: [userMessage(parts.join("\n\n"))], tools: [] };
+  return { systemPrompt: summaryPrompt(), messages: [userMessage(parts.join("\n\n"))], tools: [], output: "json" };
 }
 
 /** Whether `request` is a summarisation request (the embedded model answers it with its own summary). */
@@ -112,14 +114,28 @@ export async function summarise(
   return parseSummaryAnswer(text, parse);
 }
 
-/** The answer's JSON object (a ```json fence around it is tolerated), checked field by field. */
+/** A fenced code block (```json or a bare ```) on lines of its own. */
+const FENCE = /^[ \t]*```[ \t]*(?:json)?[ \t]*\n([\s\S]*?)\n[ \t]*```[ \t]*$/gm;
+
+/**
+ * The JSON text of an answer: the whole answer when it is one JSON value, else the body of its one
+ * fenced block; undefined when there is no fence or more than one (which of them would be a guess).
+ */
+export function summaryJson(text: string): string | undefined {
+  if (/^\s*[{[]/.test(text) && /[}\]]\s*$/.test(text)) return text;
+  const fences = [...text.matchAll(FENCE)];
+  return fences.length === 1 ? fences[0]?.[1] : undefined;
+}
+
+/** The answer's JSON object (the whole answer, or exactly one fenced block in it), checked field by field. */
 export function parseSummaryAnswer(
   text: string,
   parse: typeof parseCompactionSummary = parseCompactionSummary,
 ): CompactionSummary {
-  const body = /^\s*```(?:json)?\s*\n([\s\S]*?)\n\s*```\s*$/.exec(text)?.[1] ?? text;
+  const body = summaryJson(text);
   let value: unknown;
   try {
+    if (body === undefined) throw new SyntaxError("no single JSON object");
     value = JSON.parse(body);
   } catch {
     throw new CompactionError(

@@ -17,8 +17,15 @@ export interface RecoveredSession {
   tornTail?: { line: number; bytes: number };
 }
 
-/** The committed header and entries of the session file `file`, whose text is `content`. */
-export function recoverSession(content: string, file: string): RecoveredSession {
+/** Turns one parsed line into an entry, or throws one line naming why it is not one. */
+export type EntryReader = (value: unknown) => SessionEntry;
+
+/**
+ * The committed header and entries of the session file `file`, whose text is `content`. Each line
+ * after the header is read by `read`: this chapter's checkEntry, or a host's reader that also
+ * knows entry types a later chapter (or upstream Pi) writes.
+ */
+export function recoverSession(content: string, file: string, read: EntryReader = checkEntry): RecoveredSession {
   const lines = content.split("\n");
   const tail = lines.pop() ?? "";
   let header: SessionHeader | undefined;
@@ -34,7 +41,7 @@ export function recoverSession(content: string, file: string): RecoveredSession 
     }
     try {
       if (header === undefined) header = parseHeader(value);
-      else entries.push(checkEntry(value));
+      else entries.push(read(value));
     } catch (error) {
       throw new Error(`${where}：${(error as Error).message}`);
     }

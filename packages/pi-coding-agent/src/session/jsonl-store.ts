@@ -6,9 +6,9 @@
 import { constants } from "node:fs";
 import { appendFile, readFile, truncate, writeFile } from "node:fs/promises";
 import type { SessionEntry, SessionHeader } from "./entries.js";
-import { recoverSession } from "./jsonl-recovery.js";
+import { type EntryReader, recoverSession } from "./jsonl-recovery.js";
 import { InMemorySessionStore } from "./memory-store.js";
-import { parseHeader } from "./parse-entry.js";
+import { checkEntry, parseHeader } from "./parse-entry.js";
 
 /** Appends to an existing file only: a file removed meanwhile is a failure, not a new headerless file. */
 const APPEND_ONLY = constants.O_WRONLY | constants.O_APPEND;
@@ -41,9 +41,9 @@ export class JsonlSessionStore extends InMemorySessionStore {
     return new JsonlSessionStore(file, checked);
   }
 
-  /** Reopens `file` with every committed entry; read-only when its last line was cut off. */
-  static async open(file: string): Promise<JsonlSessionStore> {
-    const recovered = recoverSession(await readFile(file, "utf8"), file);
+  /** Reopens `file` with every committed entry (each line read by `read`); read-only when its last line was cut off. */
+  static async open(file: string, read: EntryReader = checkEntry): Promise<JsonlSessionStore> {
+    const recovered = recoverSession(await readFile(file, "utf8"), file, read);
     const store = new JsonlSessionStore(file, recovered.header);
     store.restore(recovered.entries);
     if (recovered.tornTail !== undefined) store.closedBecause = tornTailReason(file, recovered.tornTail.line);

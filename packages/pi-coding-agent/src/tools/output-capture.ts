@@ -1,5 +1,7 @@
 // Given (not a lab): a command's merged output, kept as a bounded tail; once it passes the limits,
-// the whole output also goes to a temp file whose path the result names.
+// the output also goes to a temp file whose path the result names. That file is bounded too: a
+// chatty command (`yes`, a verbose build) would otherwise fill the disk at hundreds of MB a second.
+// It keeps the first and the last FULL_OUTPUT_KEEP.headBytes/tailBytes, with one line where it was cut.
 import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -43,6 +45,21 @@ function nextOutputPath(): string {
   return path.join(outputDir, `output-${outputFiles}.log`);
 }
 
+/** How much of a long output the temp file keeps: its head and its tail (16 MB in all). */
+export const FULL_OUTPUT_KEEP = { headBytes: 8 * 1024 * 1024, tailBytes: 8 * 1024 * 1024 } as const;
+
+export type FullOutputKeep = { headBytes: number; tailBytes: number };
+
+/** What the notice says about the temp file's bound. */
+export function fullOutputBound(keep: FullOutputKeep): string {
+  return `at most ${formatSize(keep.headBytes + keep.tailBytes)}: the first ${formatSize(keep.headBytes)} and the last ${formatSize(keep.tailBytes)}`;
+}
+
+/** The line the temp file holds where it was cut. */
+export function cutLine(droppedBytes: number): string {
+  return `\n[... ${droppedBytes} bytes cut here: the full-output file keeps only the head and the tail ...]\n`;
+}
+
 export interface CapturedOutput {
   /** The tail that fits the limits, with a notice when lines were dropped. */
   text: string;
@@ -55,8 +72,14 @@ export class OutputCapture {
   private readonly tail: StreamTail;
   private file: WriteStream | undefined;
   private fullOutputPath: string | undefined;
+  /** Bytes written to the file so far, up to keep.headBytes; after that the rest goes to fileTail. */
+  private headWritten = 0;
+  private fileTail: StreamTail | undefined;
 
-  constructor(private readonly limits: OutputLimits) {
+  constructor(
+    private readonly limits: OutputLimits,
+    private readonly keep: FullOutputKeep = FULL_OUTPUT_KEEP,
+  ) {
     this.tail = new StreamTail(limits.maxBytes);
   }
 
@@ -66,10 +89,31 @@ export class OutputCapture {
       this.fullOutputPath = nextOutputPath();
       this.file = createWriteStream(this.fullOutputPath, { highWaterMark: 1024 * 1024 });
       // Nothing was dropped from the tail yet: it still holds the whole output so far.
-      this.file.write(this.tail.bytes());
+      this.toFile(this.tail.bytes());
     }
     this.tail.push(chunk);
-    return this.file === undefined ? true : this.file.write(chunk);
+    return this.file === undefined ? true : this.toFile(chunk);
+  }
+
+  /** Writes the head of the output to the file; past keep.headBytes, keeps only the latest keep.tailBytes in memory. */
+  private toFile(chunk: Buffer): boolean {
+    const room = this.keep.headBytes - this.headWritten;
+    const head = chunk.subarray(0, Math.max(0, room));
+    this.headWritten += head.length;
+    if (head.length < chunk.length) {
+      this.fileTail ??= new StreamTail(this.keep.tailBytes);
+      this.fileTail.push(chunk.subarray(head.length));
+    }
+    return head.length === 0 ? true : (this.file as WriteStream).write(head);
+  }
+
+  /** The kept tail of the output for the file, after a cut line when bytes were dropped between head and tail. */
+  private fileEnd(): Buffer {
+    if (this.fileTail === undefined) return Buffer.alloc(0);
+    const all = this.fileTail.bytes();
+    const kept = all.subarray(Math.max(0, all.length - this.keep.tailBytes));
+    const dropped = this.fileTail.totalBytes - kept.length;
+    return dropped === 0 ? kept : Buffer.concat([Buffer.from(cutLine(dropped)), kept]);
   }
 
   drained(): Promise<void> {
@@ -82,12 +126,12 @@ export class OutputCapture {
   /** Closes the temp file and returns the output as a tool reports it. */
   async finish(): Promise<CapturedOutput> {
     const file = this.file;
-    if (file !== undefined) await new Promise<void>((resolve) => file.end(resolve));
+    if (file !== undefined) await new Promise<void>((resolve) => file.end(this.fileEnd(), resolve));
     const totalLines = this.tail.totalLines;
     const { text, truncation } = truncateTail(this.tail.bytes(), totalLines, this.limits);
     if (truncation === undefined || this.fullOutputPath === undefined) return { text };
     const cap = truncation.truncatedBy === "bytes" ? ` (${formatSize(this.limits.maxBytes)} limit)` : "";
-    const notice = `[Showing lines ${truncation.firstLine}-${truncation.lastLine} of ${totalLines}${cap}. Full output: ${this.fullOutputPath} (kept until this agent process exits)]`;
+    const notice = `[Showing lines ${truncation.firstLine}-${truncation.lastLine} of ${totalLines}${cap}. Full output: ${this.fullOutputPath} (kept until this agent process exits; ${fullOutputBound(this.keep)})]`;
     return { text: `${text}\n\n${notice}`, truncation, fullOutputPath: this.fullOutputPath };
   }
 

@@ -2,8 +2,10 @@
 // the active branch's transcript and its timeline). Reads the file like `tiny-pi tree`; writes
 // only the page, next to the session unless --out says where.
 import { UsageError } from "../../host/errors.js";
+import { piOriginal, piSummary } from "../../host/pi-entries.js";
 import { courseSessionCode } from "../../host/session-code.js";
 import { readSessionFile } from "../../host/session-file.js";
+import type { SessionEntry } from "../../session/entries.js";
 import { renderRunPage } from "./page.js";
 import type { RunView } from "./run-view.js";
 import { sessionTimeline } from "./session-timeline.js";
@@ -14,6 +16,15 @@ export function defaultPageFile(file: string): string {
   return `${file.replace(/\.jsonl$/i, "")}.html`;
 }
 
+/** A stand-in as the page shows it: Pi's kind and first words instead of the original (whose images would double the page). */
+function pageEntry(entry: SessionEntry): SessionEntry {
+  const pi = piOriginal(entry);
+  if (pi === undefined) return entry;
+  const { pi: _original, ...rest } = entry as SessionEntry & { pi: unknown };
+  const { kind, words } = piSummary(pi);
+  return { ...rest, piKind: kind, piWords: words } as unknown as SessionEntry;
+}
+
 export function sessionView(file: string, shown: string): RunView {
   const { entries, header } = readSessionFile(file);
   const leafId = entries.at(-1)?.id ?? null;
@@ -21,7 +32,7 @@ export function sessionView(file: string, shown: string): RunView {
   return {
     title: `会话 ${shown}`,
     subtitle: `tiny-pi export · 会话 ${header.id} · 工作区 ${header.cwd}${header.parentSession === undefined ? "" : ` · 分自 ${header.parentSession}`}`,
-    entries,
+    entries: entries.map(pageEntry),
     leafId,
     timeline: sessionTimeline(path),
   };

@@ -38,6 +38,8 @@ export const pageScript = String.raw`
   });
 
   function summary(entry) {
+    // An entry Pi wrote and tiny-pi reads through a stand-in: named as Pi named it.
+    if (typeof entry.piKind === "string") return entry.piKind + "  " + oneLine(entry.piWords, 44);
     switch (entry.type) {
       case "message": {
         var m = entry.message;

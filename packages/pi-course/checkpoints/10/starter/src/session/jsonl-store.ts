@@ -9,9 +9,9 @@
 import { constants } from "node:fs";
 import { appendFile, readFile, truncate, writeFile } from "node:fs/promises";
 import type { SessionEntry, SessionHeader } from "./entries.js";
-import { recoverSession } from "./jsonl-recovery.js";
+import { type EntryReader, recoverSession } from "./jsonl-recovery.js";
 import { InMemorySessionStore } from "./memory-store.js";
-import { parseHeader } from "./parse-entry.js";
+import { checkEntry, parseHeader } from "./parse-entry.js";
 
 /** Appends to an existing file only: a file removed meanwhile is a failure, not a new headerless file. */
 const APPEND_ONLY = constants.O_WRONLY | constants.O_APPEND;
@@ -44,9 +44,9 @@ export class JsonlSessionStore extends InMemorySessionStore {
     return new JsonlSessionStore(file, checked);
   }
 
-  /** Reopens `file` with every committed entry; read-only when its last line was cut off. */
-  static async open(file: string): Promise<JsonlSessionStore> {
-    // Lab 10.5 ①：readFile(file, "utf8") 交给 recoverSession()（实践 10.4），用恢复出的会话头新建
+  /** Reopens `file` with every committed entry (each line read by `read`); read-only when its last line was cut off. */
+  static async open(file: string, read: EntryReader = checkEntry): Promise<JsonlSessionStore> {
+    // Lab 10.5 ①：readFile(file, "utf8") 连同 read 交给 recoverSession()（实践 10.4），用恢复出的会话头新建
     // store，restore() 已提交的条目；有残行（tornTail）时把 closedBecause 设为
     // tornTailReason(file, 残行的行号)：这个会话只读，新条目永远不会接在残行上。返回 store。
     throw new Error("Lab 10.5 JSONL 会话存储 尚未实现");
