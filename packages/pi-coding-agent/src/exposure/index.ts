@@ -1,5 +1,14 @@
 export { ExposedRegistry, type Exposure, notDeclaredLine } from "./registry.js";
-export { rankTools, SEARCH_LIMIT, searchText, TOOL_SEARCH, terms, toolSearchTool } from "./tool-search.js";
+export {
+  type IndexedTool,
+  indexed,
+  rankTools,
+  SEARCH_LIMIT,
+  searchText,
+  TOOL_SEARCH,
+  terms,
+  toolSearchTool,
+} from "./tool-search.js";
 export {
   declaredOn,
   parseToolChange,

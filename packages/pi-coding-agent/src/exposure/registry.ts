@@ -13,6 +13,8 @@ export function notDeclaredLine(name: string): string {
 
 export class ExposedRegistry extends ToolRegistry {
   private readonly exposures = new Map<string, Exposure>();
+  /** Each tool's definition, made once: tool_search's index keeps its words by this object. */
+  private readonly definitionsByName = new Map<string, ToolDefinition>();
   /** Registration order: declared() and activate() follow it. */
   private readonly order: string[] = [];
   private readonly active = new Set<string>();
@@ -22,6 +24,7 @@ export class ExposedRegistry extends ToolRegistry {
   override register(tool: Tool, exposure: Exposure = "direct"): this {
     super.register(tool);
     this.exposures.set(tool.name, exposure);
+    this.definitionsByName.set(tool.name, Object.freeze(definitionOf(tool)));
     this.order.push(tool.name);
     return this;
   }
@@ -52,7 +55,7 @@ export class ExposedRegistry extends ToolRegistry {
   deferred(): ToolDefinition[] {
     return this.order
       .filter((name) => this.exposures.get(name) === "deferred" && !this.active.has(name))
-      .map((name) => definitionOf(super.get(name) as Tool));
+      .map((name) => this.definitionsByName.get(name) as ToolDefinition);
   }
 
   /**

@@ -23,6 +23,28 @@ export function searchText(tool: ToolDefinition): string {
   return [tool.name, tool.description, ...names].join(" ");
 }
 
+export interface IndexedTool {
+  /** How many words the tool's search text has. */
+  length: number;
+  /** How often each word occurs in it. */
+  counts: ReadonlyMap<string, number>;
+}
+
+const cache = new WeakMap<ToolDefinition, IndexedTool>();
+
+/** `tool`'s words, counted once per definition object and kept while it lives: a search only looks them up. */
+export function indexed(tool: ToolDefinition): IndexedTool {
+  let entry = cache.get(tool);
+  if (entry === undefined) {
+    const words = terms(searchText(tool));
+    const counts = new Map<string, number>();
+    for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+    entry = { length: words.length, counts };
+    cache.set(tool, entry);
+  }
+  return entry;
+}
+
 /**
  * The tools that match `query`, best first, at most `limit`: BM25 with idf ln(1 + (N − df + 0.5) /
  * (df + 0.5)); a tool scoring 0 (no query term) is no match; equal scores keep the given order.
@@ -30,20 +52,14 @@ export function searchText(tool: ToolDefinition): string {
 export function rankTools(query: string, tools: readonly ToolDefinition[], limit = SEARCH_LIMIT): ToolDefinition[] {
   const wanted = [...new Set(terms(query))];
   if (wanted.length === 0 || tools.length === 0) return [];
-  const documents = tools.map((tool) => terms(searchText(tool)));
-  const averageLength = documents.reduce((sum, words) => sum + words.length, 0) / documents.length;
-  const frequencies = documents.map((words) => {
-    const counts = new Map<string, number>();
-    for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
-    return counts;
-  });
+  const documents = tools.map(indexed);
+  const averageLength = documents.reduce((sum, document) => sum + document.length, 0) / documents.length;
   const idf = new Map<string, number>();
   for (const term of wanted) {
-    const df = frequencies.filter((counts) => counts.has(term)).length;
+    const df = documents.filter((document) => document.counts.has(term)).length;
     idf.set(term, Math.log(1 + (tools.length - df + 0.5) / (df + 0.5)));
   }
-  const scored = frequencies.map((counts, index) => {
-    const length = documents[index]?.length ?? 0;
+  const scored = documents.map(({ counts, length }, index) => {
     let score = 0;
     for (const term of wanted) {
       const tf = counts.get(term) ?? 0;

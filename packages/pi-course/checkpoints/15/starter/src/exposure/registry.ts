@@ -16,6 +16,8 @@ export function notDeclaredLine(name: string): string {
 
 export class ExposedRegistry extends ToolRegistry {
   private readonly exposures = new Map<string, Exposure>();
+  /** Each tool's definition, made once: tool_search's index keeps its words by this object. */
+  private readonly definitionsByName = new Map<string, ToolDefinition>();
   /** Registration order: declared() and activate() follow it. */
   private readonly order: string[] = [];
   private readonly active = new Set<string>();
@@ -25,6 +27,7 @@ export class ExposedRegistry extends ToolRegistry {
   override register(tool: Tool, exposure: Exposure = "direct"): this {
     super.register(tool);
     this.exposures.set(tool.name, exposure);
+    this.definitionsByName.set(tool.name, Object.freeze(definitionOf(tool)));
     this.order.push(tool.name);
     return this;
   }
@@ -57,7 +60,7 @@ export class ExposedRegistry extends ToolRegistry {
   /** Deferred tools not activated yet, in registration order: what tool_search ranks. */
   deferred(): ToolDefinition[] {
     // Lab 15.1 ①：按注册顺序，exposure 是 deferred 且不在 this.active 里的工具，
-    // 每个用 definitionOf(super.get(name) as Tool) 变成定义。
+    // 每个换成 this.definitionsByName 里注册时做好的定义（同一个对象：tool_search 的索引按它缓存词）。
     throw new Error("Lab 15.1 暴露 尚未实现");
   }
 

@@ -26,13 +26,35 @@ export function searchText(tool: ToolDefinition): string {
   return [tool.name, tool.description, ...names].join(" ");
 }
 
+export interface IndexedTool {
+  /** How many words the tool's search text has. */
+  length: number;
+  /** How often each word occurs in it. */
+  counts: ReadonlyMap<string, number>;
+}
+
+const cache = new WeakMap<ToolDefinition, IndexedTool>();
+
+/** `tool`'s words, counted once per definition object and kept while it lives: a search only looks them up. */
+export function indexed(tool: ToolDefinition): IndexedTool {
+  let entry = cache.get(tool);
+  if (entry === undefined) {
+    const words = terms(searchText(tool));
+    const counts = new Map<string, number>();
+    for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+    entry = { length: words.length, counts };
+    cache.set(tool, entry);
+  }
+  return entry;
+}
+
 /**
  * The tools that match `query`, best first, at most `limit`: BM25 with idf ln(1 + (N − df + 0.5) /
  * (df + 0.5)); a tool scoring 0 (no query term) is no match; equal scores keep the given order.
  */
 export function rankTools(query: string, tools: readonly ToolDefinition[], limit = SEARCH_LIMIT): ToolDefinition[] {
   // Lab 15.4 ①：查询的词去重（new Set(terms(query))）；没有词或没有工具 → []。每个工具的文档是
-  // terms(searchText(tool))，avgdl 是文档的平均词数。每个查询词的 idf = ln(1 + (N − df + 0.5) / (df + 0.5))，df 是
+  // indexed(tool)（词数 length 与每个词的次数 counts，已经算好、缓存着），avgdl 是文档的平均词数。每个查询词的 idf = ln(1 + (N − df + 0.5) / (df + 0.5))，df 是
   // 含这个词的文档数。文档的分数是它含有的每个查询词的 idf · tf · (K1 + 1) / (tf + K1 · (1 − B + B · dl / avgdl)) 之和。
   // 只留分数 > 0 的，分数高的在前，相同分数按原来的顺序（比较下标），取前 limit 个，返回定义的副本。
   throw new Error("Lab 15.4 工具搜索 尚未实现");

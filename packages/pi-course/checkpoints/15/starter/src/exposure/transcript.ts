@@ -6,7 +6,7 @@
 // biome-ignore-all lint/correctness: unfinished labs leave parameters and imports unused until written.
 import type { ToolDefinition, ToolRegistry } from "@pi/core";
 import type { SessionEntry } from "../session/entries.js";
-import { ExposedRegistry } from "./registry.js";
+import type { ExposedRegistry } from "./registry.js";
 import { declaredOn, recordsToolState, type ToolChange, toolChange } from "./tool-state.js";
 
 /** What the Runtime keeps of the exposure: one question asked before every request. */
@@ -40,8 +40,14 @@ export function restoreActivation(path: readonly SessionEntry[], registry: Expos
 /** The Runtime's recorder for `tools`, opened on the `restored` branch (its activations restored first). */
 export function exposureRecorder(tools: ToolRegistry, restored: readonly SessionEntry[]): ExposureRecorder {
   // A plain registry (chapters 13 and 14) has no exposure: every tool is direct, nothing is recorded.
-  if (!(tools instanceof ExposedRegistry)) return { change: () => undefined };
+  if (!isExposed(tools)) return { change: () => undefined };
   restoreActivation(restored, tools);
   const allDirect = tools.allDirect();
   return { change: (path, declared) => pendingChange(path, declared, allDirect) };
+}
+
+/** Whether `tools` has an exposure: asked by shape, so a practice tree's ExposedRegistry counts too. */
+function isExposed(tools: ToolRegistry): tools is ExposedRegistry {
+  const candidate = tools as unknown as Partial<Record<"activate" | "allDirect", unknown>>;
+  return typeof candidate.activate === "function" && typeof candidate.allDirect === "function";
 }
