@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { runCli, UsageError } from "../lib/usage-error.js";
 import { type CompactionReport, compactionGoals, compactionTable, measureCompaction } from "./compaction.js";
 import { type CourseSuiteReport, measureCourseSuite } from "./course-suite.js";
+import { type ExposureReport, exposureGoals, exposureTable, measureExposure } from "./exposure.js";
 import { courseGoals, type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
 import { type InnerLoopReport, measureInnerLoop } from "./inner-loop.js";
 import { type LoopOverheadPlan, type LoopOverheadReport, measureLoopOverhead } from "./loop-overhead.js";
@@ -24,10 +25,21 @@ import {
 } from "./tables.js";
 import { measureWorkspaceTools, type ToolsReport } from "./workspace-tools.js";
 
-const PARTS = ["loop", "inner", "setup", "tools", "provider", "session", "compaction", "page", "course"] as const;
+const PARTS = [
+  "loop",
+  "inner",
+  "setup",
+  "tools",
+  "provider",
+  "session",
+  "compaction",
+  "page",
+  "course",
+  "exposure",
+] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -44,6 +56,9 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
   course    the static checks of every checkpoint and the test files each adds (npm test's share), and
             each checkpoint's integrity checks alone (checkpoint <id> --prove, npm run test:course's
             share): the cost of one more chapter
+
+  exposure  chapter 15: tool schemas of 100 extension tools all direct vs deferred behind tool_search, tool_search
+            over 1,000 tools (median per query), the declared set of a 100,000-entry branch with 1,000 tool states
 
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables
@@ -129,6 +144,7 @@ async function main(): Promise<void> {
   let session: SessionReport | undefined;
   let compaction: CompactionReport | undefined;
   let page: PageReport | undefined;
+  let exposure: ExposureReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
     loopOverhead = await measureLoopOverhead(plan.loop);
@@ -165,6 +181,10 @@ async function main(): Promise<void> {
     progress("run page…");
     page = await measureRunPage(progress);
   }
+  if (parts.includes("exposure")) {
+    progress("tool exposure…");
+    exposure = await measureExposure(progress);
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const goals: Goal[] = [
@@ -177,6 +197,7 @@ async function main(): Promise<void> {
     ...(session ? sessionGoals(session) : []),
     ...(compaction ? compactionGoals(compaction) : []),
     ...(page ? pageGoals(page) : []),
+    ...(exposure ? exposureGoals(exposure) : []),
   ];
   if (options.json) {
     console.log(
@@ -193,6 +214,7 @@ async function main(): Promise<void> {
           session,
           compaction,
           page,
+          exposure,
           goals,
         },
         null,
@@ -211,6 +233,7 @@ async function main(): Promise<void> {
     session && sessionTable(session),
     compaction && compactionTable(compaction),
     page && pageTable(page),
+    exposure && exposureTable(exposure),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));
   for (const table of tables) console.log(`\n${renderTable(table)}`);

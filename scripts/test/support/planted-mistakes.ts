@@ -1,10 +1,11 @@
-// Mistakes a learner makes in chapters 00–07, 09 and 10–14, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 00–07, 09 and 10–15, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
 // The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
-// of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block at the end the
-// fresh-learner walks of 10–14 (issue 34); the others are the course's own.
+// of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
+// fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's; the others
+// are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -44,6 +45,10 @@ const jsonlStore = "packages/pi-coding-agent/src/session/jsonl-store.ts";
 const sessionTree = "packages/pi-coding-agent/src/session/session-tree.ts";
 const resourceContext = "packages/pi-coding-agent/src/resources/context.ts";
 const resourceRootsFile = "packages/pi-coding-agent/src/resources/roots.ts";
+const exposedRegistry = "packages/pi-coding-agent/src/exposure/registry.ts";
+const toolState = "packages/pi-coding-agent/src/exposure/tool-state.ts";
+const exposureTranscript = "packages/pi-coding-agent/src/exposure/transcript.ts";
+const toolSearch = "packages/pi-coding-agent/src/exposure/tool-search.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -1242,5 +1247,157 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /json：写错误原样传出：拒绝的是 write 抛出的那个错误对象本身，不包装成新的错误/,
+  },
+  // Chapter 15, planted by its author: one per rule the guide states for each lab.
+  {
+    checkpoint: "15",
+    name: "activate() 按请求的顺序返回，不按注册顺序",
+    lab: "15.1",
+    mutations: [
+      {
+        file: exposedRegistry,
+        find: "    const added = this.order.filter(",
+        replace: "    const added = [...wanted].filter(",
+      },
+    ],
+    says: /按注册顺序返回新激活的/,
+  },
+  {
+    checkpoint: "15",
+    name: "不是延迟的就当作声明的：隐藏的工具也告诉了模型",
+    lab: "15.1",
+    mutations: [
+      {
+        file: exposedRegistry,
+        find: '    return exposure === "direct" || (exposure === "deferred" && this.active.has(name));',
+        replace: '    return exposure !== "deferred" || this.active.has(name);',
+      },
+    ],
+    says: /只有 direct 的工具一开始就声明/,
+  },
+  {
+    checkpoint: "15",
+    name: "没有声明的延迟工具当作没有注册：拒绝不叫模型去搜索",
+    lab: "15.1",
+    mutations: [
+      {
+        file: exposedRegistry,
+        find: "    if (!this.callable(name)) return refusing(name);",
+        replace: "    if (!this.callable(name)) return undefined;",
+      },
+    ],
+    says: /说要先用 tool_search 找到它/,
+  },
+  {
+    checkpoint: "15",
+    name: "重放时先加后删：换了定义的工具被删掉",
+    lab: "15.2",
+    mutations: [
+      {
+        file: toolState,
+        find: "    for (const name of entry.data.removed) declared.delete(name);\n    for (const tool of entry.data.added) declared.set(tool.name, tool);",
+        replace:
+          "    for (const tool of entry.data.added) declared.set(tool.name, tool);\n    for (const name of entry.data.removed) declared.delete(name);",
+      },
+    ],
+    says: /每条变化先删后加/,
+  },
+  {
+    checkpoint: "15",
+    name: "重放的结果直接交出条目里的定义",
+    lab: "15.2",
+    mutations: [
+      {
+        file: toolState,
+        find: "  return structuredClone([...declared.values()]);",
+        replace: "  return [...declared.values()];",
+      },
+    ],
+    says: /重放的结果是副本/,
+  },
+  {
+    checkpoint: "15",
+    name: "参数 schema 只查 typeof object：数组也过了",
+    lab: "15.2",
+    mutations: [
+      {
+        file: toolState,
+        find: "    if (!isObject(tool.parameters))",
+        replace: '    if (typeof tool.parameters !== "object" || tool.parameters === null)',
+      },
+    ],
+    says: /严格的解析器拒绝 .*不是对象的参数 schema/,
+  },
+  {
+    checkpoint: "15",
+    name: "空的变化也接受",
+    lab: "15.2",
+    mutations: [
+      {
+        file: toolState,
+        find: '  if (added.length === 0 && removed.length === 0) throw new Error("工具变化是空的：没有变化就不写这个条目");\n',
+        replace: "",
+      },
+    ],
+    says: /严格的解析器拒绝 \{"added":\[\],"removed":\[\]\}/,
+  },
+  {
+    checkpoint: "15",
+    name: "全部直接的运行也记下第一条变化",
+    lab: "15.3",
+    mutations: [
+      {
+        file: exposureTranscript,
+        find: "  if (allDirect && !recordsToolState(path)) return undefined;\n",
+        replace: "",
+      },
+    ],
+    says: /全部直接的注册表不写工具状态条目/,
+  },
+  {
+    checkpoint: "15",
+    name: "恢复时不从分支重新激活：激活只活在这次运行的变量里",
+    lab: "15.3",
+    mutations: [
+      {
+        file: exposureTranscript,
+        find: "  return registry.activate(declaredOn(path).map((tool) => tool.name));",
+        replace: "  return [];",
+      },
+    ],
+    says: /打开时从分支恢复激活/,
+  },
+  {
+    checkpoint: "15",
+    name: "不用 idf：常见的词与稀有的词一样重",
+    lab: "15.4",
+    mutations: [
+      {
+        file: toolSearch,
+        find: "    idf.set(term, Math.log(1 + (tools.length - df + 0.5) / (df + 0.5)));",
+        replace: "    idf.set(term, df > 0 ? 1 : 0);",
+      },
+    ],
+    says: /issue 比 create 稀有/,
+  },
+  {
+    checkpoint: "15",
+    name: "一次搜索激活所有匹配的工具",
+    lab: "15.4",
+    mutations: [{ file: toolSearch, find: "    .slice(0, limit)\n", replace: "" }],
+    says: /最多返回 limit 个/,
+  },
+  {
+    checkpoint: "15",
+    name: "相同分数按下标倒序",
+    lab: "15.4",
+    mutations: [
+      {
+        file: toolSearch,
+        find: "    .sort((a, b) => b.score - a.score || a.index - b.index)",
+        replace: "    .sort((a, b) => b.score - a.score || b.index - a.index)",
+      },
+    ],
+    says: /相同的分数保持注册顺序/,
   },
 ];

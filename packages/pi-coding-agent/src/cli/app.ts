@@ -88,6 +88,8 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     gate: { yes: args.yes === true, protectedPaths: args.protectedPaths ?? DEFAULT_PROTECTED_PATHS },
     ...(questions !== undefined ? { questions } : {}),
     notes,
+    ...(args.deferTools !== undefined ? { defer: args.deferTools } : {}),
+    ...(learner.code.exposure !== undefined ? { exposureCode: learner.code.exposure } : {}),
   });
   const outcome = { ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}) };
   if (choice.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);

@@ -4,6 +4,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "../host/errors.js";
+import type { DeferChoice } from "../host/tool-exposure.js";
 import { windowOptions } from "./context-window-args.js";
 import { type OutputMode, outputMode } from "./output-mode.js";
 import { parseToolNames, type ToolName } from "./tool-names.js";
@@ -11,7 +12,7 @@ import { parseToolNames, type ToolName } from "./tool-names.js";
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
   "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--mode text|print|json | --json | -p] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
-  "[--no-context-files] [--trust-extensions] [--yes] [--protected-paths LIST] [prompt]" +
+  "[--no-context-files] [--trust-extensions] [--yes] [--protected-paths LIST] [--defer-tools all|none|LIST] [prompt]" +
   " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources | tiny-pi export FILE [--out FILE.html]";
 
 export type SessionChoice =
@@ -59,6 +60,8 @@ export interface CliArgs {
   yes?: true;
   /** --protected-paths LIST: workspace paths write and edit may never touch; absent: DEFAULT_PROTECTED_PATHS. */
   protectedPaths?: string[];
+  /** --defer-tools all|none|LIST: which extension tools wait for tool_search; absent: all of them above the threshold. */
+  deferTools?: DeferChoice;
   /** The prompt words joined by spaces; absent when none was given. */
   prompt?: string;
 }
@@ -86,6 +89,7 @@ export const cliOptions = {
   "trust-extensions": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
   "protected-paths": { type: "string" },
+  "defer-tools": { type: "string" },
   out: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -143,8 +147,22 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     ...(values["protected-paths"] !== undefined
       ? { protectedPaths: parseProtectedPaths(values["protected-paths"]) }
       : {}),
+    ...(values["defer-tools"] !== undefined ? { deferTools: parseDeferTools(values["defer-tools"]) } : {}),
     ...(prompt !== "" ? { prompt } : {}),
   };
+}
+
+/** `all`, `none`, or extension tool names separated by commas. */
+function parseDeferTools(value: string): DeferChoice {
+  const trimmed = value.trim();
+  if (trimmed === "all" || trimmed === "none") return trimmed;
+  const names = trimmed.split(",").map((name) => name.trim());
+  if (trimmed === "" || names.some((name) => name === "")) {
+    throw new UsageError(
+      "--defer-tools 要写 all、none，或逗号分隔的扩展工具名，例如 --defer-tools deploy_site,open_ticket。",
+    );
+  }
+  return names;
 }
 
 function sessionChoice(values: ReturnType<typeof parseStrict>["values"], from: string): SessionChoice {
@@ -339,6 +357,8 @@ export const helpText = `用法：${usage}
   -y, --yes             权限门不再询问，直接允许 write、edit、bash（受保护的路径仍然拒绝）
   --protected-paths LIST  write 与 edit 永远不能改动的工作区路径，逗号分隔，默认 .git/,.tiny-pi/,node_modules/
                         （只有一段的名字在任何深度都受保护）；即使有 --yes 也拒绝；写 "" 表示不保护
+  --defer-tools all|none|LIST  哪些扩展工具延迟（第 15 章）：延迟的工具不在请求里声明，模型用 tool_search 按需
+                        找到；默认扩展工具多于 10 个时全部延迟。--tools 的工作区工具与 activate_skill 总是直接声明
   tiny-pi resources     列出这次会加载什么：各个根、上下文文件、技能、模板、扩展及其信任、谁遮蔽了谁（只读，不导入扩展）
 
 输出与会话

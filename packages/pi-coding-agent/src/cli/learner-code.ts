@@ -17,6 +17,7 @@ import type { CompactionCode } from "../host/compaction-code.js";
 import type { RuntimeCode13 } from "../host/open-run.js";
 import type { ResourceCode } from "../host/resource-code.js";
 import type { SessionCode } from "../host/session-code.js";
+import type { ExposureCode } from "../host/tool-exposure.js";
 import type { EngineFactory } from "../runtime/index.js";
 import type { CliArgs } from "./args.js";
 import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
@@ -40,6 +41,8 @@ export interface LearnerCode {
   resources?: ResourceCode;
   /** Chapter 13's Runtime, its engines and modes. */
   runtime?: RuntimeCode13;
+  /** Chapter 15's exposure: the registry and tool_search. */
+  exposure?: ExposureCode;
 }
 
 /** Chapter 12's exports tiny-pi takes: every field of ResourceCode. */
@@ -76,6 +79,8 @@ export interface CodeRow {
   fill(code: LearnerCode, module: Record<string, unknown>): void;
   /** Named on the start line only when it is the learner's, and said to be idle without an endpoint. */
   endpointOnly?: boolean;
+  /** Named on the start line only when it is the learner's: a practice tree of an earlier chapter has none. */
+  learnerOnly?: boolean;
 }
 
 export const CODE_ROWS: readonly CodeRow[] = [
@@ -178,6 +183,21 @@ export const CODE_ROWS: readonly CodeRow[] = [
       ) as unknown as RuntimeCode13;
     },
   },
+  {
+    checkpoint: "15",
+    label: "工具暴露",
+    what: () => "ExposedRegistry、tool_search",
+    exports: ["ExposedRegistry", "toolSearchTool"],
+    // The registry extends chapter 06's ToolRegistry; chapter 13's Runtime records its changes.
+    uses: ["06", "13"],
+    learnerOnly: true,
+    fill: (code, module) => {
+      code.exposure = {
+        ExposedRegistry: module.ExposedRegistry as ExposureCode["ExposedRegistry"],
+        toolSearchTool: module.toolSearchTool as ExposureCode["toolSearchTool"],
+      };
+    },
+  },
 ];
 
 /** How the practice directory was named: `--from` takes every row present, the two older flags one row each. */
@@ -258,7 +278,7 @@ export function runtimeParts(
       !interactive && row.checkpoint === "07"
         ? (run.dirs.get("07") ?? run.dirs.get("09"))
         : run.dirs.get(row.checkpoint);
-    if (row.endpointOnly && dir === undefined) return [];
+    if ((row.endpointOnly || row.learnerOnly) && dir === undefined) return [];
     const idle = row.endpointOnly && !endpoint ? IDLE_WITHOUT_ENDPOINT : "";
     return [{ label: row.label, what: `${row.what(tools)}${idle}`, ...(dir !== undefined ? { dir } : {}) }];
   });

@@ -17,6 +17,7 @@ import type { RunResources } from "./run-resources.js";
 import type { HostSession } from "./session-store.js";
 import { activateSkillTool } from "./skill-tool.js";
 import { systemPrompt } from "./system-prompt.js";
+import { type DeferChoice, type ExposureCode, exposeTools, exposureLine } from "./tool-exposure.js";
 
 /** Chapter 13's exports tiny-pi runs on: this package's, or a practice tree's. */
 export interface RuntimeCode13 {
@@ -56,6 +57,10 @@ export interface RunOptions {
   gate: { yes: boolean; protectedPaths: readonly string[] };
   questions?: Questions;
   notes: { write(text: string): unknown };
+  /** --defer-tools; absent: extension tools are deferred above the threshold. */
+  defer?: DeferChoice;
+  /** Chapter 15's code: the course's, or a learner's (--from practice/15). */
+  exposureCode?: ExposureCode;
 }
 
 export interface OpenedRun {
@@ -71,7 +76,8 @@ export interface OpenedRun {
 export async function openRun(options: RunOptions): Promise<OpenedRun> {
   const { resources, resourceCode, notes, questions, runtimeCode, workspace } = options;
   if (resources.skills.length > 0) options.tools.register(activateSkillTool(resources.skills, resourceCode));
-  const parts = await runtimeCode.wireRuntime({
+  const own = new Set(options.tools.definitions().map((tool) => tool.name));
+  const wired = await runtimeCode.wireRuntime({
     tools: options.tools,
     systemPrompt: (names) => systemPrompt(workspace, [...names]),
     resources: { contextFiles: resources.contextFiles, skills: resources.skills },
@@ -90,7 +96,12 @@ export async function openRun(options: RunOptions): Promise<OpenedRun> {
       hookedRegistry: resourceCode.hookedRegistry,
     },
   });
-  for (const line of extensionLines(parts.extensions, questions !== undefined)) notes.write(`${line}\n`);
+  for (const line of extensionLines(wired.extensions, questions !== undefined)) notes.write(`${line}\n`);
+  const exposed = exposeTools(wired.tools, own, options.defer, options.exposureCode);
+  for (const name of exposed.unknown) notes.write(`--defer-tools 里的 ${name} 不是哪个扩展注册的工具：没有延迟它\n`);
+  const counts = exposureLine(exposed);
+  if (counts !== undefined) notes.write(`${counts}\n`);
+  const parts: RuntimeParts = { ...wired, tools: exposed.tools };
   const compactor = new Compactor({
     model: options.model,
     window: options.window,
