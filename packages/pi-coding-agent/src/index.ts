@@ -1,6 +1,7 @@
 export * from "./codemode/index.js";
 export * from "./compaction/index.js";
 export * from "./eval/index.js";
+export * from "./exposure/index.js";
 export * from "./extensions/index.js";
 export * from "./modes/index.js";
 export * from "./resources/index.js";
