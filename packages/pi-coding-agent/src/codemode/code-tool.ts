@@ -24,11 +24,20 @@ export interface CodeDetails {
 
 export function createCodeTool(options: CodeToolOptions): Tool {
   let runs = 0;
+  // Listing the callable tools may read every definition of a registry that holds this tool too:
+  // while its own description is being asked for, it answers "" instead of asking again.
+  let describing = false;
   const reachable = () => options.callable().filter((tool) => tool.name !== CODE_TOOL_NAME);
   return {
     name: CODE_TOOL_NAME,
     get description() {
-      return describe(reachable());
+      if (describing) return "";
+      describing = true;
+      try {
+        return describe(reachable());
+      } finally {
+        describing = false;
+      }
     },
     parameters: {
       type: "object",

@@ -18,6 +18,9 @@ export interface NestedCall {
   outcome: NestedOutcome;
   /** The tool's text or error, at most maxRecordedText characters. */
   text: string;
+  /** Epoch ms when the bridge took the call and when its outcome was known. */
+  start: number;
+  end: number;
 }
 
 /** What the script's promise gets, or `end`: the run must stop (a bound of the whole run was crossed). */
@@ -55,6 +58,8 @@ export class NestedCallBridge {
       arguments: bytes > this.bounds.maxArgumentBytes ? `[${bytes} bytes, not kept]` : args,
       outcome: "running",
       text: "",
+      start: Date.now(),
+      end: Date.now(),
     };
     this.calls.push(record);
     const refused = (text: string) => this.finish(record, "refused", text);
@@ -108,6 +113,7 @@ export class NestedCallBridge {
 
   private finish(record: NestedCall, outcome: NestedOutcome, text: string, full = text): { ok: boolean; text: string } {
     record.outcome = outcome;
+    record.end = Date.now();
     const cap = this.bounds.maxRecordedText;
     record.text = text.length > cap ? `${text.slice(0, cap)}…` : text;
     return { ok: outcome === "ok", text: outcome === "ok" ? full : record.text };
