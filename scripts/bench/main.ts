@@ -3,6 +3,7 @@
 // each (or one JSON document with --json). A program, not a test.
 import { parseArgs } from "node:util";
 import { runCli, UsageError } from "../lib/usage-error.js";
+import { type CodemodeReport, codemodeGoals, codemodeTable, measureCodemode } from "./codemode.js";
 import { type CompactionReport, compactionGoals, compactionTable, measureCompaction } from "./compaction.js";
 import { type CourseSuiteReport, measureCourseSuite } from "./course-suite.js";
 import { courseGoals, type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
@@ -24,10 +25,21 @@ import {
 } from "./tables.js";
 import { measureWorkspaceTools, type ToolsReport } from "./workspace-tools.js";
 
-const PARTS = ["loop", "inner", "setup", "tools", "provider", "session", "compaction", "page", "course"] as const;
+const PARTS = [
+  "loop",
+  "inner",
+  "setup",
+  "tools",
+  "provider",
+  "session",
+  "compaction",
+  "page",
+  "course",
+  "codemode",
+] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,codemode]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -43,6 +55,9 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
             tiny-pi export and rendered in headless Chromium (the system's), and upstream Pi's --export of it
   course    the static checks of every checkpoint (npm test's share), and each checkpoint's integrity
             checks alone (checkpoint <id> --prove, npm run test:course's share): the cost of one more chapter
+  codemode  a fresh sandbox VM per run (execute → first script instruction, split: worker start and VM),
+            one script reading 20 files against 20 direct calls through the loop (requests, tokens, wall),
+            and the peak RSS of a node running the engine, after 1 run and after 100
 
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables
@@ -51,6 +66,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
 
 interface Plan {
   loop: LoopOverheadPlan;
+  codemodeRuns: number;
   innerRuns: number;
   setupRuns: number;
   toolsRuns: number;
@@ -59,6 +75,7 @@ interface Plan {
 
 const FULL: Plan = {
   loop: { steps: [100, 1000, 5000], calls: [1, 4], rounds: 21, warmupRuns: 3, stepsPerSample: 10_000 },
+  codemodeRuns: 31,
   innerRuns: 7,
   setupRuns: 5,
   toolsRuns: 3,
@@ -66,6 +83,7 @@ const FULL: Plan = {
 };
 const QUICK: Plan = {
   loop: { ...FULL.loop, rounds: 3, warmupRuns: 1, stepsPerSample: 2_000 },
+  codemodeRuns: 7,
   innerRuns: 2,
   setupRuns: 2,
   toolsRuns: 1,
@@ -128,6 +146,7 @@ async function main(): Promise<void> {
   let session: SessionReport | undefined;
   let compaction: CompactionReport | undefined;
   let page: PageReport | undefined;
+  let codemode: CodemodeReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
     loopOverhead = await measureLoopOverhead(plan.loop);
@@ -164,6 +183,10 @@ async function main(): Promise<void> {
     progress("run page…");
     page = await measureRunPage(progress);
   }
+  if (parts.includes("codemode")) {
+    progress("codemode…");
+    codemode = await measureCodemode(plan.codemodeRuns);
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const goals: Goal[] = [
@@ -176,6 +199,7 @@ async function main(): Promise<void> {
     ...(session ? sessionGoals(session) : []),
     ...(compaction ? compactionGoals(compaction) : []),
     ...(page ? pageGoals(page) : []),
+    ...(codemode ? codemodeGoals(codemode) : []),
   ];
   if (options.json) {
     console.log(
@@ -192,6 +216,7 @@ async function main(): Promise<void> {
           session,
           compaction,
           page,
+          codemode,
           goals,
         },
         null,
@@ -210,6 +235,7 @@ async function main(): Promise<void> {
     session && sessionTable(session),
     compaction && compactionTable(compaction),
     page && pageTable(page),
+    codemode && codemodeTable(codemode),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));
   for (const table of tables) console.log(`\n${renderTable(table)}`);

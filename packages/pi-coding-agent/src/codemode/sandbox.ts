@@ -60,6 +60,8 @@ export async function runCode(options: CodeRunOptions): Promise<CodeRun> {
   };
   const worker = new Worker(new URL("./worker.js", import.meta.url), {
     workerData: start,
+    // The host's node flags (--input-type, --import tsx, --inspect…) are not the engine's business.
+    execArgv: [],
     stdout: true,
     stderr: true,
     resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },
