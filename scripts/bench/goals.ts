@@ -15,7 +15,7 @@ export interface Goal {
   met: boolean;
 }
 
-function goal(name: string, value: number, limit: number, unit: string): Goal {
+export function goal(name: string, value: number, limit: number, unit: string): Goal {
   return { name, value, limit, unit, met: value <= limit };
 }
 

@@ -3,6 +3,7 @@
 // each (or one JSON document with --json). A program, not a test.
 import { parseArgs } from "node:util";
 import { runCli, UsageError } from "../lib/usage-error.js";
+import { type CodemodeReport, codemodeGoals, codemodeTable, measureCodemode } from "./codemode.js";
 import { type CompactionReport, compactionGoals, compactionTable, measureCompaction } from "./compaction.js";
 import { type CourseSuiteReport, measureCourseSuite } from "./course-suite.js";
 import { type ExposureReport, exposureGoals, exposureTable, measureExposure } from "./exposure.js";
@@ -36,10 +37,11 @@ const PARTS = [
   "page",
   "course",
   "exposure",
+  "codemode",
 ] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure,codemode]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -59,6 +61,9 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
 
   exposure  chapter 15: tool schemas of 100 extension tools all direct vs deferred behind tool_search, tool_search
             over 1,000 tools (median per query), the declared set of a 100,000-entry branch with 1,000 tool states
+  codemode  a fresh sandbox VM per run (execute → first script instruction, split: worker start and VM),
+            one script reading 20 files against 20 direct calls through the loop (requests, tokens, wall),
+            and the peak RSS of a node running the engine, after 1 run and after 100
 
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables
@@ -67,6 +72,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
 
 interface Plan {
   loop: LoopOverheadPlan;
+  codemodeRuns: number;
   innerRuns: number;
   setupRuns: number;
   toolsRuns: number;
@@ -75,6 +81,7 @@ interface Plan {
 
 const FULL: Plan = {
   loop: { steps: [100, 1000, 5000], calls: [1, 4], rounds: 21, warmupRuns: 3, stepsPerSample: 10_000 },
+  codemodeRuns: 31,
   innerRuns: 7,
   setupRuns: 5,
   toolsRuns: 3,
@@ -82,6 +89,7 @@ const FULL: Plan = {
 };
 const QUICK: Plan = {
   loop: { ...FULL.loop, rounds: 3, warmupRuns: 1, stepsPerSample: 2_000 },
+  codemodeRuns: 7,
   innerRuns: 2,
   setupRuns: 2,
   toolsRuns: 1,
@@ -145,6 +153,7 @@ async function main(): Promise<void> {
   let compaction: CompactionReport | undefined;
   let page: PageReport | undefined;
   let exposure: ExposureReport | undefined;
+  let codemode: CodemodeReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
     loopOverhead = await measureLoopOverhead(plan.loop);
@@ -185,6 +194,10 @@ async function main(): Promise<void> {
     progress("tool exposure…");
     exposure = await measureExposure(progress);
   }
+  if (parts.includes("codemode")) {
+    progress("codemode…");
+    codemode = await measureCodemode(plan.codemodeRuns);
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const goals: Goal[] = [
@@ -198,6 +211,7 @@ async function main(): Promise<void> {
     ...(compaction ? compactionGoals(compaction) : []),
     ...(page ? pageGoals(page) : []),
     ...(exposure ? exposureGoals(exposure) : []),
+    ...(codemode ? codemodeGoals(codemode) : []),
   ];
   if (options.json) {
     console.log(
@@ -215,6 +229,7 @@ async function main(): Promise<void> {
           compaction,
           page,
           exposure,
+          codemode,
           goals,
         },
         null,
@@ -234,6 +249,7 @@ async function main(): Promise<void> {
     compaction && compactionTable(compaction),
     page && pageTable(page),
     exposure && exposureTable(exposure),
+    codemode && codemodeTable(codemode),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));
   for (const table of tables) console.log(`\n${renderTable(table)}`);

@@ -100,7 +100,7 @@ test("tiny-pi 参数有误：每种错误一行，说明怎么改", () => {
   usageError(["--max-steps", "0"], /^--max-steps 要一个 ≥ 1 的整数（收到 "0"），例如 --max-steps 8。$/);
   usageError(["--max-steps", "2.5"], /^--max-steps 要一个 ≥ 1 的整数/);
   usageError(["--max-steps", "lots"], /^--max-steps 要一个 ≥ 1 的整数/);
-  usageError(["--tools", "read,rm"], /^--tools 里有"rm"：请从 read,write,edit,bash 中选/);
+  usageError(["--tools", "read,rm"], /^--tools 里有"rm"：请从 read,write,edit,bash,code 中选/);
   usageError(["--tools", "read,"], /^--tools 里有空名字/);
   usageError(["--workspace", " "], /^--workspace 的取值为空/);
   usageError(["--no-session", "--resume", "x.jsonl"], /^--no-session 和 --resume 不能同时使用/);

@@ -3,6 +3,7 @@
 // presented: one prompt in the chosen mode (the human view, -p's final text, JSON lines) or the REPL.
 // Everything that persists, builds a context or runs an extension is the Runtime's side.
 
+import type { ToolRegistry } from "@pi/core";
 import type { AgentRunResult } from "@pi/course";
 import { windowInForce, windowLine } from "../host/context-window.js";
 import { EXIT_INTERRUPTED, UsageError } from "../host/errors.js";
@@ -30,7 +31,7 @@ import { type RuntimeFacts, runtimeLine } from "./runtime-line.js";
 import { type SessionReport, sessionReport } from "./session-report.js";
 import { terminalQuestions } from "./terminal-questions.js";
 import { tinyPiHome } from "./tiny-pi-home.js";
-import { selectTools, type ToolFactory } from "./tool-selection.js";
+import { addCodeTool, selectTools, type ToolFactory } from "./tool-selection.js";
 
 /** Runs tiny-pi as `args` say; `interactive`: the REPL. Resolves with the exit code. */
 export async function runTinyPi(args: CliArgs, from: string, interactive: boolean): Promise<number> {
@@ -71,10 +72,13 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const window = await windowInForce(args);
   const createTools: ToolFactory = learner.code.createWorkspaceTools ?? createWorkspaceTools;
   const engine = engineFor(learner, interactive);
+  const tools = selectTools(createTools, args.workspace, args.tools, learner.dirs.get("08") ?? "课程");
+  let wired: ToolRegistry | undefined;
+  addCodeTool(tools, args.tools, () => wired);
   const run = await openRun({
     workspace: args.workspace,
     home,
-    tools: selectTools(createTools, args.workspace, args.tools, learner.dirs.get("08") ?? "课程"),
+    tools,
     resources,
     resourceCode,
     ...(learner.code.compaction !== undefined ? { compactionCode: learner.code.compaction } : {}),
@@ -91,6 +95,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     ...(args.deferTools !== undefined ? { defer: args.deferTools } : {}),
     ...(learner.code.exposure !== undefined ? { exposureCode: learner.code.exposure } : {}),
   });
+  wired = run.parts.tools;
   const outcome = { ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}) };
   if (choice.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
   const present = presentation(args.mode, choice.redact, outcome);

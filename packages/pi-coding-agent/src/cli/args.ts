@@ -312,7 +312,8 @@ export const helpText = `用法：${usage}
 
 工具与 loop
   --workspace DIR       工具的工作区（默认：运行 npm 的目录）；工具不能访问它之外的路径
-  --tools LIST          逗号分隔，从 read,write,edit,bash 中选；默认只有只读的 read
+  --tools LIST          逗号分隔，从 read,write,edit,bash,code 中选；默认只有只读的 read；code：模型写一段脚本，
+                        在沙箱里调用其他选中的工具（第 16 章）
   --max-steps N         最多请求模型 N 次（默认 32）
   --from DIR            在练习目录 DIR 里你自己写的每一章代码上运行：provider（05，只在有 --base-url 时）、loop（07）、工具（08）、
                         Agent（09）、会话存储与投影（10）、压缩（11）、资源与工具钩子（12）、Runtime 与模式（13），DIR 里有哪一章就用哪一章，

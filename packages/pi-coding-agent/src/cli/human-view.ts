@@ -1,9 +1,12 @@
 // The view a person reads: the model's text streamed as it arrives, one line per tool call
-// (name, key argument, ok/error, a short result), and a final line with reason, steps and tokens.
+// (name, key argument, ok/error, a short result; a code script's nested calls indented under it),
+// and a final line with reason, steps and tokens.
 
 import type { ToolCall, ToolResultMessage } from "@pi/core";
 import type { LoopEvent } from "@pi/course";
+import type { NestedCall } from "../codemode/index.js";
 import { visible } from "../host/visible-text.js";
+import { nestedCallsOf, nestedKeyArgument } from "./nested-calls-view.js";
 import type { Style } from "./style.js";
 
 const SHORT = 60;
@@ -36,6 +39,7 @@ export function humanView(out: { write(text: string): unknown }, style: Style): 
       case "tool_end":
       case "tool_skipped":
         line(toolLine(event.result, calls.get(event.result.toolCallId), event.type === "tool_skipped", style));
+        for (const nested of nestedCallsOf(event.result)) line(nestedLine(nested, style));
         break;
       case "turn_end": {
         const used = tokens === undefined ? "tokens —" : `tokens 输入 ${tokens.input} / 输出 ${tokens.output}`;
@@ -61,6 +65,15 @@ function toolLine(result: ToolResultMessage, call: ToolCall | undefined, skipped
   }
   const mark = result.isError ? style.bad("✗") : style.ok("✓");
   return `  ${mark} ${name} → ${summary(output, truncatedFrom(result))}`;
+}
+
+/** One nested call of a code script, indented under its code call. */
+function nestedLine(call: NestedCall, style: Style): string {
+  const mark = call.outcome === "ok" ? style.ok("✓") : style.bad("✗");
+  const name = `${style.dim(visible(call.id))} ${style.name(visible(call.name))} ${short(nestedKeyArgument(call))}`;
+  const result =
+    call.outcome === "ok" || call.outcome === "error" ? summary(call.text) : `${call.outcome}：${short(call.text)}`;
+  return `      ${mark} ${name} → ${result}`;
 }
 
 /** The argument that says what a call does: the path, the command, else the first string argument. */

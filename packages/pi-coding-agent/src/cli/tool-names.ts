@@ -1,7 +1,8 @@
-// The names --tools accepts, parsed without loading the tools themselves.
+// The names --tools accepts, parsed without loading the tools themselves: chapter 08's workspace
+// tools, and `code` (chapter 16: scripts that call the other chosen tools in a sandbox).
 import { UsageError } from "../host/errors.js";
 
-export const TOOL_NAMES = ["read", "write", "edit", "bash"] as const;
+export const TOOL_NAMES = ["read", "write", "edit", "bash", "code"] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 /** `"read,bash"` → `["read", "bash"]`; an unknown, repeated or empty name is a UsageError. */

@@ -1,6 +1,7 @@
 // Which workspace tools a run gets: `--tools read,write,edit,bash`, read-only `read` by default.
 // The tools come from chapter 08's createWorkspaceTools, the course's or a learner's (--tools-from).
 import { type Tool, ToolRegistry } from "@pi/core";
+import { CODE_TOOL_NAME, createCodeTool } from "../codemode/index.js";
 import { RunError } from "../host/errors.js";
 import type { ToolName } from "./tool-names.js";
 
@@ -20,6 +21,7 @@ export function selectTools(
   const tools = createTools(workspace);
   const registry = new ToolRegistry();
   for (const name of names) {
+    if (name === CODE_TOOL_NAME) continue; // not a workspace tool: app.ts adds it (codeTool below)
     const tool = Array.isArray(tools) ? tools.find((candidate) => candidate?.name === name) : undefined;
     if (tool === undefined) {
       throw new RunError(
@@ -29,4 +31,20 @@ export function selectTools(
     registry.register(tool);
   }
   return registry;
+}
+
+/**
+ * `--tools …,code`: the code tool, added to `registry` when it was named. Its scripts reach the
+ * tools of `hooked()` (the registry after the permission gate and the extensions' hooks wrapped it),
+ * so a nested write, edit or bash meets the same gate as a direct one. Before the registry is wired,
+ * its description names the tools of `registry` itself (same names and schemas).
+ */
+export function addCodeTool(
+  registry: ToolRegistry,
+  names: readonly ToolName[],
+  hooked: () => ToolRegistry | undefined,
+): void {
+  if (!names.includes(CODE_TOOL_NAME)) return;
+  const toolsOf = (source: ToolRegistry) => source.definitions().flatMap(({ name }) => source.get(name) ?? []);
+  registry.register(createCodeTool({ callable: () => toolsOf(hooked() ?? registry) }));
 }

@@ -4,8 +4,10 @@
 // complete; the loop starts every call of an answer right then, and a tool result's `timestamp` is
 // when that call ended. A user message dated before the run's last end was typed while the run
 // went on: after a tool result it is a steer, after an answer a follow-up; otherwise it starts a
-// new turn. Times that do not fit (a file from elsewhere) are clamped, never invented.
+// new turn. Times that do not fit (a file from elsewhere) are clamped, never invented. A code
+// call's nested calls (chapter 16) are spans of their own at the times its details recorded.
 import type { SessionEntry } from "../../session/entries.js";
+import { nestedCallsOf } from "../nested-calls-view.js";
 import {
   type Lane,
   LOOP_LANE,
@@ -94,6 +96,17 @@ export function sessionTimeline(path: readonly SessionEntry[]): Timeline {
         call.state = skipped ? "skipped" : message.isError ? "error" : "ok";
         call.entryId = entry.id;
         lastEnd = Math.max(lastEnd, call.end);
+        for (const nested of nestedCallsOf(message)) {
+          calls.push({
+            start: Math.max(call.start, Math.min(nested.start, call.end)),
+            end: Math.max(call.start, Math.min(nested.end, call.end)),
+            label: `↳ ${nested.name}`,
+            state: nested.outcome === "ok" ? "ok" : nested.outcome === "cancelled" ? "skipped" : "error",
+            callId: nested.id,
+            entryId: entry.id,
+            batch: `${message.toolCallId}/nested`,
+          });
+        }
       }
     }
     previousRole = message.role;
