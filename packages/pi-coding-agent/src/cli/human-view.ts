@@ -72,7 +72,9 @@ function nestedLine(call: NestedCall, style: Style): string {
   const mark = call.outcome === "ok" ? style.ok("✓") : style.bad("✗");
   const name = `${style.dim(visible(call.id))} ${style.name(visible(call.name))} ${short(nestedKeyArgument(call))}`;
   const result =
-    call.outcome === "ok" || call.outcome === "error" ? summary(call.text) : `${call.outcome}：${short(call.text)}`;
+    call.outcome === "ok" || call.outcome === "error"
+      ? summary(call.text, undefined)
+      : `${call.outcome}：${short(call.text)}`;
   return `      ${mark} ${name} → ${result}`;
 }
 

@@ -5,8 +5,8 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@pi/core";
-import { piOriginal, piSummary } from "../host/pi-entries.js";
 import type { ToolChange } from "../exposure/tool-state.js";
+import { piOriginal, piSummary } from "../host/pi-entries.js";
 import { readSessionFile, sessionsDir } from "../host/session-file.js";
 import { visible } from "../host/visible-text.js";
 import type { SessionEntry } from "../session/entries.js";
