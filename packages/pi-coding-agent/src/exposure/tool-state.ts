@@ -2,16 +2,10 @@
 // variable. A change is its own entry, in Pi's v3 format a `custom` entry with our own
 // customType: Pi 0.73 reads it and leaves it out of the context, as it does every custom entry.
 import type { ToolDefinition } from "@pi/core";
-import type { SessionEntry, ToolStateEntry } from "../session/entries.js";
+import { type SessionEntry, TOOL_STATE, type ToolChange, type ToolStateEntry } from "../session/entries.js";
 
-/** The customType of a tool-state change. */
-export const TOOL_STATE = "pi-course/tool-state";
-
-/** Removals are replayed before additions; a changed definition is removed, then added. */
-export interface ToolChange {
-  added: ToolDefinition[];
-  removed: string[];
-}
+// The entry's types live with the session's vocabulary (session/entries.ts), which this file imports.
+export { TOOL_STATE, type ToolChange };
 
 type Json = Record<string, unknown>;
 

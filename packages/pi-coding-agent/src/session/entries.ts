@@ -4,8 +4,7 @@
 // stands. The types here are the ones the course reads and writes so far (`compaction` joined in
 // chapter 11); `branch_summary`, `custom` and `custom_message` belong to later chapters.
 import { randomBytes, randomUUID } from "node:crypto";
-import type { Message } from "@pi/core";
-import type { TOOL_STATE, ToolChange } from "../exposure/tool-state.js";
+import type { Message, ToolDefinition } from "@pi/core";
 
 export const SESSION_VERSION = 3;
 
@@ -86,6 +85,15 @@ export interface CompactionEntry extends EntryBase {
   details?: CompactionFiles & { structured?: CompactionSummary };
   /** Pi marks a compaction an extension produced. */
   fromHook?: boolean;
+}
+
+/** The customType of chapter 15's tool-state change. */
+export const TOOL_STATE = "pi-course/tool-state";
+
+/** Removals are replayed before additions; a changed definition is removed, then added. */
+export interface ToolChange {
+  added: ToolDefinition[];
+  removed: string[];
 }
 
 /** Chapter 15's tool-state change: a `custom` entry Pi keeps out of the context. */

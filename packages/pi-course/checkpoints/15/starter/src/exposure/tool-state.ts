@@ -5,16 +5,10 @@
 //   node --test --test-name-pattern="工具状态" packages/pi-coding-agent/dist/test/15-*.test.js
 // biome-ignore-all lint/correctness: unfinished labs leave parameters and imports unused until written.
 import type { ToolDefinition } from "@pi/core";
-import type { SessionEntry, ToolStateEntry } from "../session/entries.js";
+import { type SessionEntry, TOOL_STATE, type ToolChange, type ToolStateEntry } from "../session/entries.js";
 
-/** The customType of a tool-state change. */
-export const TOOL_STATE = "pi-course/tool-state";
-
-/** Removals are replayed before additions; a changed definition is removed, then added. */
-export interface ToolChange {
-  added: ToolDefinition[];
-  removed: string[];
-}
+// The entry's types live with the session's vocabulary (session/entries.ts), which this file imports.
+export { TOOL_STATE, type ToolChange };
 
 type Json = Record<string, unknown>;
 
