@@ -30,11 +30,15 @@ function onlyKeys(value: Json, keys: readonly string[], where: string): void {
 
 /** `data` as a ToolChange (a fresh copy), or one line naming why it is not one. */
 export function parseToolChange(data: unknown): ToolChange {
-  // Lab 15.2 ①：严格的解析：data 必须是对象（isObject），只有 added 与 removed 两个键（onlyKeys），两者都是数组，
-  // 不能都为空（“工具变化是空的”）；removed 的每项是非空字符串；added 的每项是对象，只有 name、description、
-  // parameters（onlyKeys），name 是非空字符串，description 是字符串，parameters 是对象（数组、字符串都不是）。
-  // 每种错误一行，说出哪个字段（例如 `工具变化的 added[0] 的 parameters 不是 JSON 对象`）。返回新的副本
-  // （structuredClone），不共享输入的引用。
+  // Lab 15.2 ①：严格的解析，每种错误一行（测试按这些字眼找）：
+  //   data 不是对象（isObject）→ "工具变化不是 JSON 对象"；多出别的键 → onlyKeys(data, ["added", "removed"], "工具变化")；
+  //   added 或 removed 不是数组 → "工具变化的 added 与 removed 都必须是数组"；两者都为空 → "工具变化是空的：…"；
+  //   removed[i] 不是非空字符串 → "工具变化的 removed[i] 不是非空的工具名"；
+  //   added[i]（where = `工具变化的 added[${i}]`）不是对象 → `${where} 不是 JSON 对象`，多出别的键 →
+  //   onlyKeys(tool, ["name", "description", "parameters"], where)，name 不是非空字符串 → `${where} 的 name …`，
+  //   description 不是字符串 → `${where} 的 description …`，parameters 不是对象（数组、字符串都不算）→
+  //   `${where} 的 parameters 不是 JSON 对象（参数的 JSON Schema）`。
+  // 返回 structuredClone({ added: 只有 name、description、parameters 的定义, removed: 名字 })，不共享输入的引用。
   throw new Error("Lab 15.2 工具状态 尚未实现");
 }
 
