@@ -179,24 +179,50 @@ test("工具状态：严格的解析器拒绝空的变化、未知的字段与�
   const parsed = parseToolChange(input);
   (parsed.added[0]?.parameters as Record<string, unknown>).type = "改过了";
   assert.deepEqual(input.added[0]?.parameters, { type: "object" }, "解析的结果是副本，不共享输入的引用");
-  const refusals: [unknown, RegExp][] = [
-    [{ added: [], removed: [] }, /空/],
-    [{ added: [definition("a")], removed: [], note: "x" }, /未知的字段 note/],
-    [{ added: [{ ...definition("a"), extra: 1 }], removed: [] }, /未知的字段 extra/],
-    [{ added: [definition("a", "d", [])], removed: [] }, /parameters/],
-    [{ added: [definition("a", "d", "object" as unknown as object)], removed: [] }, /parameters/],
-    [{ added: [definition("")], removed: [] }, /name/],
-    [{ added: [], removed: [3] }, /removed\[0\]/],
-    [{ added: [definition("a")] }, /数组/],
-    ["added", /不是 JSON 对象/],
+  // [the change, what its one line must name, the rule it breaks]: every check of parseToolChange.
+  const refusals: [unknown, RegExp, string][] = [
+    [{ added: [], removed: [] }, /空/, "空的变化：那一行说它是空的"],
+    [{ added: [definition("a")], removed: [], note: "x" }, /未知的字段 note/, "未知的字段：那一行说出字段 note"],
+    [
+      { added: [{ ...definition("a"), extra: 1 }], removed: [] },
+      /未知的字段 extra/,
+      "未知的字段：那一行说出字段 extra",
+    ],
+    [{ added: [definition("a", "d", [])], removed: [] }, /parameters/, "不是对象的参数 schema：那一行说出 parameters"],
+    [
+      { added: [definition("a", "d", "object" as unknown as object)], removed: [] },
+      /parameters/,
+      "不是对象的参数 schema：那一行说出 parameters",
+    ],
+    [{ added: [definition("")], removed: [] }, /name/, "name 不是非空的名字：那一行说出 name"],
+    [{ added: [], removed: [3] }, /removed\[0\]/, "removed 的每项是非空的名字：那一行说出 removed[0]"],
+    [{ added: [], removed: [""] }, /removed\[0\]/, "removed 的每项是非空的名字，空字符串也不是：那一行说出 removed[0]"],
+    [{ added: [definition("a")] }, /数组/, "added 与 removed 都是数组：那一行说出数组"],
+    ["added", /不是 JSON 对象/, "变化本身不是对象：那一行说它不是 JSON 对象"],
+    [
+      { added: [{ name: "a", parameters: { type: "object" } }], removed: [] },
+      /description/,
+      "added 的每项恰好是 name、description、parameters：少了 description，那一行说出 description",
+    ],
+    [
+      { added: [{ name: "a", description: 5, parameters: { type: "object" } }], removed: [] },
+      /description/,
+      "description 是字符串：那一行说出 description",
+    ],
+    [{ added: [null], removed: [] }, /added\[0\]/, "added 的每项是对象：null 也是一行错误，说出 added[0]"],
   ];
-  for (const [value, line] of refusals) {
+  for (const [value, line, rule] of refusals) {
     assert.throws(
       () => parseToolChange(value),
-      line,
-      `严格的解析器拒绝 ${JSON.stringify(value)}：空的变化、未知的字段、不是对象的参数 schema 都是一行错误`,
+      (error: unknown) => error instanceof Error && line.test(error.message),
+      `严格的解析器拒绝 ${JSON.stringify(value)}，那一行错误说出哪个字段错了（${rule}；应当匹配 ${line}）`,
     );
   }
+  assert.throws(
+    () => parseToolChange({ added: ["x"], removed: [] }),
+    (error: unknown) => error instanceof Error && /added\[0\]/.test(error.message) && !/未知的字段/.test(error.message),
+    '严格的解析器拒绝 {"added":["x"],"removed":[]}：added 的每项先查是不是对象，那一行说出 added[0] 不是对象，不是“有未知的字段 0”',
+  );
 });
 
 test("工具状态：第 10 章的读取器认得 tool-state 条目并原样写读会话文件，别的 customType 仍被拒绝", {
@@ -244,6 +270,22 @@ test("记录变化：每个工具都是直接的运行一条变化也不写，tr
       pendingChange([], [definition("alpha")], false),
       { added: [definition("alpha")], removed: [] },
       "有延迟的工具时，第一次请求记下它声明的集合",
+    );
+    assert.deepEqual(
+      pendingChange([], [definition("alpha")], false),
+      { added: [definition("alpha")], removed: [] },
+      "声明的集合从分支推出，不放在变量里：同一条分支问两次，得到同样的变化",
+    );
+    const recorded = [changeEntry("00000001", null, [definition("alpha")])];
+    assert.equal(
+      pendingChange(recorded, [definition("alpha")], false),
+      undefined,
+      "声明的集合从分支推出，不放在变量里：分支已经记下 alpha，声明 alpha 的请求没有变化",
+    );
+    assert.deepEqual(
+      pendingChange(recorded, [definition("look")], true),
+      { added: [definition("look")], removed: ["alpha"] },
+      "只有注册表全部直接、分支也没有工具状态两条都成立才什么都不记：分支记过 alpha，全部直接的这次运行照样记下变化",
     );
   });
 });
@@ -338,6 +380,39 @@ test("记录变化：恢复的分支重新声明它找到过的工具；这次�
       "恢复的 alpha 可以调用",
     );
   });
+  await withDir(async (dir) => {
+    const user = messageEntry({ role: "user", content: "开始", timestamp: 1 }, null, "00000001");
+    // As exposed() registers them: the branch declares exactly what this run's registry would.
+    const [look, alpha, beta] = ["look", "alpha", "beta"].map((name) =>
+      definition(name, undefined, { type: "object", properties: {} }),
+    ) as [ToolDefinition, ToolDefinition, ToolDefinition];
+    const branch = [
+      user,
+      changeEntry("00000002", "00000001", [look]),
+      changeEntry("00000003", "00000002", [alpha]),
+      changeEntry("00000004", "00000003", [beta]),
+    ];
+    const session = await sessionFile(dir, branch);
+    const now = exposed([
+      ["look", "direct"],
+      ["alpha", "deferred"],
+      ["beta", "deferred"],
+    ]);
+    const model = scripted(says("都在"));
+    const runtime = runtimeOn(session, model, now, "00000004");
+    await runtime.prompt("继续");
+    await runtime.dispose();
+    assert.deepEqual(
+      declaredIn(model, 0),
+      ["look", "alpha", "beta"],
+      "恢复时重放整条分支：分开记下的 +alpha 与 +beta 都重新激活，第一次请求声明两个（不只是最后一条变化）",
+    );
+    assert.deepEqual(
+      shape(session.entries().slice(branch.length)),
+      ["message:user", "message:assistant"],
+      "恢复的集合与分支重放出的一样：不记新的变化",
+    );
+  });
 });
 
 // ─── Lab 15.4 · 工具搜索 ───
@@ -364,6 +439,38 @@ test("工具搜索：BM25 按名称、描述与参数名排序，稀有的词分
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   const names = (query: string, limit?: number) => rankTools(query, catalogue, limit).map((tool) => tool.name);
+  const ranked = (query: string, tools: ToolDefinition[]) => rankTools(query, tools).map((tool) => tool.name);
+  // Each part of BM25 on a probe of its own, so a broken part is named by its own assertion.
+  assert.deepEqual(
+    ranked("keys", [definition("a", "keys"), definition("b", "keys rotate turn")]).sort(),
+    ["a", "b"],
+    "BM25 的 idf = ln(1 + (N − df + 0.5) / (df + 0.5)) 总是正的：每个工具都含有的词也是匹配",
+  );
+  assert.deepEqual(
+    ranked("keys", [definition("a", "keys"), definition("b", "rotate")]),
+    ["a"],
+    "只有分数大于 0 的是匹配：不含任何查询词的工具（分数 0）不返回",
+  );
+  assert.deepEqual(
+    ranked("keys", [definition("a", "keys keys keys keys"), definition("b", "rotate"), definition("c", "turn")]),
+    ["a"],
+    "BM25 的 df 是含这个词的工具数，不是它出现的次数：一个工具里出现四次的词 df 仍是 1",
+  );
+  const shorter = rankTools("keys", [definition("a", "keys keys keys keys rotate"), definition("b", "keys rotate")]);
+  assert.deepEqual(
+    shorter.map((tool) => tool.name),
+    ["a", "b"],
+    "BM25 的词频 tf 是出现的次数（不只是有没有）：出现四次的比出现一次的高",
+  );
+  const longDoc = rankTools("keys", [
+    definition("long", "keys and many other words that make this description much longer than the other"),
+    definition("short", "keys here"),
+  ]);
+  assert.deepEqual(
+    longDoc.map((tool) => tool.name),
+    ["short", "long"],
+    "BM25 的长度归一化（b · dl / avgdl）：同样出现一次，短的文档分数高",
+  );
   assert.deepEqual(
     names("create issue"),
     ["github_create_issue", "github_close_issue", "file_create", "calendar_create_event"],
@@ -376,20 +483,31 @@ test("工具搜索：BM25 按名称、描述与参数名排序，稀有的词分
   assert.deepEqual(names("ROTATE"), ["twin_a", "twin_b"], "大小写不影响");
   assert.deepEqual(names("create issue", 1), ["github_create_issue"], "最多返回 limit 个");
   assert.deepEqual(names("   "), [], "空的查询没有匹配");
-  const shorter = rankTools("keys", [definition("a", "keys keys keys keys rotate"), definition("b", "keys rotate")]);
   assert.deepEqual(
-    shorter.map((tool) => tool.name),
-    ["a", "b"],
-    "BM25 的词频饱和：出现四次的比出现一次的高",
+    names("createIssue"),
+    names("create issue"),
+    "查询与文档一样用 terms() 分词：createIssue 拆成 create 与 issue",
   );
-  const longDoc = rankTools("keys", [
-    definition("long", "keys and many other words that make this description much longer than the other"),
-    definition("short", "keys here"),
-  ]);
   assert.deepEqual(
-    longDoc.map((tool) => tool.name),
-    ["short", "long"],
-    "BM25 的长度归一化：同样出现一次，短的文档分数高",
+    ranked("deploy_site", [definition("blog_publish"), definition("deploy_site")]),
+    ["deploy_site"],
+    "查询与文档一样用 terms() 分词：deploy_site 拆成 deploy 与 site，找到 deploy_site",
+  );
+  const probe = [definition("file_create"), definition("github_close_issue"), definition("calendar_create_event")];
+  assert.deepEqual(
+    ranked("create create issue", probe),
+    ranked("create issue", probe),
+    "查询的词去重：create create issue 与 create issue 排序一样",
+  );
+  const input = [definition("a", "keys", { type: "object", properties: { k: {} } })];
+  const [copy] = rankTools("keys", input);
+  assert.ok(copy, "含有查询词的工具是匹配");
+  copy.description = "改过了";
+  (copy.parameters as Record<string, unknown>).type = "改过了";
+  assert.deepEqual(
+    input,
+    [definition("a", "keys", { type: "object", properties: { k: {} } })],
+    "rankTools 返回定义的副本：改结果不影响传进来的定义",
   );
 });
 
@@ -422,6 +540,15 @@ test("工具搜索：一次搜索最多激活 5 个并报告加载了哪些，�
   assert.deepEqual(third.details, { loaded: [] }, "没有剩下的就什么也不加");
   assert.match(third.content[0]?.text ?? "", /No deferred tool/, "没有匹配时结果这样说");
   assert.equal(tools.callable("weather"), false, "不匹配的工具不被激活");
+  const order = exposed([]);
+  order.register(namedTool("zeta", "Deploy things, and many more words that make this longer."), "deferred");
+  order.register(namedTool("omega", "Deploy."), "deferred");
+  const loaded = await toolSearchTool(order).execute({ query: "deploy" }, {});
+  assert.deepEqual(
+    loaded.details,
+    { loaded: ["zeta", "omega"] },
+    "details.loaded 是 activate() 返回的、按注册顺序（omega 分数更高，但 zeta 注册得早）",
+  );
 });
 
 test("工具搜索：端到端：搜索之前调用延迟的工具被拒绝，搜索之后下一次请求就声明它，调用成功，会话记下变化", {

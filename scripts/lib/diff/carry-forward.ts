@@ -45,7 +45,7 @@ export function carryForward(
       const result = mergeChange(before.get(file) ?? "", after.get(file) ?? "", carried[file] ?? "");
       if (!result.ok) {
         throw new UsageError(
-          `检查点 ${checkpoint.id} 对 ${file} 的改动无法确定放在你的版本的哪里（第 ${result.line} 行附近的代码与参考实现不同）：改动见 npm run checkpoint -w @pi/course -- ${checkpoint.id} --diff parent 里 ${file} 的一节，照着它改你的文件（在 ${previous.id} 的练习目录里改完仍要通过），或去掉 --from 从参考 parent 开始。`,
+          `检查点 ${checkpoint.id} 对 ${file} 的改动无法确定放在你的版本的哪里（第 ${result.line} 行附近的代码与参考实现不同）：npm run checkpoint -w @pi/course -- ${checkpoint.id} --diff parent 里 ${file} 的那一节，以空格或 - 开头的行是参考实现在那里的代码；在 ${previous.id} 的练习目录里把你那里的代码改得与它们一样（改完仍要通过），再运行这条命令；或去掉 --from 从参考 parent 开始。`,
         );
       }
       carried[file] = result.text;

@@ -1400,4 +1400,224 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /相同的分数保持注册顺序/,
   },
+  // Chapter 15, the chapter-15 walk's (walk15): silent passes and messages that named another rule.
+  {
+    checkpoint: "15",
+    name: "removed 里接受空字符串",
+    lab: "15.2",
+    mutations: [
+      {
+        file: toolState,
+        find: '    if (typeof name !== "string" || name === "") throw',
+        replace: '    if (typeof name !== "string") throw',
+      },
+    ],
+    says: /removed 的每项是非空的名字，空字符串也不是/,
+  },
+  {
+    checkpoint: "15",
+    name: "不查 description",
+    lab: "15.2",
+    mutations: [
+      {
+        file: toolState,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of tool-state.ts as it is written
+        find: '    if (typeof tool.description !== "string") throw new Error(`${where} 的 description 不是字符串`);\n',
+        replace: "",
+      },
+      {
+        file: toolState,
+        find: "    return { name: tool.name, description: tool.description, parameters: tool.parameters };",
+        replace:
+          "    return { name: tool.name, description: tool.description as string, parameters: tool.parameters };",
+      },
+    ],
+    says: /少了 description，那一行说出 description/,
+  },
+  {
+    checkpoint: "15",
+    name: "不查 added 的每项是不是对象",
+    lab: "15.2",
+    mutations: [
+      {
+        file: toolState,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of tool-state.ts as it is written
+        find: "    if (!isObject(tool)) throw new Error(`${where} 不是 JSON 对象`);\n",
+        replace: "",
+      },
+    ],
+    says: /null 也是一行错误，说出 added\[0\]/,
+  },
+  {
+    checkpoint: "15",
+    name: "解析器的错误不说出字段",
+    lab: "15.2",
+    mutations: [
+      {
+        file: toolState,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of tool-state.ts as it is written
+        find: "throw new Error(`${where} 的 name 不是非空字符串`);",
+        replace: 'throw new Error("工具变化不合法");',
+      },
+    ],
+    says: /严格的解析器拒绝 .*那一行错误说出哪个字段错了（name/,
+  },
+  {
+    checkpoint: "15",
+    name: "声明的集合放在模块变量里，不从分支推出",
+    lab: "15.3",
+    mutations: [
+      {
+        file: exposureTranscript,
+        find: "export function pendingChange(",
+        replace: "let lastDeclared: readonly ToolDefinition[] = [];\n\nexport function pendingChange(",
+      },
+      {
+        file: exposureTranscript,
+        find: "  return toolChange(declaredOn(path), declared);",
+        replace:
+          "  const change = toolChange(lastDeclared, declared);\n  lastDeclared = [...declared];\n  return change;",
+      },
+    ],
+    says: /声明的集合从分支推出，不放在变量里/,
+  },
+  {
+    checkpoint: "15",
+    name: "全部直接就不记，不看分支记没记过工具状态",
+    lab: "15.3",
+    mutations: [
+      {
+        file: exposureTranscript,
+        find: "  if (allDirect && !recordsToolState(path)) return undefined;",
+        replace: "  if (allDirect) return undefined;",
+      },
+    ],
+    says: /两条都成立才什么都不记/,
+  },
+  {
+    checkpoint: "15",
+    name: "恢复时只看最后一条工具状态",
+    lab: "15.3",
+    mutations: [
+      {
+        file: exposureTranscript,
+        find: "  return registry.activate(declaredOn(path).map((tool) => tool.name));",
+        replace:
+          '  const last = [...path].reverse().filter((entry) => entry.type === "custom").slice(0, 1);\n  return registry.activate(declaredOn(last).map((tool) => tool.name));',
+      },
+    ],
+    says: /恢复时重放整条分支/,
+  },
+  {
+    checkpoint: "15",
+    name: "idf 用经典的 ln((N − df + 0.5) / (df + 0.5))，可以是负的",
+    lab: "15.4",
+    mutations: [
+      {
+        file: toolSearch,
+        find: "    idf.set(term, Math.log(1 + (tools.length - df + 0.5) / (df + 0.5)));",
+        replace: "    idf.set(term, Math.log((tools.length - df + 0.5) / (df + 0.5)));",
+      },
+    ],
+    says: /idf = ln\(1 \+ .*总是正的/,
+  },
+  {
+    checkpoint: "15",
+    name: "df 数词出现的次数，不数含它的工具",
+    lab: "15.4",
+    mutations: [
+      {
+        file: toolSearch,
+        find: "    const df = documents.filter((document) => document.counts.has(term)).length;",
+        replace: "    const df = documents.reduce((sum, document) => sum + (document.counts.get(term) ?? 0), 0);",
+      },
+    ],
+    says: /df 是含这个词的工具数/,
+  },
+  {
+    checkpoint: "15",
+    name: "长度归一化倒过来：avgdl / dl",
+    lab: "15.4",
+    mutations: [{ file: toolSearch, find: "(B * length) / averageLength", replace: "(B * averageLength) / length" }],
+    says: /长度归一化（b · dl \/ avgdl）/,
+  },
+  {
+    checkpoint: "15",
+    name: "分数为 0 的也算匹配",
+    lab: "15.4",
+    mutations: [
+      {
+        file: toolSearch,
+        find: "    .filter(({ score }) => score > 0)",
+        replace: "    .filter(({ score }) => score >= 0)",
+      },
+    ],
+    says: /只有分数大于 0 的是匹配/,
+  },
+  {
+    checkpoint: "15",
+    name: "tf 只看有没有，不数次数",
+    lab: "15.4",
+    mutations: [
+      {
+        file: toolSearch,
+        find: "      const tf = counts.get(term) ?? 0;",
+        replace: "      const tf = counts.has(term) ? 1 : 0;",
+      },
+    ],
+    says: /词频 tf 是出现的次数/,
+  },
+  {
+    checkpoint: "15",
+    name: "查询的词不去重",
+    lab: "15.4",
+    mutations: [
+      {
+        file: toolSearch,
+        find: "  const wanted = [...new Set(terms(query))];",
+        replace: "  const wanted = terms(query);",
+      },
+    ],
+    says: /查询的词去重/,
+  },
+  {
+    checkpoint: "15",
+    name: "查询按空格切分，不用 terms()",
+    lab: "15.4",
+    mutations: [
+      {
+        file: toolSearch,
+        find: "  const wanted = [...new Set(terms(query))];",
+        replace: "  const wanted = [...new Set(query.toLowerCase().split(/\\s+/))];",
+      },
+    ],
+    says: /查询与文档一样用 terms\(\) 分词/,
+  },
+  {
+    checkpoint: "15",
+    name: "rankTools 交出传进来的定义，不是副本",
+    lab: "15.4",
+    mutations: [
+      {
+        file: toolSearch,
+        find: "    .map(({ index }) => structuredClone(tools[index] as ToolDefinition));",
+        replace: "    .map(({ index }) => tools[index] as ToolDefinition);",
+      },
+    ],
+    says: /rankTools 返回定义的副本/,
+  },
+  {
+    checkpoint: "15",
+    name: "details.loaded 是排序的结果，不是 activate() 返回的",
+    lab: "15.4",
+    mutations: [
+      {
+        file: toolSearch,
+        find: "      const loaded = registry.activate(found.map((tool) => tool.name));",
+        replace:
+          "      const activated = registry.activate(found.map((tool) => tool.name));\n      const loaded = found.map((tool) => tool.name).filter((name) => activated.includes(name));",
+      },
+    ],
+    says: /details.loaded 是 activate\(\) 返回的、按注册顺序/,
+  },
 ];
