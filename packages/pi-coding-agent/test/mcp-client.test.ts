@@ -51,7 +51,7 @@ test("tools/list：跟着 nextCursor 翻页直到没有下一页", async () => {
   const { client, pid } = await startFixture(["--tools", "25", "--page-size", "7"]);
   try {
     const tools = await client.listTools();
-    assert.equal(tools.length, 11 + 25, "所有页的工具都应列出");
+    assert.equal(tools.length, 12 + 25, "所有页的工具都应列出");
     assert.equal(new Set(tools.map((tool) => tool.name)).size, tools.length, "每个工具只出现一次");
     assert.equal(tools.at(-1)?.name, "tool_0025");
   } finally {

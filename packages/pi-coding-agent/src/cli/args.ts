@@ -11,8 +11,8 @@ import { parseToolNames, type ToolName } from "./tool-names.js";
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
   "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--mode text|json | --json | -p] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
-  "[--no-context-files] [--trust-extensions] [--yes] [--protected-paths LIST] [prompt]" +
-  " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources | tiny-pi export FILE [--out FILE.html]";
+  "[--no-context-files] [--trust-extensions] [--trust-mcp] [--yes] [--protected-paths LIST] [prompt]" +
+  " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources | tiny-pi mcp | tiny-pi export FILE [--out FILE.html]";
 
 export type SessionChoice =
   | { kind: "new" }
@@ -26,7 +26,7 @@ export type SessionCommand =
   | { kind: "export"; file: string; out?: string };
 
 /** What tiny-pi does instead of a run: a session command, or `tiny-pi resources` (lists what a run would load). */
-export type CliCommand = SessionCommand | { kind: "resources" };
+export type CliCommand = SessionCommand | { kind: "resources" } | { kind: "mcp" };
 
 /** The folders protected from write and edit when no --protected-paths is given. */
 export const DEFAULT_PROTECTED_PATHS = [".git/", ".tiny-pi/", "node_modules/"] as const;
@@ -55,6 +55,8 @@ export interface CliArgs {
   noContextFiles?: true;
   /** --trust-extensions: load the workspace's and the user's extensions without asking (for runs without a terminal). */
   trustExtensions?: true;
+  /** --trust-mcp: start the workspace's MCP servers without asking (for runs without a terminal). */
+  trustMcp?: true;
   /** --yes: the permission gate allows write, edit and bash without asking (protected paths stay denied). */
   yes?: true;
   /** --protected-paths LIST: workspace paths write and edit may never touch; absent: DEFAULT_PROTECTED_PATHS. */
@@ -84,6 +86,7 @@ export const cliOptions = {
   leaf: { type: "string" },
   "no-context-files": { type: "boolean" },
   "trust-extensions": { type: "boolean" },
+  "trust-mcp": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
   "protected-paths": { type: "string" },
   out: { type: "string" },
@@ -139,6 +142,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     ...(command !== undefined ? { command } : {}),
     ...(values["no-context-files"] ? { noContextFiles: true as const } : {}),
     ...(values["trust-extensions"] ? { trustExtensions: true as const } : {}),
+    ...(values["trust-mcp"] ? { trustMcp: true as const } : {}),
     ...(values.yes ? { yes: true as const } : {}),
     ...(values["protected-paths"] !== undefined
       ? { protectedPaths: parseProtectedPaths(values["protected-paths"]) }
@@ -180,6 +184,7 @@ function sessionChoice(values: ReturnType<typeof parseStrict>["values"], from: s
 function cliCommand(positionals: string[], from: string): CliCommand | undefined {
   if (positionals.length === 1 && positionals[0] === "sessions") return { kind: "sessions" };
   if (positionals.length === 1 && positionals[0] === "resources") return { kind: "resources" };
+  if (positionals.length === 1 && positionals[0] === "mcp") return { kind: "mcp" };
   if (positionals.length === 2 && positionals[0] === "tree") {
     return { kind: "tree", file: path.resolve(from, positionals[1] as string) };
   }
@@ -333,6 +338,7 @@ export const helpText = `用法：${usage}
                         第一次运行时逐个询问 (y / n)，信任按真实路径与内容哈希记在 ~/.tiny-pi/trusted-extensions.json，
                         改动过的扩展会再问；不在终端里时不加载，打印一行
   --trust-extensions    不询问，加载工作区与 ~/.tiny-pi 的扩展（不在终端里时用它）
+  --trust-mcp           不询问，启动工作区 .tiny-pi/mcp.json 里的 MCP 服务器（不在终端里时用它）
   权限门                内置扩展：write、edit、bash 运行之前，在终端里显示调用（命令，或路径与 diff 预览），问
                         y / n / always for this tool；不在终端里时默认拒绝。被拒绝的调用作为成对的错误结果交给模型，
                         这一轮继续
@@ -340,6 +346,7 @@ export const helpText = `用法：${usage}
   --protected-paths LIST  write 与 edit 永远不能改动的工作区路径，逗号分隔，默认 .git/,.tiny-pi/,node_modules/
                         （只有一段的名字在任何深度都受保护）；即使有 --yes 也拒绝；写 "" 表示不保护
   tiny-pi resources     列出这次会加载什么：各个根、上下文文件、技能、模板、扩展及其信任、谁遮蔽了谁（只读，不导入扩展）
+  tiny-pi mcp           列出配置的 MCP 服务器：来源、信任、状态与工具数（只启动已信任的，不调用任何工具）
 
 输出与会话
   --mode text|json      这一轮怎样显示：text 是给人看的视图（默认：回答边到边显示，每个工具调用一行）；

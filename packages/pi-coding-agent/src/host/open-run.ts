@@ -53,7 +53,7 @@ export interface RunOptions {
   maxSteps?: number;
   /** --trust-extensions, --yes, the protected paths. */
   trustAll: boolean;
-  gate: { yes: boolean; protectedPaths: readonly string[] };
+  gate: { yes: boolean; protectedPaths: readonly string[]; alsoGated?: ReadonlySet<string> };
   questions?: Questions;
   notes: { write(text: string): unknown };
 }
@@ -81,7 +81,11 @@ export async function openRun(options: RunOptions): Promise<OpenedRun> {
       home: options.home,
       trustAll: options.trustAll,
       notes,
-      gate: { yes: options.gate.yes, protectedPaths: [...options.gate.protectedPaths] },
+      gate: {
+        yes: options.gate.yes,
+        protectedPaths: [...options.gate.protectedPaths],
+        ...(options.gate.alsoGated !== undefined ? { alsoGated: options.gate.alsoGated } : {}),
+      },
       ...(questions !== undefined ? { questions } : {}),
     }),
     code: {

@@ -63,6 +63,7 @@ const NAMED_TOOLS = [
   { name: "exit", description: "Exits in the middle of the call", inputSchema: { type: "object" } },
   { name: "huge", description: "Writes 50 MB on one line", inputSchema: { type: "object" } },
   { name: "spawn", description: "Starts a grandchild and returns its pid", inputSchema: { type: "object" } },
+  { name: "env", description: "Returns the names of its environment variables", inputSchema: { type: "object" } },
 ];
 
 function allTools(): Json[] {
@@ -125,6 +126,8 @@ function call(id: unknown, params: Json) {
       return;
     case "spawn":
       return result(id, text(String(startGrandchild())));
+    case "env":
+      return result(id, text(JSON.stringify(Object.keys(process.env).sort())));
     default:
       return write({ jsonrpc: "2.0", id, error: { code: -32602, message: `Unknown tool: ${String(params.name)}` } });
   }
