@@ -9,6 +9,7 @@ import { courseGoals, type Goal, innerLoopGoals, loopGoals, providerGoals, setup
 import { type InnerLoopReport, measureInnerLoop } from "./inner-loop.js";
 import { type LoopOverheadPlan, type LoopOverheadReport, measureLoopOverhead } from "./loop-overhead.js";
 import { describeMachine, machineLine } from "./machine.js";
+import { type McpReport, mcpGoals, mcpTable, measureMcp } from "./mcp.js";
 import { measurePracticeSetup, type PracticeSetupReport } from "./practice-setup.js";
 import { measureProviderOverhead, type ProviderPlan, type ProviderReport } from "./provider-overhead.js";
 import { measureRunPage, type PageReport, pageGoals, pageTable } from "./run-view.js";
@@ -24,10 +25,21 @@ import {
 } from "./tables.js";
 import { measureWorkspaceTools, type ToolsReport } from "./workspace-tools.js";
 
-const PARTS = ["loop", "inner", "setup", "tools", "provider", "session", "compaction", "page", "course"] as const;
+const PARTS = [
+  "loop",
+  "inner",
+  "setup",
+  "tools",
+  "provider",
+  "session",
+  "compaction",
+  "page",
+  "course",
+  "mcp",
+] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,mcp]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -43,6 +55,8 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
             tiny-pi export and rendered in headless Chromium (the system's), and upstream Pi's --export of it
   course    the static checks of every checkpoint (npm test's share), and each checkpoint's integrity
             checks alone (checkpoint <id> --prove, npm run test:course's share): the cost of one more chapter
+  mcp       the MCP client over stdio: start + initialize + tools/list of server-memory and of the fixture
+            server with 1,000 tools in 10 pages, the median tools/call round trip, close → process gone
 
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables
@@ -128,6 +142,7 @@ async function main(): Promise<void> {
   let session: SessionReport | undefined;
   let compaction: CompactionReport | undefined;
   let page: PageReport | undefined;
+  let mcp: McpReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
     loopOverhead = await measureLoopOverhead(plan.loop);
@@ -164,6 +179,10 @@ async function main(): Promise<void> {
     progress("run page…");
     page = await measureRunPage(progress);
   }
+  if (parts.includes("mcp")) {
+    progress("MCP client…");
+    mcp = await measureMcp(plan.toolsRuns * 3);
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const goals: Goal[] = [
@@ -176,6 +195,7 @@ async function main(): Promise<void> {
     ...(session ? sessionGoals(session) : []),
     ...(compaction ? compactionGoals(compaction) : []),
     ...(page ? pageGoals(page) : []),
+    ...(mcp ? mcpGoals(mcp) : []),
   ];
   if (options.json) {
     console.log(
@@ -192,6 +212,7 @@ async function main(): Promise<void> {
           session,
           compaction,
           page,
+          mcp,
           goals,
         },
         null,
@@ -210,6 +231,7 @@ async function main(): Promise<void> {
     session && sessionTable(session),
     compaction && compactionTable(compaction),
     page && pageTable(page),
+    mcp && mcpTable(mcp),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));
   for (const table of tables) console.log(`\n${renderTable(table)}`);
