@@ -1,5 +1,6 @@
 export * from "./compaction/index.js";
 export * from "./eval/index.js";
+export * from "./exposure/index.js";
 export * from "./extensions/index.js";
 export {
   McpClient,

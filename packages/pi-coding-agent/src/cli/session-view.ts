@@ -5,6 +5,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@pi/core";
+import type { ToolChange } from "../exposure/tool-state.js";
 import { readSessionFile, sessionsDir } from "../host/session-file.js";
 import { visible } from "../host/visible-text.js";
 import type { SessionEntry } from "../session/entries.js";
@@ -65,7 +66,17 @@ function summary(entry: SessionEntry): string {
       return `思考级别  ${entry.thinkingLevel}`;
     case "compaction":
       return `压缩      从 ${entry.firstKeptEntryId} 起保留，之前 ${entry.tokensBefore} tokens`;
+    case "custom":
+      return `工具      ${toolChangeLine(entry.data)}`;
   }
+}
+
+function toolChangeLine(change: ToolChange): string {
+  const parts = [
+    ...(change.removed.length > 0 ? [`− ${change.removed.join(", ")}`] : []),
+    ...(change.added.length > 0 ? [`+ ${change.added.map((tool) => tool.name).join(", ")}`] : []),
+  ];
+  return parts.join("  ");
 }
 
 function messageSummary(message: Message): string {

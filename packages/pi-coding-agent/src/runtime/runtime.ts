@@ -7,6 +7,8 @@
 // prompt is refused in one line, so nothing half-written is ever presented as saved.
 import { type Message, type Model, type UserMessage, userMessage } from "@pi/core";
 import type { AgentEvent, AgentRunResult } from "@pi/course";
+import { toolStateEntry } from "../exposure/tool-state.js";
+import { exposureRecorder } from "../exposure/transcript.js";
 import { messageEntry, newEntryId, type SessionEntry } from "../session/entries.js";
 import { activePath, contextAdapter } from "./context-adapter.js";
 import { agentEngine } from "./engine.js";
@@ -38,6 +40,8 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
   const base = options.parts.systemPrompt;
   let systemPrompt = base;
   let listeners: RuntimeListener[] = [];
+  /** Chapter 15: the tools a request declares are recorded on the path whenever they change. */
+  const exposure = exposureRecorder(options.parts.tools, restored);
 
   const emit = (event: RuntimeEvent) => {
     for (const listener of listeners) {
@@ -100,6 +104,8 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
   const recording: Model = {
     stream(request, streamOptions) {
       recordUpTo(request.messages);
+      const change = exposure.change(activePath(target), request.tools);
+      if (change !== undefined) append(toolStateEntry(change, leaf, newId()));
       return adapted.stream({ ...request, systemPrompt }, streamOptions);
     },
   };

@@ -6,6 +6,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Message } from "@pi/core";
 import type { CompactionFiles, CompactionSummary } from "../compaction/summary.js";
+import type { TOOL_STATE, ToolChange } from "../exposure/tool-state.js";
 
 export const SESSION_VERSION = 3;
 
@@ -71,16 +72,24 @@ export interface CompactionEntry extends EntryBase {
   fromHook?: boolean;
 }
 
+/** Chapter 15's tool-state change: a `custom` entry Pi keeps out of the context. */
+export interface ToolStateEntry extends EntryBase {
+  type: "custom";
+  customType: typeof TOOL_STATE;
+  data: ToolChange;
+}
+
 export type SessionEntry =
   | MessageEntry
   | LabelEntry
   | SessionInfoEntry
   | ModelChangeEntry
   | ThinkingLevelChangeEntry
-  | CompactionEntry;
+  | CompactionEntry
+  | ToolStateEntry;
 
 /** Entry types of Pi's format that a later chapter teaches: named, never guessed at. */
-export const LATER_ENTRY_TYPES: ReadonlySet<string> = new Set(["branch_summary", "custom", "custom_message"]);
+export const LATER_ENTRY_TYPES: ReadonlySet<string> = new Set(["branch_summary", "custom_message"]);
 
 export const ENTRY_ID = /^[0-9a-f]{8}$/;
 

@@ -3,6 +3,7 @@
 // Anything else is one line naming what is wrong, never a guess. A line fresh from JSON.parse is
 // already a value no one else holds, so recovery checks it where it is (checkEntry) instead.
 import { parseCompactionEntry } from "../compaction/summary.js";
+import { parseToolStateEntry } from "../exposure/tool-state.js";
 import { ENTRY_ID, LATER_ENTRY_TYPES, SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries.js";
 import { messageProblem } from "./message-shape.js";
 
@@ -110,6 +111,8 @@ export function checkEntry(entry: unknown): SessionEntry {
       break;
     case "compaction":
       return parseCompactionEntry(entry);
+    case "custom":
+      return parseToolStateEntry(entry);
     default:
       throw new Error(`未知的条目类型 ${type}：会话格式第 ${SESSION_VERSION} 版里没有它`);
   }
