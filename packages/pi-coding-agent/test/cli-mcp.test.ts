@@ -1,6 +1,7 @@
 // tiny-pi with MCP servers from .tiny-pi/mcp.json (workspace) and the home's mcp.json: the workspace's
-// servers pass the trust gate (not started without a terminal unless --trust-mcp), their tools go
-// through the permission gate unless the server is read-only, only the configured variables reach a
+// servers pass the trust gate (not started without a terminal unless --trust-mcp), their tools are
+// deferred behind tool_search unless the server is marked direct and go through the permission gate
+// unless it is read-only, only the configured variables reach a
 // server, a server that fails to start is one line and the run goes on, and none outlives the run.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -42,11 +43,11 @@ test("tiny-pi MCP：工作区配置的服务器没有终端时不启动（一行
       const trusted = await runCli([...model(server.baseURL), "--no-session", "--trust-mcp", "你好"], workspace, env);
       assert.equal(trusted.code, 0, trusted.stderr);
       assert.match(trusted.stderr, /已启动 MCP 服务器：memory（9 个工具）/);
-      const tools = (server.requests[1]?.tools ?? []) as { function: { name: string } }[];
-      assert.ok(
-        tools.some((tool) => tool.function.name === "mcp__memory__create_entities"),
-        "服务器的工具应以 mcp__memory__… 的名字交给模型",
+      const names = ((server.requests[1]?.tools ?? []) as { function: { name: string } }[]).map(
+        (tool) => tool.function.name,
       );
+      assert.ok(names.includes("tool_search"), `服务器的工具推迟在 tool_search 之后：${names.join(", ")}`);
+      assert.ok(!names.includes("mcp__memory__create_entities"), "推迟的工具一开始不告诉模型");
     } finally {
       await server.close();
     }
@@ -54,7 +55,7 @@ test("tiny-pi MCP：工作区配置的服务器没有终端时不启动（一行
   });
 });
 
-test("tiny-pi MCP：模型调用 mcp__memory__create_entities 经过权限门（--yes），会话文件记下调用与结果", {
+test("tiny-pi MCP：模型用 tool_search 找到 mcp__memory__create_entities 再调用它，经过权限门（--yes），会话文件记下调用与结果", {
   timeout: HANG_GUARD_MS,
 }, async () => {
   await withProject(async ({ workspace, env }) => {
@@ -64,9 +65,12 @@ test("tiny-pi MCP：模型调用 mcp__memory__create_entities 经过权限门（
       mcpJson({ memory: { command: process.execPath, args: [memoryServer], env: { MEMORY_FILE_PATH: memoryFile } } }),
     );
     const entities = { entities: [{ name: "tiny-pi", entityType: "agent", observations: ["speaks MCP"] }] };
+    const search = { query: "create entities in the knowledge graph memory" };
     const server = await startChatServer([
+      toolCallReply("search_1", "tool_search", search),
       toolCallReply("call_1", "mcp__memory__create_entities", entities),
       textReply(["没有终端，被拒绝了"]),
+      toolCallReply("search_2", "tool_search", search),
       toolCallReply("call_2", "mcp__memory__create_entities", entities),
       textReply(["记下了"]),
     ]);
@@ -80,6 +84,12 @@ test("tiny-pi MCP：模型调用 mcp__memory__create_entities 经过权限门（
       const [file] = await sessionFiles(workspace);
       assert.ok(file !== undefined, "应写了会话文件");
       const messages = await sessionMessages(file);
+      const found = messages.find((message) => message.role === "toolResult" && message.toolCallId === "search_2");
+      assert.match(JSON.stringify(found?.content), /mcp__memory__create_entities/, "tool_search 应找到并加载这个工具");
+      const declared = ((server.requests[4]?.tools ?? []) as { function: { name: string } }[]).map(
+        (tool) => tool.function.name,
+      );
+      assert.ok(declared.includes("mcp__memory__create_entities"), "搜索之后的下一个请求声明了找到的工具");
       const call = messages.find(
         (message) => message.role === "assistant" && JSON.stringify(message).includes("call_2"),
       );
@@ -95,14 +105,20 @@ test("tiny-pi MCP：模型调用 mcp__memory__create_entities 经过权限门（
   });
 });
 
-test("tiny-pi MCP：只有配置里写明的环境变量传给服务器，tiny-pi 自己的密钥不传；只读服务器不经权限门", {
+test("tiny-pi MCP：只有配置里写明的环境变量传给服务器，tiny-pi 自己的密钥不传；只读服务器不经权限门，direct 的服务器不推迟", {
   timeout: HANG_GUARD_MS,
 }, async () => {
   await withProject(async ({ workspace, home, env }) => {
     await put(
       path.join(home, "mcp.json"),
       mcpJson({
-        fixture: { command: process.execPath, args: [FIXTURE_SERVER], env: { NAMED_FOR_SERVER: "1" }, readOnly: true },
+        fixture: {
+          command: process.execPath,
+          args: [FIXTURE_SERVER],
+          env: { NAMED_FOR_SERVER: "1" },
+          readOnly: true,
+          direct: true,
+        },
       }),
     );
     const server = await startChatServer([toolCallReply("call_1", "mcp__fixture__env", {}), textReply(["看过了"])]);

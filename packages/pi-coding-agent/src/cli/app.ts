@@ -106,6 +106,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
         protectedPaths: args.protectedPaths ?? DEFAULT_PROTECTED_PATHS,
         alsoGated: mcp.gated,
       },
+      deferred: mcp.deferred,
       ...(questions !== undefined ? { questions } : {}),
       notes,
     });

@@ -1,6 +1,7 @@
 // A run's MCP servers from start to close: the configured servers behind the trust gate, started
 // together, their tools registered beside the workspace tools, the names of those that go through
-// the permission gate (every server's not marked readOnly), and close, which ends every server.
+// the permission gate (every server's not marked readOnly) and of those deferred behind tool_search
+// (every server's not marked direct), and close, which ends every server.
 import type { ToolRegistry } from "@pi/core";
 import type { ResourceRoot } from "../resources/types.js";
 import { readMcpConfig } from "./mcp-config.js";
@@ -11,6 +12,8 @@ export interface McpRun {
   servers: StartedServer[];
   /** Names of the MCP tools the permission gate asks about. */
   gated: ReadonlySet<string>;
+  /** Names of the MCP tools deferred behind tool_search (every server's not marked direct). */
+  deferred: ReadonlySet<string>;
   close(): Promise<void>;
 }
 
@@ -28,10 +31,12 @@ export async function openMcpServers(
   );
   const taken = new Set(registry.definitions().map((tool) => tool.name));
   const gated = new Set<string>();
+  const deferred = new Set<string>();
   for (const server of started) {
     for (const tool of mcpTools(server.entry.name, server.client, server.tools, taken)) {
       registry.register(tool);
       if (!server.entry.readOnly) gated.add(tool.name);
+      if (!server.entry.direct) deferred.add(tool.name);
     }
   }
   if (started.length > 0) {
@@ -41,6 +46,7 @@ export async function openMcpServers(
   return {
     servers: started,
     gated,
+    deferred,
     close: async () => {
       await Promise.all(started.map((server) => server.client.close().catch(() => {})));
     },

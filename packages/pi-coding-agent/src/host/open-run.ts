@@ -10,6 +10,7 @@ import * as courseWiring from "../runtime/index.js";
 import type { CompactionCode } from "./compaction-code.js";
 import { Compactor } from "./compactor.js";
 import type { WindowInForce } from "./context-window.js";
+import { declaredAtStart, withDeferredTools } from "./mcp-exposure.js";
 import type { Questions } from "./questions.js";
 import type { ResourceCode } from "./resource-code.js";
 import { extensionLines, runtimeExtensions } from "./run-extensions.js";
@@ -54,6 +55,8 @@ export interface RunOptions {
   /** --trust-extensions, --yes, the protected paths. */
   trustAll: boolean;
   gate: { yes: boolean; protectedPaths: readonly string[]; alsoGated?: ReadonlySet<string> };
+  /** Tools deferred behind tool_search (MCP servers' tools, unless the server is marked direct). */
+  deferred?: ReadonlySet<string>;
   questions?: Questions;
   notes: { write(text: string): unknown };
 }
@@ -71,9 +74,10 @@ export interface OpenedRun {
 export async function openRun(options: RunOptions): Promise<OpenedRun> {
   const { resources, resourceCode, notes, questions, runtimeCode, workspace } = options;
   if (resources.skills.length > 0) options.tools.register(activateSkillTool(resources.skills, resourceCode));
-  const parts = await runtimeCode.wireRuntime({
+  const deferred = options.deferred ?? new Set<string>();
+  const wired = await runtimeCode.wireRuntime({
     tools: options.tools,
-    systemPrompt: (names) => systemPrompt(workspace, [...names]),
+    systemPrompt: (names) => systemPrompt(workspace, declaredAtStart(names, deferred)),
     resources: { contextFiles: resources.contextFiles, skills: resources.skills },
     extensions: runtimeExtensions({
       extensions: resources.extensions,
@@ -94,6 +98,7 @@ export async function openRun(options: RunOptions): Promise<OpenedRun> {
       hookedRegistry: resourceCode.hookedRegistry,
     },
   });
+  const parts = { ...wired, tools: withDeferredTools(wired.tools, deferred) };
   for (const line of extensionLines(parts.extensions, questions !== undefined)) notes.write(`${line}\n`);
   const compactor = new Compactor({
     model: options.model,
