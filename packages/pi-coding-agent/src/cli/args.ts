@@ -418,4 +418,9 @@ before import: asked on a terminal and recorded by real path and content hash (a
 write/edit/bash call (command, or path and diff preview) and asks y / n / always for this tool; without a
 terminal it denies unless --yes; protected paths (--protected-paths, default .git/,.tiny-pi/,node_modules/) are
 denied for write and edit even with --yes. A denied call is its paired error result and the turn goes on.
+MCP servers (chapter 17): {"mcpServers": {"name": {"command", "args", "env"} | {"url", "headers"}}} in
+~/.tiny-pi/mcp.json and .tiny-pi/mcp.json (nearer wins); a workspace's server is trusted like an extension
+(asked on a terminal, recorded by real path and the entry's hash) or --trust-mcp; it gets only the variables
+its entry names (and PATH, HOME, the locale); its tools are mcp__<server>__<tool>, deferred behind tool_search
+unless "direct": true, gated like write/edit/bash unless "readOnly": true; \`tiny-pi mcp\` lists them.
 Exit 0 on stop, 1 on a failed run, 2 on a usage error, 141 when the reader of the output has gone.`;
