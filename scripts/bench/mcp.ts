@@ -3,7 +3,7 @@
 // tools in 10 pages; the median tools/call round trip; close-to-gone (close called → the server's pid
 // no longer exists).
 import path from "node:path";
-import { McpClient, StdioTransport } from "@pi/coding-agent";
+import { pathToFileURL } from "node:url";
 import { repoRoot } from "../lib/course/manifest.js";
 import type { Goal } from "./goals.js";
 import { type Summary, summarize } from "./stats.js";
@@ -17,6 +17,20 @@ const CALLS = 2_000;
 
 const memoryServer = path.join(repoRoot, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
 const fixtureServer = path.join(repoRoot, "packages/pi-coding-agent/dist/test/mcp-fixture/server.js");
+// The compiled client (packages/pi-coding-agent/dist/src/mcp), the part of it the bench uses.
+interface McpClient {
+  listTools(): Promise<unknown[]>;
+  callTool(name: string, args?: Record<string, unknown>): Promise<unknown>;
+  close(): Promise<void>;
+}
+interface McpModule {
+  StdioTransport: new (options: { command: string; args: string[] }) => { readonly pid: number | undefined };
+  McpClient: {
+    connect(transport: unknown, options: { startupTimeoutMs: number; timeoutMs: number }): Promise<McpClient>;
+  };
+}
+const mcpModule = pathToFileURL(path.join(repoRoot, "packages/pi-coding-agent/dist/src/mcp/index.js")).href;
+
 /** 12 named tools + 988 generated = 1,000, 100 a page. */
 const THOUSAND_TOOLS = ["--tools", "988", "--page-size", "100"];
 
@@ -30,6 +44,7 @@ export interface McpReport {
 }
 
 async function startAndList(args: string[]): Promise<{ ms: number; tools: number; client: McpClient; pid: number }> {
+  const { McpClient, StdioTransport } = (await import(mcpModule)) as McpModule;
   const started = performance.now();
   const transport = new StdioTransport({ command: process.execPath, args });
   const client = await McpClient.connect(transport, { startupTimeoutMs: 60_000, timeoutMs: 60_000 });

@@ -2,14 +2,6 @@ export * from "./compaction/index.js";
 export * from "./eval/index.js";
 export * from "./exposure/index.js";
 export * from "./extensions/index.js";
-export {
-  McpClient,
-  McpConnectionError,
-  McpRemoteError,
-  mcpToolName,
-  StdioTransport,
-  StreamableHttpTransport,
-} from "./mcp/index.js";
 export * from "./modes/index.js";
 export * from "./resources/index.js";
 export * from "./runtime/index.js";
