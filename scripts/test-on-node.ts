@@ -1,4 +1,4 @@
-// Runs the whole suite (`npm test`, then `npm run test:course`) again under other Node majors: each is fetched from the npm
+// Runs the whole suite (`npm test`, `npm run test:course`, the MCP conformance scenarios) again under other Node majors: each is fetched from the npm
 // registry as the `node-<platform>-<arch>` package into a temp folder, put first on PATH, and
 // removed afterwards (also on Ctrl-C). Node's test runner differs between majors (filtered counts,
 // glob expansion, reporters), so CI runs the README's `npm test`, then this for Node 22 and 24.
@@ -12,8 +12,12 @@ import path from "node:path";
 import { repoRoot } from "./lib/course/manifest.js";
 import { npmContext, npmInvocation } from "./lib/run/child-process.js";
 
-/** The suites CI runs on every Node: the README's `npm test`, then the course's integrity suite. */
-const SUITES = [["test"], ["run", "test:course"]];
+/**
+ * The suites CI runs on every Node: the README's `npm test`, then the course's integrity suite, then
+ * the official MCP conformance suite against tiny-pi's MCP client (it needs Node >= 22, so it runs here
+ * and not on the machine's Node 20).
+ */
+const SUITES = [["test"], ["run", "test:course"], ["run", "test:mcp-conformance"]];
 
 const NODE_EXE = process.platform === "win32" ? "node.exe" : "node";
 const majors = process.argv.slice(2);

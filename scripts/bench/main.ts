@@ -11,6 +11,7 @@ import { courseGoals, type Goal, innerLoopGoals, loopGoals, providerGoals, setup
 import { type InnerLoopReport, measureInnerLoop } from "./inner-loop.js";
 import { type LoopOverheadPlan, type LoopOverheadReport, measureLoopOverhead } from "./loop-overhead.js";
 import { describeMachine, machineLine } from "./machine.js";
+import { type McpReport, mcpGoals, mcpTable, measureMcp } from "./mcp.js";
 import { measurePracticeSetup, type PracticeSetupReport } from "./practice-setup.js";
 import { measureProviderOverhead, type ProviderPlan, type ProviderReport } from "./provider-overhead.js";
 import { measureRunPage, type PageReport, pageGoals, pageTable } from "./run-view.js";
@@ -38,10 +39,11 @@ const PARTS = [
   "course",
   "exposure",
   "codemode",
+  "mcp",
 ] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure,codemode]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure,codemode,mcp]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -64,6 +66,8 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
   codemode  a fresh sandbox VM per run (execute → first script instruction, split: worker start and VM),
             one script reading 20 files against 20 direct calls through the loop (requests, tokens, wall),
             and the peak RSS of a node running the engine, after 1 run and after 100
+  mcp       the MCP client over stdio: start + initialize + tools/list of server-memory and of the fixture
+            server with 1,000 tools in 10 pages, the median tools/call round trip, close → process gone
 
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables
@@ -154,6 +158,7 @@ async function main(): Promise<void> {
   let page: PageReport | undefined;
   let exposure: ExposureReport | undefined;
   let codemode: CodemodeReport | undefined;
+  let mcp: McpReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
     loopOverhead = await measureLoopOverhead(plan.loop);
@@ -198,6 +203,10 @@ async function main(): Promise<void> {
     progress("codemode…");
     codemode = await measureCodemode(plan.codemodeRuns);
   }
+  if (parts.includes("mcp")) {
+    progress("MCP client…");
+    mcp = await measureMcp(plan.toolsRuns * 3);
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const goals: Goal[] = [
@@ -212,6 +221,7 @@ async function main(): Promise<void> {
     ...(page ? pageGoals(page) : []),
     ...(exposure ? exposureGoals(exposure) : []),
     ...(codemode ? codemodeGoals(codemode) : []),
+    ...(mcp ? mcpGoals(mcp) : []),
   ];
   if (options.json) {
     console.log(
@@ -230,6 +240,7 @@ async function main(): Promise<void> {
           page,
           exposure,
           codemode,
+          mcp,
           goals,
         },
         null,
@@ -250,6 +261,7 @@ async function main(): Promise<void> {
     page && pageTable(page),
     exposure && exposureTable(exposure),
     codemode && codemodeTable(codemode),
+    mcp && mcpTable(mcp),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));
   for (const table of tables) console.log(`\n${renderTable(table)}`);

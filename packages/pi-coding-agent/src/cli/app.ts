@@ -7,6 +7,7 @@ import type { ToolRegistry } from "@pi/core";
 import type { AgentRunResult } from "@pi/course";
 import { windowInForce, windowLine } from "../host/context-window.js";
 import { EXIT_INTERRUPTED, UsageError } from "../host/errors.js";
+import { type McpRun, openMcpServers } from "../host/mcp-run.js";
 import { courseRuntimeCode, type OpenedRun, openRun } from "../host/open-run.js";
 import { type ModelIdentity, piFieldsStore } from "../host/pi-fields.js";
 import { type Redact, redactingStore } from "../host/redacting.js";
@@ -75,85 +76,108 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const tools = selectTools(createTools, args.workspace, args.tools, learner.dirs.get("08") ?? "课程");
   let wired: ToolRegistry | undefined;
   addCodeTool(tools, args.tools, () => wired);
-  const run = await openRun({
-    workspace: args.workspace,
+  const mcp: McpRun = await openMcpServers(resources.roots, tools, {
     home,
-    tools,
-    resources,
-    resourceCode,
-    ...(learner.code.compaction !== undefined ? { compactionCode: learner.code.compaction } : {}),
-    runtimeCode: learner.code.runtime ?? courseRuntimeCode,
-    engine: engine.factory,
-    session,
-    model: choice.model,
-    window,
-    ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
-    trustAll: args.trustExtensions === true,
-    gate: { yes: args.yes === true, protectedPaths: args.protectedPaths ?? DEFAULT_PROTECTED_PATHS },
+    workspace: args.workspace,
+    trustAll: args.trustMcp === true,
     ...(questions !== undefined ? { questions } : {}),
     notes,
-    ...(args.deferTools !== undefined ? { defer: args.deferTools } : {}),
-    ...(learner.code.exposure !== undefined ? { exposureCode: learner.code.exposure } : {}),
+    env: process.env,
   });
-  wired = run.parts.tools;
-  const outcome = { ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}) };
-  if (choice.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
-  const present = presentation(args.mode, choice.redact, outcome);
-  const saving = sessionReport(session, from, notes);
-  const facts: RuntimeFacts = { parts: runtimeParts(learner, args.tools, args.endpoint !== undefined, interactive) };
-
-  if (interactive) {
-    process.removeListener("SIGINT", onSignal);
-    notes.write(`${runtimeLine({ ...facts, typedLines: engine.steers ? "steer" : "queue" })}\n`);
-    notes.write(`${windowLine(window)}\n`);
-    questions?.attach();
-    let runtime = run.runtime;
-    let unsubscribe = runtime.subscribe(present.onEvent);
-    const conversation = () => runtimeConversation(runtime, engine.source, engine.steers);
-    const code = await runRepl({
-      input: process.stdin,
-      output: process.stdout,
-      notes,
-      banner: `tiny-pi · ${choice.label} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
-      conversation: conversation(),
-      afterTurn: (result) => {
-        const line = failureLine(result, outcome);
-        if (line !== undefined) notes.write(`${line}\n`);
-      },
-      interrupts,
-      expand,
-      ...(questions !== undefined ? { answer: (line: string) => questions.take(line) } : {}),
-      compact: (instructions, signal) => run.compactor.compactNow(runtime.compaction, instructions, signal),
-      session: sessionCommands(session, learner.code.session, {
-        current: () => runtime,
-        saved: () => saving.saved(runtime),
-        async reopen(leaf) {
-          await runtime.dispose().catch(() => undefined);
-          unsubscribe();
-          runtime = run.reopen(leaf);
-          unsubscribe = runtime.subscribe(present.onEvent);
-          return conversation();
-        },
-      }),
-    });
-    await saving.end(runtime);
-    return code;
+  try {
+    return await runWith();
+  } finally {
+    await mcp.close();
   }
 
-  // A one-shot run names them only when a learner's code is in use, so a failure stays one line.
-  if (learner.dirs.size > 0) notes.write(`${runtimeLine(facts)}\n`);
-  if (window !== undefined) notes.write(`${windowLine(window)}\n`);
-  const runtime = run.runtime;
-  const unsubscribe = runtime.subscribe(present.onEvent);
-  interrupts.beginTurn(() => runtime.abort());
-  const result = await promptOnce(run, args, prompt, present, engine.source, saving);
-  interrupts.endTurn();
-  unsubscribe();
-  process.removeListener("SIGINT", onSignal);
-  const line = failureLine(result, outcome);
-  if (line !== undefined) notes.write(`${line}\n`);
-  await saving.end(runtime);
-  return exitCodeOf(result);
+  async function runWith(): Promise<number> {
+    const run = await openRun({
+      workspace: args.workspace,
+      home,
+      tools,
+      resources,
+      resourceCode,
+      ...(learner.code.compaction !== undefined ? { compactionCode: learner.code.compaction } : {}),
+      runtimeCode: learner.code.runtime ?? courseRuntimeCode,
+      engine: engine.factory,
+      session,
+      model: choice.model,
+      window,
+      ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
+      trustAll: args.trustExtensions === true,
+      gate: {
+        yes: args.yes === true,
+        protectedPaths: args.protectedPaths ?? DEFAULT_PROTECTED_PATHS,
+        alsoGated: mcp.gated,
+      },
+      deferred: mcp.deferred,
+      ...(questions !== undefined ? { questions } : {}),
+      notes,
+      ...(args.deferTools !== undefined ? { defer: args.deferTools } : {}),
+      ...(learner.code.exposure !== undefined ? { exposureCode: learner.code.exposure } : {}),
+    });
+    wired = run.parts.tools;
+    const outcome = { ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}) };
+    if (choice.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
+    const present = presentation(args.mode, choice.redact, outcome);
+    const saving = sessionReport(session, from, notes);
+    const facts: RuntimeFacts = {
+      parts: runtimeParts(learner, args.tools, args.endpoint !== undefined, interactive),
+    };
+
+    if (interactive) {
+      process.removeListener("SIGINT", onSignal);
+      notes.write(`${runtimeLine({ ...facts, typedLines: engine.steers ? "steer" : "queue" })}\n`);
+      notes.write(`${windowLine(window)}\n`);
+      questions?.attach();
+      let runtime = run.runtime;
+      let unsubscribe = runtime.subscribe(present.onEvent);
+      const conversation = () => runtimeConversation(runtime, engine.source, engine.steers);
+      const code = await runRepl({
+        input: process.stdin,
+        output: process.stdout,
+        notes,
+        banner: `tiny-pi · ${choice.label} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
+        conversation: conversation(),
+        afterTurn: (result) => {
+          const line = failureLine(result, outcome);
+          if (line !== undefined) notes.write(`${line}\n`);
+        },
+        interrupts,
+        expand,
+        ...(questions !== undefined ? { answer: (line: string) => questions.take(line) } : {}),
+        compact: (instructions, signal) => run.compactor.compactNow(runtime.compaction, instructions, signal),
+        session: sessionCommands(session, learner.code.session, {
+          current: () => runtime,
+          saved: () => saving.saved(runtime),
+          async reopen(leaf) {
+            await runtime.dispose().catch(() => undefined);
+            unsubscribe();
+            runtime = run.reopen(leaf);
+            unsubscribe = runtime.subscribe(present.onEvent);
+            return conversation();
+          },
+        }),
+      });
+      await saving.end(runtime);
+      return code;
+    }
+
+    // A one-shot run names them only when a learner's code is in use, so a failure stays one line.
+    if (learner.dirs.size > 0) notes.write(`${runtimeLine(facts)}\n`);
+    if (window !== undefined) notes.write(`${windowLine(window)}\n`);
+    const runtime = run.runtime;
+    const unsubscribe = runtime.subscribe(present.onEvent);
+    interrupts.beginTurn(() => runtime.abort());
+    const result = await promptOnce(run, args, prompt, present, engine.source, saving);
+    interrupts.endTurn();
+    unsubscribe();
+    process.removeListener("SIGINT", onSignal);
+    const line = failureLine(result, outcome);
+    if (line !== undefined) notes.write(`${line}\n`);
+    await saving.end(runtime);
+    return exitCodeOf(result);
+  }
 }
 
 /**

@@ -12,8 +12,8 @@ import { parseToolNames, type ToolName } from "./tool-names.js";
 export const usage =
   "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
   "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--mode text|print|json | --json | -p] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
-  "[--no-context-files] [--trust-extensions] [--yes] [--protected-paths LIST] [--defer-tools all|none|LIST] [prompt]" +
-  " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources | tiny-pi export FILE [--out FILE.html]";
+  "[--no-context-files] [--trust-extensions] [--trust-mcp] [--yes] [--protected-paths LIST] [--defer-tools all|none|LIST] [prompt]" +
+  " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources | tiny-pi mcp | tiny-pi export FILE [--out FILE.html]";
 
 export type SessionChoice =
   | { kind: "new" }
@@ -27,7 +27,7 @@ export type SessionCommand =
   | { kind: "export"; file: string; out?: string };
 
 /** What tiny-pi does instead of a run: a session command, or `tiny-pi resources` (lists what a run would load). */
-export type CliCommand = SessionCommand | { kind: "resources" };
+export type CliCommand = SessionCommand | { kind: "resources" } | { kind: "mcp" };
 
 /** The folders protected from write and edit when no --protected-paths is given. */
 export const DEFAULT_PROTECTED_PATHS = [".git/", ".tiny-pi/", "node_modules/"] as const;
@@ -56,6 +56,8 @@ export interface CliArgs {
   noContextFiles?: true;
   /** --trust-extensions: load the workspace's and the user's extensions without asking (for runs without a terminal). */
   trustExtensions?: true;
+  /** --trust-mcp: start the workspace's MCP servers without asking (for runs without a terminal). */
+  trustMcp?: true;
   /** --yes: the permission gate allows write, edit and bash without asking (protected paths stay denied). */
   yes?: true;
   /** --protected-paths LIST: workspace paths write and edit may never touch; absent: DEFAULT_PROTECTED_PATHS. */
@@ -87,6 +89,7 @@ export const cliOptions = {
   leaf: { type: "string" },
   "no-context-files": { type: "boolean" },
   "trust-extensions": { type: "boolean" },
+  "trust-mcp": { type: "boolean" },
   yes: { type: "boolean", short: "y" },
   "protected-paths": { type: "string" },
   "defer-tools": { type: "string" },
@@ -143,6 +146,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     ...(command !== undefined ? { command } : {}),
     ...(values["no-context-files"] ? { noContextFiles: true as const } : {}),
     ...(values["trust-extensions"] ? { trustExtensions: true as const } : {}),
+    ...(values["trust-mcp"] ? { trustMcp: true as const } : {}),
     ...(values.yes ? { yes: true as const } : {}),
     ...(values["protected-paths"] !== undefined
       ? { protectedPaths: parseProtectedPaths(values["protected-paths"]) }
@@ -198,6 +202,7 @@ function sessionChoice(values: ReturnType<typeof parseStrict>["values"], from: s
 function cliCommand(positionals: string[], from: string): CliCommand | undefined {
   if (positionals.length === 1 && positionals[0] === "sessions") return { kind: "sessions" };
   if (positionals.length === 1 && positionals[0] === "resources") return { kind: "resources" };
+  if (positionals.length === 1 && positionals[0] === "mcp") return { kind: "mcp" };
   if (positionals.length === 2 && positionals[0] === "tree") {
     return { kind: "tree", file: path.resolve(from, positionals[1] as string) };
   }
@@ -352,6 +357,7 @@ export const helpText = `用法：${usage}
                         第一次运行时逐个询问 (y / n)，信任按真实路径与内容哈希记在 ~/.tiny-pi/trusted-extensions.json，
                         改动过的扩展会再问；不在终端里时不加载，打印一行
   --trust-extensions    不询问，加载工作区与 ~/.tiny-pi 的扩展（不在终端里时用它）
+  --trust-mcp           不询问，启动工作区 .tiny-pi/mcp.json 里的 MCP 服务器（不在终端里时用它）
   权限门                内置扩展：write、edit、bash 运行之前，在终端里显示调用（命令，或路径与 diff 预览），问
                         y / n / always for this tool；不在终端里时默认拒绝。被拒绝的调用作为成对的错误结果交给模型，
                         这一轮继续
@@ -361,6 +367,7 @@ export const helpText = `用法：${usage}
   --defer-tools all|none|LIST  哪些扩展工具延迟（第 15 章）：延迟的工具不在请求里声明，模型用 tool_search 按需
                         找到；默认扩展工具多于 10 个时全部延迟。--tools 的工作区工具与 activate_skill 总是直接声明
   tiny-pi resources     列出这次会加载什么：各个根、上下文文件、技能、模板、扩展及其信任、谁遮蔽了谁（只读，不导入扩展）
+  tiny-pi mcp           列出配置的 MCP 服务器：来源、信任、状态与工具数（只启动已信任的，不调用任何工具）
 
 输出与会话
   --mode MODE           这一轮怎样显示，MODE 是 text、print 或 json：text 是给人看的视图（默认：回答边到边
@@ -433,4 +440,9 @@ before import: asked on a terminal and recorded by real path and content hash (a
 write/edit/bash call (command, or path and diff preview) and asks y / n / always for this tool; without a
 terminal it denies unless --yes; protected paths (--protected-paths, default .git/,.tiny-pi/,node_modules/) are
 denied for write and edit even with --yes. A denied call is its paired error result and the turn goes on.
+MCP servers (chapter 17): {"mcpServers": {"name": {"command", "args", "env"} | {"url", "headers"}}} in
+~/.tiny-pi/mcp.json and .tiny-pi/mcp.json (nearer wins); a workspace's server is trusted like an extension
+(asked on a terminal, recorded by real path and the entry's hash) or --trust-mcp; it gets only the variables
+its entry names (and PATH, HOME, the locale); its tools are mcp__<server>__<tool>, deferred behind tool_search
+unless "direct": true, gated like write/edit/bash unless "readOnly": true; \`tiny-pi mcp\` lists them.
 Exit 0 on stop, 1 on a failed run, 2 on a usage error, 141 when the reader of the output has gone.`;

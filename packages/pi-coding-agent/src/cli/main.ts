@@ -20,6 +20,11 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     process.stdout.write(`${resourcesCommandText(args, env)}\n`);
     return EXIT_OK;
   }
+  if (args.command?.kind === "mcp") {
+    const { mcpCommandText } = await import("./mcp-command.js");
+    process.stdout.write(`${await mcpCommandText(args, env)}\n`);
+    return EXIT_OK;
+  }
   if (args.command?.kind === "export") {
     const { exportSession } = await import("./run-view/export-command.js");
     const { shownPath } = await import("./learner-tree.js");

@@ -17,6 +17,10 @@ const PREVIEW_BYTES = 16 * 1024;
 export async function callPreview(call: HookCall, workspace: string): Promise<string> {
   const args = call.arguments;
   if (call.name === "bash") return `bash 要执行：${visible(String(args.command ?? ""))}`;
+  if (call.name !== "write" && call.name !== "edit") {
+    const shown = JSON.stringify(args);
+    return `${call.name} 要调用，参数：${visible(shown.length > PREVIEW_BYTES ? `${shown.slice(0, PREVIEW_BYTES)}…` : shown)}`;
+  }
   const requested = typeof args.path === "string" ? args.path : "";
   const head = `${call.name} 要修改 ${visible(requested)}`;
   let before: string | undefined;

@@ -10,6 +10,7 @@ import * as courseWiring from "../runtime/index.js";
 import type { CompactionCode } from "./compaction-code.js";
 import { Compactor } from "./compactor.js";
 import type { WindowInForce } from "./context-window.js";
+import { declaredAtStart } from "./mcp-exposure.js";
 import type { Questions } from "./questions.js";
 import type { ResourceCode } from "./resource-code.js";
 import { extensionLines, runtimeExtensions } from "./run-extensions.js";
@@ -54,7 +55,9 @@ export interface RunOptions {
   maxSteps?: number;
   /** --trust-extensions, --yes, the protected paths. */
   trustAll: boolean;
-  gate: { yes: boolean; protectedPaths: readonly string[] };
+  gate: { yes: boolean; protectedPaths: readonly string[]; alsoGated?: ReadonlySet<string> };
+  /** Tools deferred behind tool_search (MCP servers' tools, unless the server is marked direct). */
+  deferred?: ReadonlySet<string>;
   questions?: Questions;
   notes: { write(text: string): unknown };
   /** --defer-tools; absent: extension tools are deferred above the threshold. */
@@ -77,9 +80,10 @@ export async function openRun(options: RunOptions): Promise<OpenedRun> {
   const { resources, resourceCode, notes, questions, runtimeCode, workspace } = options;
   if (resources.skills.length > 0) options.tools.register(activateSkillTool(resources.skills, resourceCode));
   const own = new Set(options.tools.definitions().map((tool) => tool.name));
+  const deferred = options.deferred ?? new Set<string>();
   const wired = await runtimeCode.wireRuntime({
     tools: options.tools,
-    systemPrompt: (names) => systemPrompt(workspace, [...names]),
+    systemPrompt: (names) => systemPrompt(workspace, declaredAtStart(names, deferred)),
     resources: { contextFiles: resources.contextFiles, skills: resources.skills },
     extensions: runtimeExtensions({
       extensions: resources.extensions,
@@ -87,7 +91,11 @@ export async function openRun(options: RunOptions): Promise<OpenedRun> {
       home: options.home,
       trustAll: options.trustAll,
       notes,
-      gate: { yes: options.gate.yes, protectedPaths: [...options.gate.protectedPaths] },
+      gate: {
+        yes: options.gate.yes,
+        protectedPaths: [...options.gate.protectedPaths],
+        ...(options.gate.alsoGated !== undefined ? { alsoGated: options.gate.alsoGated } : {}),
+      },
       ...(questions !== undefined ? { questions } : {}),
     }),
     code: {
@@ -97,7 +105,7 @@ export async function openRun(options: RunOptions): Promise<OpenedRun> {
     },
   });
   for (const line of extensionLines(wired.extensions, questions !== undefined)) notes.write(`${line}\n`);
-  const exposed = exposeTools(wired.tools, own, options.defer, options.exposureCode);
+  const exposed = exposeTools(wired.tools, own, options.defer, options.exposureCode, deferred);
   for (const name of exposed.unknown) notes.write(`--defer-tools 里的 ${name} 不是哪个扩展注册的工具：没有延迟它\n`);
   const counts = exposureLine(exposed);
   if (counts !== undefined) notes.write(`${counts}\n`);

@@ -1,5 +1,5 @@
 // The permission gate: tiny-pi's built-in extension, the chapter's worked example of a `before`
-// hook. Before write, edit or bash it decides:
+// hook. Before write, edit or bash (and an MCP server's tool not marked read-only) it decides:
 //   - write/edit of a protected path (.git/, .tiny-pi/, node_modules/ by default): denied, even with --yes;
 //   - --yes: allowed;
 //   - "always" answered earlier for this tool: allowed;
@@ -23,6 +23,8 @@ export interface GateOptions {
   questions?: Questions;
   /** Where the call is shown before the question. */
   notes: { write(text: string): unknown };
+  /** Other tools with side effects the gate asks about too (MCP servers' tools, unless marked read-only). */
+  alsoGated?: ReadonlySet<string>;
 }
 
 export const GATED_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash"]);
@@ -31,8 +33,8 @@ export const GATED_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash"
 export function permissionGate(options: GateOptions): BeforeHook {
   const always = new Set<string>();
   return async (call, context) => {
-    if (!GATED_TOOLS.has(call.name)) return undefined;
-    if (call.name !== "bash") {
+    if (!GATED_TOOLS.has(call.name) && options.alsoGated?.has(call.name) !== true) return undefined;
+    if (call.name === "write" || call.name === "edit") {
       const protectedBy = await protectedFolder(call, options);
       if (protectedBy !== undefined) {
         return deny(

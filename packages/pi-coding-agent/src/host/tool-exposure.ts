@@ -28,12 +28,16 @@ export interface ExposedTools {
   unknown: string[];
 }
 
-/** `tools` (every tool, hooks applied) with the extension tools — those not in `own` — exposed as `choice` says. */
+/**
+ * `tools` (every tool, hooks applied) with the extension tools — those not in `own` — exposed as `choice` says,
+ * and the tools in `alsoDeferred` (MCP servers' tools not marked direct) deferred whatever `choice` says.
+ */
 export function exposeTools(
   tools: ToolRegistry,
   own: ReadonlySet<string>,
   choice: DeferChoice | undefined,
   code: ExposureCode = courseExposureCode,
+  alsoDeferred: ReadonlySet<string> = new Set(),
 ): ExposedTools {
   const names = tools.definitions().map((tool) => tool.name);
   const extension = names.filter((name) => !own.has(name));
@@ -46,15 +50,15 @@ export function exposeTools(
           ? new Set<string>()
           : new Set(choice);
   const unknown = [...wanted].filter((name) => !extension.includes(name));
-  const deferred = extension.filter((name) => wanted.has(name));
-  if (deferred.length === 0) return { tools, declared: names.length, deferred: 0, unknown };
+  const deferred = new Set(names.filter((name) => (wanted.has(name) && !own.has(name)) || alsoDeferred.has(name)));
+  if (deferred.size === 0) return { tools, declared: names.length, deferred: 0, unknown };
   const exposed = new code.ExposedRegistry();
   for (const name of names) {
     const tool = tools.get(name);
-    if (tool !== undefined) exposed.register(tool, wanted.has(name) ? "deferred" : "direct");
+    if (tool !== undefined) exposed.register(tool, deferred.has(name) ? "deferred" : "direct");
   }
   exposed.register(code.toolSearchTool(exposed));
-  return { tools: exposed, declared: exposed.definitions().length, deferred: deferred.length, unknown };
+  return { tools: exposed, declared: exposed.definitions().length, deferred: deferred.size, unknown };
 }
 
 /** The start line's count: how many tools the first request declares and how many wait for tool_search. */

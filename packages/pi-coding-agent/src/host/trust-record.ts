@@ -19,20 +19,34 @@ interface Entry {
 export const TRUST_FILE = "trusted-extensions.json";
 
 export function trustRecord(home: string): TrustRecord {
-  const file = path.join(home, TRUST_FILE);
-  const entries = readEntries(file);
+  const record = fingerprintRecord(home, TRUST_FILE);
   const fingerprint = (extension: string) => {
     const real = realpathSync(extension);
-    return { real, sha256: createHash("sha256").update(readFileSync(real)).digest("hex") };
+    return { key: real, sha256: sha256Of(readFileSync(real)) };
   };
   return {
-    trusted(extension) {
-      const { real, sha256 } = fingerprint(extension);
-      return entries[real]?.sha256 === sha256;
-    },
-    trust(extension) {
-      const { real, sha256 } = fingerprint(extension);
-      entries[real] = { sha256 };
+    trusted: (extension) => record.matches(fingerprint(extension)),
+    trust: (extension) => record.remember(fingerprint(extension)),
+  };
+}
+
+export function sha256Of(content: string | Buffer): string {
+  return createHash("sha256").update(content).digest("hex");
+}
+
+/** A record of keys each trusted with one content hash (extensions, MCP server entries). */
+export interface FingerprintRecord {
+  matches(fingerprint: { key: string; sha256: string }): boolean;
+  remember(fingerprint: { key: string; sha256: string }): void;
+}
+
+export function fingerprintRecord(home: string, name: string): FingerprintRecord {
+  const file = path.join(home, name);
+  const entries = readEntries(file);
+  return {
+    matches: ({ key, sha256 }) => entries[key]?.sha256 === sha256,
+    remember({ key, sha256 }) {
+      entries[key] = { sha256 };
       mkdirSync(home, { recursive: true });
       // Written whole beside the record, then renamed over it: an interrupted run leaves the old record.
       const temp = `${file}.${process.pid}.tmp`;
