@@ -52,7 +52,7 @@ const MARKS = [
   },
   {
     file: "packages/pi-coding-agent/src/session/jsonl-store.ts",
-    anchor: "  static async open(file: string): Promise<JsonlSessionStore> {",
+    anchor: "  static async open(file: string, read: EntryReader = checkEntry): Promise<JsonlSessionStore> {",
     mark: "学习者的 JsonlSessionStore.open",
   },
   {
