@@ -2,10 +2,10 @@
 // entry per line. Every entry has an 8-hex-digit `id`, a `parentId` (null for a root) and an ISO
 // `timestamp`; `parentId` links the entries into a tree, and the leaf is where the conversation
 // stands. The types here are the ones the course reads and writes so far (`compaction` joined in
-// chapter 11); `branch_summary`, `custom` and `custom_message` belong to later chapters.
+// chapter 11, `custom` with chapter 15's tool-state customType only); `branch_summary`,
+// `custom_message` and other customTypes belong to later chapters.
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Message } from "@pi/core";
-import type { CompactionFiles, CompactionSummary } from "../compaction/summary.js";
 
 export const SESSION_VERSION = 3;
 
@@ -53,6 +53,23 @@ export interface ModelChangeEntry extends EntryBase {
 export interface ThinkingLevelChangeEntry extends EntryBase {
   type: "thinking_level_change";
   thinkingLevel: string;
+}
+
+/** The strict, structured part of a summary (our entries): `details.structured` of a compaction entry. */
+export interface CompactionSummary {
+  goal: string;
+  constraints: string[];
+  done: string[];
+  inProgress: string[];
+  blocked: string[];
+  decisions: string[];
+  nextSteps: string[];
+  criticalContext: string[];
+}
+
+export interface CompactionFiles {
+  readFiles: string[];
+  modifiedFiles: string[];
 }
 
 /**
