@@ -6,9 +6,12 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createCodeTool, createWorkspaceTools, estimateTextTokens, runCode } from "@pi/coding-agent";
+import { createWorkspaceTools, estimateTextTokens } from "@pi/coding-agent";
 import { assistantMessage, ScriptedModel, type ToolCall, ToolRegistry, text } from "@pi/core";
 import { runAgentLoop } from "@pi/course";
+// Codemode is not exported from @pi/coding-agent until it is a checkpoint (an export in index.ts would not build in
+// the trees of checkpoints 14 and 15, which do not have src/codemode/).
+import { createCodeTool, runCode } from "../../packages/pi-coding-agent/src/codemode/index.js";
 import { repoRoot } from "../lib/course/manifest.js";
 import { runNode } from "../lib/run/child-process.js";
 import { withTempDir } from "../lib/trees/temp-dir.js";
@@ -109,7 +112,7 @@ async function loopFigures(dir: string, turns: ReturnType<typeof assistantMessag
 
 /** Peak RSS of a fresh node that loaded the engine and ran one script, then of one that ran 100. */
 async function measureRss(): Promise<{ idleMb: number; after100Mb: number }> {
-  const entry = pathToFileURL(path.join(repoRoot, "packages/pi-coding-agent/dist/src/index.js")).href;
+  const entry = pathToFileURL(path.join(repoRoot, "packages/pi-coding-agent/dist/src/codemode/index.js")).href;
   const peak = async (runs: number) => {
     const program = `const { runCode } = await import(${JSON.stringify(entry)});
 for (let i = 0; i < ${runs}; i++) {

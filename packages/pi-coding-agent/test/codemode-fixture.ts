@@ -5,7 +5,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type Tool, type ToolExecutionContext, text } from "@pi/core";
-import { createWorkspaceTools, liveSandboxWorkers } from "../src/index.js";
+import { liveSandboxWorkers } from "../src/codemode/index.js";
+import { createWorkspaceTools } from "../src/index.js";
 
 /** `echo`: answers with the JSON of its arguments and keeps every argument object it received. */
 export function echoTool(received: Record<string, unknown>[] = []): Tool {

@@ -8,8 +8,9 @@ import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { type Tool, ToolRegistry } from "@pi/core";
+import { runCode } from "../src/codemode/index.js";
 import { permissionGate } from "../src/host/permission-gate.js";
-import { hookedRegistry, runCode } from "../src/index.js";
+import { hookedRegistry } from "../src/index.js";
 import { assertHostUntouched, assertOneLine, echoTool, waitingTool, withWorkspace } from "./codemode-fixture.js";
 
 const hostile = (code: string, tools: Tool[] = [echoTool()], timeoutMs = 60_000) =>

@@ -5,7 +5,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { executeToolCall, ToolRegistry } from "@pi/core";
-import { type CodeDetails, createCodeTool, runCode } from "../src/index.js";
+import { type CodeDetails, createCodeTool, runCode } from "../src/codemode/index.js";
 import {
   assertHostUntouched,
   assertOneLine,

@@ -1,4 +1,3 @@
-export * from "./codemode/index.js";
 export * from "./compaction/index.js";
 export * from "./eval/index.js";
 export * from "./extensions/index.js";
