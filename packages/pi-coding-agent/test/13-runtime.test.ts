@@ -541,7 +541,7 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
   });
 });
 
-test("持久化与生命周期：flush() 只等当前队列写完；dispose() 等磁盘写完，然后永久关闭提示", {
+test("持久化与生命周期：flush() 只等当前队列写完；dispose() 等条目落盘，然后永久关闭提示", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withDir(async (dir) => {
