@@ -63,7 +63,7 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
     assert.equal(first.code, 0, first.stderr);
     assert.match(
       first.stderr,
-      /^全部是 .* 里你自己写的代码：provider openAICompatibleModel、loop runAgentLoop、工具 read,edit、Agent Agent、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search$/m,
+      /^全部是 .* 里你自己写的代码：provider openAICompatibleModel、loop runAgentLoop、工具 read,edit、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search$/m,
       "开头一行说出全部是你写的代码",
     );
     assert.ok(first.stdout.includes("改好了。"), first.stdout);
