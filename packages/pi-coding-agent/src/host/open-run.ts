@@ -10,7 +10,6 @@ import * as courseWiring from "../runtime/index.js";
 import type { CompactionCode } from "./compaction-code.js";
 import { Compactor } from "./compactor.js";
 import type { WindowInForce } from "./context-window.js";
-import { declaredAtStart } from "./mcp-exposure.js";
 import type { Questions } from "./questions.js";
 import type { ResourceCode } from "./resource-code.js";
 import { extensionLines, runtimeExtensions } from "./run-extensions.js";
@@ -18,7 +17,7 @@ import type { RunResources } from "./run-resources.js";
 import type { HostSession } from "./session-store.js";
 import { activateSkillTool } from "./skill-tool.js";
 import { systemPrompt } from "./system-prompt.js";
-import { type DeferChoice, type ExposureCode, exposeTools, exposureLine } from "./tool-exposure.js";
+import { type DeferChoice, declaredAtStart, type ExposureCode, exposeTools, exposureLine } from "./tool-exposure.js";
 
 /** Chapter 13's exports tiny-pi runs on: this package's, or a practice tree's. */
 export interface RuntimeCode13 {

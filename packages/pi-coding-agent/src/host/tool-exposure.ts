@@ -4,7 +4,7 @@
 // all of them when there are more than DEFER_THRESHOLD and --defer-tools says nothing; tool_search
 // joins whenever one is deferred. Chapter 15's code is the course's or a learner's (--from).
 import type { ToolRegistry } from "@pi/core";
-import { ExposedRegistry, toolSearchTool } from "../exposure/index.js";
+import { ExposedRegistry, TOOL_SEARCH, toolSearchTool } from "../exposure/index.js";
 
 /** More extension tools than this are deferred unless --defer-tools says otherwise. */
 export const DEFER_THRESHOLD = 10;
@@ -65,4 +65,13 @@ export function exposeTools(
 export function exposureLine(exposed: ExposedTools): string | undefined {
   if (exposed.deferred === 0) return undefined;
   return `工具：声明 ${exposed.declared} 个，延迟 ${exposed.deferred} 个（模型用 tool_search 按需找到；--defer-tools none 全部直接声明）`;
+}
+
+/**
+ * The names a system prompt lists: the declared ones at the start (the `deferred` ones out, tool_search in).
+ * tiny-pi passes the MCP servers' deferred tools; deferred extension tools are still named (their schemas are not sent).
+ */
+export function declaredAtStart(names: readonly string[], deferred: ReadonlySet<string>): string[] {
+  if (deferred.size === 0) return [...names];
+  return [...names.filter((name) => !deferred.has(name)), TOOL_SEARCH];
 }
