@@ -6,6 +6,7 @@
 import type { ToolRegistry } from "@pi/core";
 import type { AgentRunResult } from "@pi/course";
 import { windowInForce, windowLine } from "../host/context-window.js";
+import { recoverDurable } from "../host/durable-session.js";
 import { EXIT_INTERRUPTED, UsageError } from "../host/errors.js";
 import { type McpRun, openMcpServers } from "../host/mcp-run.js";
 import { courseRuntimeCode, type OpenedRun, openRun } from "../host/open-run.js";
@@ -18,6 +19,7 @@ import { ignoredByGit } from "../host/session-gitignore.js";
 import { forkSession, type HostSession, newSession, noSession, resumeSession } from "../host/session-store.js";
 import { expandSlash } from "../host/slash-prompts.js";
 import { createWorkspaceTools } from "../index.js";
+import { continueTask } from "../runtime/open.js";
 import { type CliArgs, DEFAULT_PROTECTED_PATHS } from "./args.js";
 import { embeddedModelNotice, readmeQuestion } from "./embedded-model.js";
 import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
@@ -69,11 +71,24 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const questions =
     process.stdin.isTTY && process.stderr.isTTY ? terminalQuestions(process.stdin, process.stderr) : undefined;
 
-  const session = await openSession(args, choice.redact, choice.identity, learner.code.session);
+  let session = await openSession(args, choice.redact, choice.identity, learner.code.session);
   const window = await windowInForce(args);
   const createTools: ToolFactory = learner.code.createWorkspaceTools ?? createWorkspaceTools;
   const engine = engineFor(learner, interactive);
   const tools = selectTools(createTools, args.workspace, args.tools, learner.dirs.get("08") ?? "课程");
+  // Chapter 19: a durable session resumed after a crash is recovered with these tools, in one line.
+  const recovered =
+    session.durable === true && args.session.kind === "resume"
+      ? await recoverDurable(session, tools, session.tornBytes)
+      : undefined;
+  if (recovered !== undefined) {
+    session = recovered.session;
+    if (recovered.line !== undefined) notes.write(`${recovered.line}\n`);
+  }
+  const pendingTask = args.prompt === undefined ? recovered?.pendingTask : undefined;
+  if (!interactive && args.prompt === undefined && args.session.kind === "resume" && pendingTask === undefined) {
+    throw new UsageError('这个会话没有未完成的任务可以继续：请把问题写在最后，例如 tiny-pi --resume FILE "接着做"。');
+  }
   let wired: ToolRegistry | undefined;
   addCodeTool(tools, args.tools, () => wired);
   const mcp: McpRun = await openMcpServers(resources.roots, tools, {
@@ -169,7 +184,10 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     const runtime = run.runtime;
     const unsubscribe = runtime.subscribe(present.onEvent);
     interrupts.beginTurn(() => runtime.abort());
-    const result = await promptOnce(run, args, prompt, present, engine.source, saving);
+    const result =
+      pendingTask !== undefined
+        ? await resumeOnce(run, pendingTask, saving)
+        : await promptOnce(run, args, prompt, present, engine.source, saving);
     interrupts.endTurn();
     unsubscribe();
     process.removeListener("SIGINT", onSignal);
@@ -201,6 +219,17 @@ async function promptOnce(
   } catch (error) {
     if (saving.toldFailure(runtime, error)) return { reason: present.lastReason() ?? "error", messages: [], steps: 0 };
     throw promptFailure(error, loopSource);
+  }
+}
+
+/** Chapter 19: the recovered task goes on; a refusal after a failed write has been told already. */
+async function resumeOnce(run: OpenedRun, task: string, saving: SessionReport): Promise<AgentRunResult> {
+  const { runtime } = run;
+  try {
+    return await continueTask(runtime, task);
+  } catch (error) {
+    if (saving.toldFailure(runtime, error)) return { reason: "error", messages: [], steps: 0 };
+    throw error;
   }
 }
 

@@ -43,7 +43,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       '-p 只跑一轮、只打印最终回答：请把问题写在最后，例如 tiny-pi --base-url … --model … -p "这个项目叫什么？"。',
     );
   }
-  const interactive = args.prompt === undefined && args.endpoint !== undefined;
+  // Chapter 19: --resume without a prompt outside a terminal goes on with the task a crash left unfinished.
+  const continuing =
+    args.prompt === undefined && args.session.kind === "resume" && !(process.stdin.isTTY && process.stdout.isTTY);
+  const interactive = args.prompt === undefined && args.endpoint !== undefined && !continuing;
   if (interactive && !(process.stdin.isTTY && process.stdout.isTTY)) {
     throw new UsageError(
       '缺少 prompt：不在终端里时请把问题写在最后，例如 tiny-pi --base-url … --model … "请读取 README.md"。',

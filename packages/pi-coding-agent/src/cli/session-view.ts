@@ -2,9 +2,11 @@
 // `tiny-pi sessions` lists a workspace's sessions. A chain without branches stays in one column;
 // only a branch point indents, so a long conversation reads top to bottom. A session file may come
 // from anywhere: every line is shown with its control characters escaped (visible-text.ts).
+
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@pi/core";
+import { asDurable, durableSummary } from "../durable/records.js";
 import type { ToolChange } from "../exposure/tool-state.js";
 import { piOriginal, piSummary } from "../host/pi-entries.js";
 import { readSessionFile, sessionsDir } from "../host/session-file.js";
@@ -72,8 +74,11 @@ function summary(entry: SessionEntry): string {
       return `思考级别  ${entry.thinkingLevel}`;
     case "compaction":
       return `压缩      从 ${entry.firstKeptEntryId} 起保留，之前 ${entry.tokensBefore} tokens`;
-    case "custom":
+    case "custom": {
+      const durable = asDurable(entry);
+      if (durable !== undefined) return `持久      ${durableSummary(durable.data)}`;
       return `工具      ${toolChangeLine(entry.data)}`;
+    }
   }
 }
 

@@ -3,11 +3,19 @@
 // so a learner's JsonlSessionStore writes, recovers and projects the session file. The course's
 // reads every line with readEntry (chapter 10's checkEntry, then what Pi writes: pi-entries.ts);
 // a learner's reads with their own checkEntry only.
+
+import { checkDurableEntry, isDurableEntry } from "../durable/records.js";
+import type { SessionEntry } from "../session/entries.js";
 import { type EntryReader, recoverSession } from "../session/jsonl-recovery.js";
 import { JsonlSessionStore } from "../session/jsonl-store.js";
 import { interruptedResult } from "../session/session-context.js";
 import { pathTo } from "../session/session-tree.js";
 import { readPiEntry } from "./pi-entries.js";
+
+/** A line of a session file as the course reads it: chapter 19's durable records as they are, then Pi's. */
+export function readCourseEntry(value: unknown): SessionEntry {
+  return isDurableEntry(value) ? (checkDurableEntry(value) as unknown as SessionEntry) : readPiEntry(value);
+}
 
 export interface SessionCode {
   JsonlSessionStore: Pick<typeof JsonlSessionStore, "create" | "open">;
@@ -23,5 +31,5 @@ export const courseSessionCode: SessionCode = {
   recoverSession,
   pathTo,
   interruptedResult,
-  readEntry: readPiEntry,
+  readEntry: readCourseEntry,
 };

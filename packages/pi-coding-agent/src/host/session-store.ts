@@ -9,10 +9,11 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Message, ToolResultMessage } from "@pi/core";
+import { DurableMemoryStore, DurableSessionStore } from "../durable/durable-store.js";
 import { messageEntry, newEntryId, newHeader, type SessionEntry, type SessionHeader } from "../session/entries.js";
-import type { JsonlSessionStore } from "../session/jsonl-store.js";
 import { InMemorySessionStore, type SessionStore } from "../session/memory-store.js";
 import { appendUnder, openCallRepairs } from "../session/open-calls.js";
+import { isDurableFile, openDurableFile } from "./durable-session.js";
 import { UsageError } from "./errors.js";
 import { piOriginal, piSummary } from "./pi-entries.js";
 import { courseSessionCode, type SessionCode } from "./session-code.js";
@@ -28,6 +29,18 @@ export interface HostSession {
   file(): string | undefined;
   /** --no-session: nothing is written. */
   readonly none?: true;
+  /** Chapter 19: the file is written through the commit log (every run with the course's session code). */
+  readonly durable?: true;
+  /** --resume of a durable file: the bytes of the torn tail a crash left, cut off on opening. */
+  readonly tornBytes?: number;
+}
+
+/** A store with a file: chapter 10's JSONL store, or chapter 19's durable one. */
+type FileStore = SessionStore & { readonly file: string };
+
+/** Whether sessions run on `code` are durable: the course's are; a learner's chapter 10 store is theirs. */
+function durableFor(code: SessionCode): boolean {
+  return code === courseSessionCode;
 }
 
 /** --no-session: the tree lives in memory only (compaction still reads the active path). */
@@ -47,8 +60,13 @@ export function newSession(
 ): HostSession {
   const dir = sessionsDir(workspace);
   const file = path.join(dir, `${now().toISOString().replace(/[:.]/g, "-")}.jsonl`);
-  const store = new DeferredStore(newHeader(workspace), () => createSessionFile(dir, file, store.header, code));
-  return { store, leaf: undefined, file: () => store.file };
+  const durable = durableFor(code);
+  const store = new DeferredStore(
+    newHeader(workspace),
+    () => createSessionFile(dir, file, store.header, code),
+    durable,
+  );
+  return { store, leaf: undefined, file: () => store.file, ...(durable ? { durable: true as const } : {}) };
 }
 
 /**
@@ -58,14 +76,15 @@ export function newSession(
  */
 class DeferredStore implements SessionStore {
   private readonly held: InMemorySessionStore;
-  private created: Promise<JsonlSessionStore> | undefined;
-  private opened: JsonlSessionStore | undefined;
+  private created: Promise<FileStore> | undefined;
+  private opened: FileStore | undefined;
 
   constructor(
     readonly header: SessionHeader,
-    private readonly create: () => Promise<JsonlSessionStore>,
+    private readonly create: () => Promise<FileStore>,
+    durable: boolean,
   ) {
-    this.held = new InMemorySessionStore(header);
+    this.held = durable ? new DurableMemoryStore(header) : new InMemorySessionStore(header);
   }
 
   get file(): string | undefined {
@@ -107,13 +126,15 @@ async function createSessionFile(
   file: string,
   header: SessionHeader,
   code: SessionCode,
-): Promise<JsonlSessionStore> {
+): Promise<FileStore> {
   try {
     await mkdir(dir, { recursive: true });
     for (let n = 2; ; n += 1) {
-      let store: JsonlSessionStore;
+      let store: FileStore;
       try {
-        store = await code.JsonlSessionStore.create(file, header);
+        store = durableFor(code)
+          ? await DurableSessionStore.create(file, header)
+          : await code.JsonlSessionStore.create(file, header);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
           // The file is new (an existing one is EEXIST) and holds no committed entry: a disk that
@@ -139,6 +160,13 @@ export async function resumeSession(
   leafId?: string,
   code: SessionCode = courseSessionCode,
 ): Promise<HostSession> {
+  if (durableFor(code) && isDurableFile(file)) {
+    lockSession(file);
+    const store = await openDurableFile(file, code);
+    const leaf = chosenLeaf(store, file, leafId);
+    // Chapter 19's recovery answers the open calls once the tools are known (host/durable-session.ts).
+    return { ...opened(store, leaf ?? undefined), durable: true, tornBytes: store.tornBytesDropped };
+  }
   const recovered = readSessionFile(file, code);
   if (recovered.tornTail !== undefined) {
     throw new UsageError(
@@ -165,7 +193,7 @@ export async function forkSession(
     : forkedBranch(source, leafId, code);
   const dir = sessionsDir(workspace);
   const file = path.join(dir, `${now().toISOString().replace(/[:.]/g, "-")}.jsonl`);
-  let store: JsonlSessionStore;
+  let store: FileStore;
   try {
     store = await createSessionFile(dir, file, newHeader(workspace, source), code);
   } catch (error) {
@@ -173,10 +201,11 @@ export async function forkSession(
   }
   for (const entry of entries) await store.append(entry);
   const leaf = store.leafId();
-  return opened(store, leaf === null ? undefined : await repairedLeaf(store, leaf, code));
+  const forked = opened(store, leaf === null ? undefined : await repairedLeaf(store, leaf, code));
+  return durableFor(code) ? { ...forked, durable: true } : forked;
 }
 
-function opened(store: JsonlSessionStore, leaf: string | undefined): HostSession {
+function opened(store: FileStore, leaf: string | undefined): HostSession {
   return { store, leaf, file: () => store.file };
 }
 

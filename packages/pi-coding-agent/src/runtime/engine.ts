@@ -13,6 +13,7 @@ export function agentEngine(AgentClass: typeof Agent = Agent): EngineFactory {
       tools: options.tools,
       systemPrompt: options.systemPrompt,
       ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+      ...(options.executeToolCall !== undefined ? { executeToolCall: options.executeToolCall } : {}),
     });
     return {
       prompt: (message) => agent.prompt(message),
@@ -49,6 +50,7 @@ export function loopEngine(runLoop: typeof runAgentLoop = runAgentLoop): EngineF
             context: { systemPrompt: options.systemPrompt, messages: [...messages, structuredClone(message)] },
             signal: controller.signal,
             ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+            ...(options.executeToolCall !== undefined ? { executeToolCall: options.executeToolCall } : {}),
             onEvent: emit,
           });
           messages = result.messages;

@@ -3,14 +3,30 @@
 // path to that leaf is deep-copied: the Runtime's history is its own, whatever the store does
 // with the objects it handed out. What is returned is the control surface alone: the engine,
 // the store and the model stay inside, so nothing can prompt or persist around the Runtime.
+
+import type { AgentRunResult } from "@pi/course";
 import type { SessionEntry } from "../session/entries.js";
 import type { SessionStore } from "../session/memory-store.js";
 import { createRuntime } from "./runtime.js";
-import { type Runtime, RuntimeError, type RuntimeOptions } from "./types.js";
+import { type Runtime, type RuntimeCore, RuntimeError, type RuntimeOptions } from "./types.js";
+
+/** Chapter 19's resume, kept off chapter 13's control surface: reached through continueTask() only. */
+const resumers = new WeakMap<Runtime, RuntimeCore["resume"]>();
+
+/**
+ * Goes on with `task`, a generation task a durable session's recovery found unfinished: the request
+ * is sent again from the restored path, with no new user message. Refused like prompt().
+ */
+export function continueTask(runtime: Runtime, task: string): Promise<AgentRunResult> {
+  const resume = resumers.get(runtime);
+  if (resume === undefined)
+    return Promise.reject(new RuntimeError("这个 Runtime 不是 openRuntime 打开的：不能继续任务。"));
+  return resume(task);
+}
 
 export function openRuntime(options: RuntimeOptions): Runtime {
   const core = createRuntime(options, restoredPath(options.session, options.leaf));
-  return Object.freeze({
+  const runtime: Runtime = Object.freeze({
     prompt: core.prompt,
     steer: core.steer,
     abort: core.abort,
@@ -24,6 +40,8 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     failure: core.failure,
     systemPrompt: core.systemPrompt,
   });
+  resumers.set(runtime, core.resume);
+  return runtime;
 }
 
 /** Root → `leaf`, deep-copied; [] for an empty session. One RuntimeError line for a missing or unknown leaf. */

@@ -6,7 +6,8 @@
 // disk. A write that fails poisons the Runtime: nothing after it is written, and every later
 // prompt is refused in one line, so nothing half-written is ever presented as saved.
 import { type Message, type Model, type UserMessage, userMessage } from "@pi/core";
-import type { AgentEvent, AgentRunResult } from "@pi/course";
+import { type AgentEvent, type AgentRunResult, runAgentLoop } from "@pi/course";
+import { durableSteps } from "../durable/runtime-steps.js";
 import { toolStateEntry } from "../exposure/tool-state.js";
 import { exposureRecorder } from "../exposure/transcript.js";
 import { messageEntry, newEntryId, type SessionEntry } from "../session/entries.js";
@@ -79,7 +80,21 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
     });
   };
 
+  /** Chapter 19: what a durable run commits at each step (undefined: entries only, as before). */
+  const durable =
+    options.durable === true
+      ? durableSteps({
+          append,
+          newId,
+          leaf: () => leaf,
+          committed: () => writes,
+          failure: () => poison?.message,
+          tools: options.parts.tools,
+        })
+      : undefined;
+
   const recordMessage = (message: Message) => {
+    if (message.role === "user") durable?.userPrompt();
     // The file holds what JSON.stringify writes: a field set to undefined is simply absent.
     append(messageEntry(JSON.parse(JSON.stringify(message)) as Message, leaf, newId()));
     recorded += 1;
@@ -106,7 +121,9 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
       recordUpTo(request.messages);
       const change = exposure.change(activePath(target), request.tools);
       if (change !== undefined) append(toolStateEntry(change, leaf, newId()));
-      return adapted.stream({ ...request, systemPrompt }, streamOptions);
+      const sent = { ...request, systemPrompt };
+      const send = () => adapted.stream(sent, streamOptions);
+      return durable === undefined ? send() : durable.stream(send);
     },
   };
   const engine = (options.engine ?? agentEngine())({
@@ -114,11 +131,13 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
     tools: options.parts.tools,
     systemPrompt: base,
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+    ...(durable !== undefined ? { executeToolCall: durable.executeToolCall } : {}),
   });
-  engine.subscribe((event: AgentEvent) => {
+  const onEngineEvent = (event: AgentEvent) => {
     if (event.type === "assistant_message" && event.message.stopReason !== "error") recordMessage(event.message);
     emit(event);
-  });
+  };
+  engine.subscribe(onEngineEvent);
 
   /** Patched only when it changes: the same text twice is no change, and no event. */
   const setSystemPrompt = (text: string) => {
@@ -139,11 +158,12 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
 
   const run = async (message: UserMessage, patch: string | undefined): Promise<AgentRunResult> => {
     setSystemPrompt(patch ?? base);
-    let result: AgentRunResult;
+    let result: AgentRunResult | undefined;
     try {
       result = await engine.prompt(message);
       recordUpTo(result.messages);
     } finally {
+      durable?.completed(result?.reason ?? "error");
       setSystemPrompt(base);
       await writes;
     }
@@ -151,18 +171,52 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
     return result;
   };
 
+  /** Chapter 19: a recovered task's run, on the loop alone: the restored path is its whole context. */
+  const resumeTask = async (task: string): Promise<AgentRunResult> => {
+    durable?.continueTask(task);
+    recorded = 0;
+    let result: AgentRunResult | undefined;
+    try {
+      emit({ type: "agent_start" });
+      result = await runAgentLoop({
+        model: recording,
+        tools: options.parts.tools,
+        context: { systemPrompt: base, messages: [] },
+        ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+        ...(durable !== undefined ? { executeToolCall: durable.executeToolCall } : {}),
+        onEvent: onEngineEvent,
+      });
+      recordUpTo(result.messages);
+      emit({ type: "agent_end", result });
+    } finally {
+      durable?.completed(result?.reason ?? "error");
+      recorded = 0;
+      await writes;
+    }
+    if (poison !== undefined) throw poison;
+    return result;
+  };
+
+  const started = (current: Promise<AgentRunResult>) => {
+    running = current;
+    const settle = () => {
+      running = undefined;
+    };
+    current.then(settle, settle);
+    return current;
+  };
+
   return {
     prompt(input, promptOptions?: PromptOptions) {
       const refused = refusal();
       if (refused !== undefined) return Promise.reject(refused);
       const message = typeof input === "string" ? userMessage(input) : structuredClone(input);
-      const current = run(message, promptOptions?.systemPrompt);
-      running = current;
-      const settle = () => {
-        running = undefined;
-      };
-      current.then(settle, settle);
-      return current;
+      return started(run(message, promptOptions?.systemPrompt));
+    },
+    resume(task) {
+      const refused = refusal();
+      if (refused !== undefined) return Promise.reject(refused);
+      return started(resumeTask(task));
     },
     steer(text) {
       if (engine.steer === undefined || running === undefined) return false;

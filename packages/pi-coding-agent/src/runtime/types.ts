@@ -3,7 +3,7 @@
 // interactive, tiny-pi's REPL) talks to. It owns the Agent, the session's active path and the
 // write queue, and exposes none of them, so nothing can prompt or persist around it.
 import type { Message, Model, ToolRegistry, UserMessage } from "@pi/core";
-import type { AgentEvent, AgentRunResult } from "@pi/course";
+import type { AgentEvent, AgentRunResult, ToolExecutor } from "@pi/course";
 import type { BuiltContext, ContextBudget } from "../compaction/index.js";
 import type { ExtensionFactory, LoadedExtensions } from "../extensions/index.js";
 import type { Resource } from "../resources/index.js";
@@ -32,6 +32,8 @@ export interface EngineOptions {
   tools: ToolRegistry;
   systemPrompt: string;
   maxSteps?: number;
+  /** Chapter 19: a durable Runtime's executor (its intent is committed before the tool runs). */
+  executeToolCall?: ToolExecutor;
 }
 export type EngineFactory = (options: EngineOptions) => RuntimeEngine;
 
@@ -123,6 +125,8 @@ export interface RuntimeOptions {
   window?: ContextWindow;
   compact?: CompactHook;
   code?: Partial<RuntimeCode>;
+  /** Chapter 19: tasks, tool intents and streamed text are committed as the run goes (src/durable). */
+  durable?: boolean;
 }
 
 export type RuntimeEvent = AgentEvent | { type: "system_prompt"; systemPrompt: string };
@@ -164,6 +168,8 @@ export interface Runtime {
 
 /** What createRuntime builds: the control surface plus the parts openRuntime must not hand out. */
 export interface RuntimeCore extends Runtime {
+  /** Chapter 19: goes on with a recovered task (open.ts's resumeTask; not on the control surface). */
+  resume(task: string): Promise<AgentRunResult>;
   readonly engine: RuntimeEngine;
   readonly session: SessionStore;
   readonly model: Model;

@@ -1,0 +1,102 @@
+// Lab 19.3/19.4 · 恢复: what a reopened branch needs before it can go on. An intent without a result
+// is run again only when both its record and the tool as it is now say replay-safe; any other gets
+// an interrupted error result paired with its call. A call with no intent never started (intents
+// commit before execute()), so it runs now. Streamed text of a request that never completed becomes
+// an aborted assistant entry the user sees; its task is pending and the request goes out again.
+import type { AssistantMessage, ToolCall, ToolResultMessage } from "@pi/core";
+import { toolCallsOf } from "@pi/core";
+import type { SessionEntry } from "../session/entries.js";
+import { asDurable } from "./records.js";
+import { taskStates } from "./tasks.js";
+
+export const INTERRUPTED_INTENT =
+  "Interrupted: this call may or may not have run (tiny-pi stopped after committing its intent and before saving its result). Check its effects before running it again.";
+
+export interface RecoveryPlan {
+  /** The open batch's calls to run now: replay-safe intents, and calls that never started. */
+  rerun: ToolCall[];
+  /** How many of `rerun` had an intent (ran, maybe, and are replay-safe). */
+  replayedIntents: number;
+  /** Error results for intents that are not replay-safe, in call order. */
+  interrupted: ToolResultMessage[];
+  /** The streamed text of a request cut off, as an aborted assistant message. */
+  partial?: AssistantMessage;
+  /** A task that never completed: its request goes out again. */
+  pendingTask?: string;
+}
+
+export function interruptedIntent(call: ToolCall, at: number): ToolResultMessage {
+  return {
+    role: "toolResult",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: [{ type: "text", text: INTERRUPTED_INTENT }],
+    details: { interrupted: true },
+    isError: true,
+    timestamp: at,
+  };
+}
+
+/** What to do for the branch root → leaf (`branch`); `safeNow`: whether the current tool of that name is replay-safe. */
+export function recoveryPlan(branch: readonly SessionEntry[], safeNow: (tool: string) => boolean): RecoveryPlan {
+  const plan: RecoveryPlan = { rerun: [], replayedIntents: 0, interrupted: [] };
+  // Tasks run one after another: only the branch's newest can still be going (an older one a new
+  // prompt replaced stays as it was).
+  const states = taskStates(branch);
+  const newest = [...states.keys()].at(-1);
+  if (newest !== undefined && states.get(newest) === "pending") plan.pendingTask = newest;
+
+  let lastMessage = -1;
+  for (const [index, entry] of branch.entries()) if (entry.type === "message") lastMessage = index;
+  const partialText = branch
+    .slice(lastMessage + 1)
+    .flatMap((entry) => {
+      const data = asDurable(entry)?.data;
+      return data?.kind === "partial" ? [data.text] : [];
+    })
+    .join("");
+  if (partialText !== "" && plan.pendingTask !== undefined) {
+    plan.partial = {
+      role: "assistant",
+      content: [{ type: "text", text: partialText }],
+      stopReason: "aborted",
+      errorMessage: "interrupted: tiny-pi stopped while this answer streamed; the request was sent again",
+      timestamp: Date.now(),
+    } as AssistantMessage;
+  }
+
+  const open = openBatch(branch);
+  if (open === undefined) return plan;
+  const intents = new Map<string, boolean>();
+  for (const entry of branch) {
+    const data = asDurable(entry)?.data;
+    if (data?.kind === "intent") intents.set(data.callId, data.replaySafe);
+  }
+  for (const call of open.calls) {
+    const recorded = intents.get(call.id);
+    if (recorded === undefined) plan.rerun.push(call);
+    else if (recorded && safeNow(call.name)) {
+      plan.rerun.push(call);
+      plan.replayedIntents += 1;
+    } else plan.interrupted.push(interruptedIntent(call, open.assistant.timestamp));
+  }
+  return plan;
+}
+
+/** The calls of the branch's last assistant that no result answers (undefined when none). */
+function openBatch(branch: readonly SessionEntry[]): { assistant: AssistantMessage; calls: ToolCall[] } | undefined {
+  const answered = new Set<string>();
+  for (let index = branch.length - 1; index >= 0; index -= 1) {
+    const entry = branch[index] as SessionEntry;
+    if (entry.type !== "message") continue;
+    const { message } = entry;
+    if (message.role === "toolResult") {
+      answered.add(message.toolCallId);
+      continue;
+    }
+    if (message.role !== "assistant") return undefined;
+    const calls = toolCallsOf(message).filter((call) => !answered.has(call.id));
+    return calls.length === 0 ? undefined : { assistant: message, calls };
+  }
+  return undefined;
+}

@@ -1,0 +1,86 @@
+// tiny-pi's durable sessions (chapter 19). Every run with the course's session code is durable: its
+// file is written through the commit log. --resume of a file that holds durable records cuts a torn
+// tail off instead of refusing it (a crash is expected to leave one), and recovery, once the tools
+// are known, keeps a partial answer as an aborted entry, runs replay-safe intents (and calls that
+// never started) again and pairs every other open intent with an interrupted result, then says so
+// in one line. A pending task goes on where it stopped.
+import { readFileSync } from "node:fs";
+import { executeToolCall, type Message, type ToolRegistry } from "@pi/core";
+import { DurableSessionStore } from "../durable/durable-store.js";
+import { isReplaySafe, type MaybeReplaySafe, recoveryPlan } from "../durable/index.js";
+import { DURABLE } from "../durable/records.js";
+import { messageEntry, newEntryId } from "../session/entries.js";
+import { UsageError } from "./errors.js";
+import type { SessionCode } from "./session-code.js";
+import type { HostSession } from "./session-store.js";
+
+/** Whether `file` holds durable records (a durable run wrote it). */
+export function isDurableFile(file: string): boolean {
+  try {
+    return readFileSync(file, "utf8").includes(`"customType":"${DURABLE}"`);
+  } catch {
+    return false;
+  }
+}
+
+/** Opens a durable file for --resume: its torn tail (if a crash left one) is cut off. */
+export async function openDurableFile(file: string, code: SessionCode): Promise<DurableSessionStore> {
+  try {
+    return await DurableSessionStore.open(file, code.readEntry);
+  } catch (error) {
+    throw new UsageError(
+      `会话文件 ${(error as Error).message}：文件没有被改动；请修好或删掉这一行，或者换一个会话文件。`,
+    );
+  }
+}
+
+export interface Recovered {
+  session: HostSession;
+  /** The one line to print; undefined when the run had stopped cleanly. */
+  line?: string;
+  /** The task to go on with. */
+  pendingTask?: string;
+}
+
+/** Applies recovery to the branch `session` opens at; appends go through the session's store (redaction, Pi's fields). */
+export async function recoverDurable(session: HostSession, tools: ToolRegistry, tornBytes = 0): Promise<Recovered> {
+  if (session.leaf === undefined) return { session };
+  const { store } = session;
+  const plan = recoveryPlan(store.pathTo(session.leaf), (name) =>
+    isReplaySafe(tools.get(name) as MaybeReplaySafe | undefined),
+  );
+  let leaf = session.leaf;
+  const add = async (message: Message) => {
+    const entry = messageEntry(
+      message,
+      leaf,
+      newEntryId((id) => store.has(id)),
+    );
+    await store.append(entry);
+    leaf = entry.id;
+  };
+  if (plan.partial !== undefined) await add(plan.partial);
+  const reruns = new Map<string, Message>();
+  for (const call of plan.rerun) reruns.set(call.id, await executeToolCall(call, tools, {}));
+  for (const result of [...reruns.values(), ...plan.interrupted]) await add(result);
+  const nothing =
+    plan.partial === undefined &&
+    plan.rerun.length === 0 &&
+    plan.interrupted.length === 0 &&
+    plan.pendingTask === undefined &&
+    tornBytes === 0;
+  const recovered: Recovered = { session: { ...session, leaf } };
+  if (plan.pendingTask !== undefined) recovered.pendingTask = plan.pendingTask;
+  if (!nothing) {
+    const partial = plan.partial === undefined ? "没有部分回答" : "部分回答已保留为一条中止的回答";
+    const fresh = plan.rerun.length - plan.replayedIntents;
+    const task = plan.pendingTask === undefined ? "没有未完成的任务" : `继续未完成的任务 ${plan.pendingTask}`;
+    recovered.line =
+      `恢复：${partial}；重跑了 ${plan.replayedIntents} 个可重放的调用` +
+      (fresh > 0 ? `（另有 ${fresh} 个还没开始的调用现在运行）` : "") +
+      `，${plan.interrupted.length} 个不可重放的调用标为 interrupted；` +
+      (tornBytes > 0 ? `截掉了 ${tornBytes} 字节没写完的尾巴；` : "") +
+      task;
+  }
+  return recovered;
+}
