@@ -105,7 +105,10 @@ test("tiny-pi 在工具批次中途被 SIGKILL：会话留得下来，--resume �
         // The read had finished: its result is the one the file kept, or, if it was not kept, the read
         // run again on recovery (read is replay-safe), never an interrupted one.
         const readText = readSaved?.content?.[0]?.text ?? readFileSync(path.join(workspace, "README.md"), "utf8");
-        assert.ok(String(onWire("call_read")).includes(readText.trim().split("\n")[0] ?? ""), "read 可重放：结果是真实内容");
+        assert.ok(
+          String(onWire("call_read")).includes(readText.trim().split("\n")[0] ?? ""),
+          "read 可重放：结果是真实内容",
+        );
         assert.notEqual(onWire("call_read"), INTERRUPTED, "可重放的 read 不被标成 interrupted");
 
         const after = await fileMessages(saved);

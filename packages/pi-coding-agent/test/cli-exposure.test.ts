@@ -67,7 +67,7 @@ test("tiny-pi 的延迟工具：100 个扩展工具只声明 read 与 tool_searc
         .split("\n")
         .filter((line) => line !== "")
         .map((line) => JSON.parse(line))
-        .filter((entry) => entry.type === "custom");
+        .filter((entry) => entry.type === "custom" && entry.customType === "pi-course/tool-state");
       assert.deepEqual(
         custom.map((entry) => [
           entry.customType,
@@ -89,7 +89,9 @@ test("tiny-pi 的延迟工具：100 个扩展工具只声明 read 与 tool_searc
         "--resume：第一次请求就声明找到过的工具",
       );
       assert.match(server.requests[5].messages.at(-1).content, /deployed to staging/, "恢复后直接调用成功");
-      const after = (await readFile(file, "utf8")).split("\n").filter((line) => line.includes('"type":"custom"'));
+      const after = (await readFile(file, "utf8"))
+        .split("\n")
+        .filter((line) => line.includes('"customType":"pi-course/tool-state"'));
       assert.equal(after.length, 2, "恢复的集合没变：不再记新的变化");
     } finally {
       await server.close();

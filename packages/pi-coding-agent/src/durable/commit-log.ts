@@ -3,7 +3,7 @@
 // are in the file (and, with `fsync`, on the disk), so a caller shows or uses what it committed only
 // after that. A failed commit cuts the file back to the last committed byte, is reported once
 // through `onFailure`, and the commits after it go on.
-import { appendFileSync, closeSync, fsyncSync, openSync, statSync, truncateSync } from "node:fs";
+import { closeSync, constants, fsyncSync, openSync, statSync, truncateSync, writeSync } from "node:fs";
 import { die, killHere } from "./kill-point.js";
 
 export interface CommitLogOptions {
@@ -13,6 +13,21 @@ export interface CommitLogOptions {
   onFailure?: (error: Error) => void;
   /** Writes one batch; default: appends to the file. Tests pass one that fails. */
   write?: (file: string, text: string) => void;
+}
+
+/** Appends to the existing file only: a file removed meanwhile is a failure, not a new headerless file. */
+const APPEND_ONLY = constants.O_WRONLY | constants.O_APPEND;
+
+/** One write(2) of `data` at the end of the existing `file`. */
+function appendOnly(file: string, data: string | Uint8Array): void {
+  const fd = openSync(file, APPEND_ONLY);
+  try {
+    // A write may be short (a file size limit, a full disk): the rest is written until it fails.
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export class CommitLog {
@@ -51,10 +66,10 @@ export class CommitLog {
       }
       if (killHere("commit")) {
         const bytes = Buffer.from(text, "utf8");
-        appendFileSync(this.file, bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))));
+        appendOnly(this.file, bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))));
         die();
       }
-      (this.options.write ?? appendFileSync)(this.file, text);
+      (this.options.write ?? appendOnly)(this.file, text);
       if (this.options.fsync === true) syncFile(this.file);
       this.committedBytes += Buffer.byteLength(text);
     } catch (error) {

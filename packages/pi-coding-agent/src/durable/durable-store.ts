@@ -6,6 +6,7 @@
 import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import type { SessionEntry, SessionHeader } from "../session/entries.js";
 import type { EntryReader } from "../session/jsonl-recovery.js";
+import { writeFailureReason } from "../session/jsonl-store.js";
 import { InMemorySessionStore } from "../session/memory-store.js";
 import { checkEntry, parseHeader } from "../session/parse-entry.js";
 import { CommitLog, type CommitLogOptions } from "./commit-log.js";
@@ -14,6 +15,16 @@ import { asDurable, checkDurableEntry, isDurableEntry } from "./records.js";
 
 /** The in-memory tree that also takes durable entries (chapter 10's parser knows none). */
 export class DurableMemoryStore extends InMemorySessionStore {
+  /** The last entry appended that is not a durable record: records annotate entries, they are never the leaf. */
+  override leafId(): string | null {
+    const entries = this.entries();
+    for (let index = entries.length - 1; index >= 0; index -= 1) {
+      const entry = entries[index] as SessionEntry;
+      if (asDurable(entry) === undefined) return entry.id;
+    }
+    return null;
+  }
+
   protected override commit(entry: SessionEntry): SessionEntry {
     const durable = asDurable(entry);
     if (durable === undefined) return super.commit(entry);
@@ -71,14 +82,21 @@ export class DurableSessionStore extends DurableMemoryStore {
       if (this.held.entries.length < this.held.size) return Promise.resolve();
       const batch = this.held.entries;
       this.held = undefined;
-      return this.log.commit(batch);
+      return this.commitBatch(batch);
     }
     const size = asDurable(kept)?.data.batch ?? 1;
     if (size > 1) {
       this.held = { size, entries: [kept] };
       return Promise.resolve();
     }
-    return this.log.commit([kept]);
+    return this.commitBatch([kept]);
+  }
+
+  /** One commit; a failure says which file and what failed, as chapter 10's store does. */
+  private commitBatch(entries: SessionEntry[]): Promise<void> {
+    return this.log.commit(entries).catch((error: unknown) => {
+      throw new Error(writeFailureReason(this.file, error), { cause: error });
+    });
   }
 
   /** Resolves once every commit so far has settled. */

@@ -98,3 +98,17 @@ export function durableSummary(data: DurableRecord): string {
       return `部分输出 ${JSON.stringify(data.text.slice(0, 40))}`;
   }
 }
+
+/** `entries` without durable records: what a view of the conversation shows. */
+export function withoutDurable<T>(entries: readonly T[]): T[] {
+  return entries.filter((entry) => !isDurableEntry(entry));
+}
+
+/** The durable records that annotate `branch` (their parent is on it), in file order. */
+export function recordsOf<T extends { id: string }>(all: readonly unknown[], branch: readonly T[]): DurableEntry[] {
+  const ids = new Set(branch.map((entry) => entry.id));
+  return all.flatMap((entry) => {
+    const durable = asDurable(entry);
+    return durable !== undefined && durable.parentId !== null && ids.has(durable.parentId) ? [durable] : [];
+  });
+}

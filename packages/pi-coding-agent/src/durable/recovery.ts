@@ -6,7 +6,7 @@
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@pi/core";
 import { toolCallsOf } from "@pi/core";
 import type { SessionEntry } from "../session/entries.js";
-import { asDurable } from "./records.js";
+import { asDurable, type DurableEntry } from "./records.js";
 import { taskStates } from "./tasks.js";
 
 export const INTERRUPTED_INTENT =
@@ -38,21 +38,33 @@ export function interruptedIntent(call: ToolCall, at: number): ToolResultMessage
 }
 
 /** What to do for the branch root → leaf (`branch`); `safeNow`: whether the current tool of that name is replay-safe. */
-export function recoveryPlan(branch: readonly SessionEntry[], safeNow: (tool: string) => boolean): RecoveryPlan {
+export function recoveryPlan(
+  branch: readonly SessionEntry[],
+  safeNow: (tool: string) => boolean,
+  annotations: readonly DurableEntry[] = [],
+): RecoveryPlan {
   const plan: RecoveryPlan = { rerun: [], replayedIntents: 0, interrupted: [] };
+  // The records on the branch itself, then the ones annotating its entries (tiny-pi writes those).
+  const onBranch = new Set(branch.map((entry) => entry.id));
+  const records = [...branch, ...annotations.filter((entry) => !onBranch.has(entry.id))];
   // Tasks run one after another: only the branch's newest can still be going (an older one a new
   // prompt replaced stays as it was).
-  const states = taskStates(branch);
+  const states = taskStates(records);
   const newest = [...states.keys()].at(-1);
   if (newest !== undefined && states.get(newest) === "pending") plan.pendingTask = newest;
 
+  // Streamed text of the request in flight: records after the branch's last message, or annotating it.
   let lastMessage = -1;
   for (const [index, entry] of branch.entries()) if (entry.type === "message") lastMessage = index;
-  const partialText = branch
-    .slice(lastMessage + 1)
+  const lastId = branch[lastMessage]?.id;
+  const afterLast = new Set(branch.slice(lastMessage + 1).map((entry) => entry.id));
+  const partialText = records
     .flatMap((entry) => {
-      const data = asDurable(entry)?.data;
-      return data?.kind === "partial" ? [data.text] : [];
+      const durable = asDurable(entry);
+      if (durable?.data.kind !== "partial") return [];
+      return afterLast.has(durable.id) || (lastId !== undefined && durable.parentId === lastId)
+        ? [durable.data.text]
+        : [];
     })
     .join("");
   if (partialText !== "" && plan.pendingTask !== undefined) {
@@ -68,7 +80,7 @@ export function recoveryPlan(branch: readonly SessionEntry[], safeNow: (tool: st
   const open = openBatch(branch);
   if (open === undefined) return plan;
   const intents = new Map<string, boolean>();
-  for (const entry of branch) {
+  for (const entry of records) {
     const data = asDurable(entry)?.data;
     if (data?.kind === "intent") intents.set(data.callId, data.replaySafe);
   }

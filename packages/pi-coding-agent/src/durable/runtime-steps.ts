@@ -20,13 +20,14 @@ import { type DurableRecord, durableEntry } from "./records.js";
 import { isReplaySafe, type MaybeReplaySafe } from "./replay-safety.js";
 
 export interface DurableDeps {
-  /** The Runtime's one append: the entry joins the path under the leaf and is queued for writing. */
+  /** Queues `entry` for writing after every earlier entry; it annotates the leaf (it does not become it). */
   append(entry: SessionEntry): void;
   newId(): string;
   leaf(): string | null;
   /** Resolves once every append so far is written; rejects (or `failure()` says) when one failed. */
   committed(): Promise<void>;
-  failure(): string | undefined;
+  /** The write failure that stopped the Runtime, if one did. */
+  failure(): Error | undefined;
   tools: ToolRegistry;
 }
 
@@ -72,7 +73,7 @@ export function durableSteps(deps: DurableDeps): DurableSteps {
       const pipe = async () => {
         await deps.committed();
         const failure = deps.failure();
-        if (failure !== undefined) throw new Error(failure);
+        if (failure !== undefined) throw failure;
         const inner = open();
         for await (const event of inner) {
           if (event.type === "text_delta") {

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { executeToolCall, type Message, type ToolRegistry } from "@pi/core";
 import { DurableSessionStore } from "../durable/durable-store.js";
 import { isReplaySafe, type MaybeReplaySafe, recoveryPlan } from "../durable/index.js";
-import { DURABLE } from "../durable/records.js";
+import { DURABLE, recordsOf } from "../durable/records.js";
 import { messageEntry, newEntryId } from "../session/entries.js";
 import { UsageError } from "./errors.js";
 import type { SessionCode } from "./session-code.js";
@@ -46,8 +46,11 @@ export interface Recovered {
 export async function recoverDurable(session: HostSession, tools: ToolRegistry, tornBytes = 0): Promise<Recovered> {
   if (session.leaf === undefined) return { session };
   const { store } = session;
-  const plan = recoveryPlan(store.pathTo(session.leaf), (name) =>
-    isReplaySafe(tools.get(name) as MaybeReplaySafe | undefined),
+  const branch = store.pathTo(session.leaf);
+  const plan = recoveryPlan(
+    branch,
+    (name) => isReplaySafe(tools.get(name) as MaybeReplaySafe | undefined),
+    recordsOf(store.entries(), branch),
   );
   let leaf = session.leaf;
   const add = async (message: Message) => {

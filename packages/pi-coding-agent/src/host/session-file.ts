@@ -3,6 +3,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@pi/core";
+import { withoutDurable } from "../durable/records.js";
 import type { RecoveredSession } from "../session/jsonl-recovery.js";
 import { messageProblem } from "../session/message-shape.js";
 import { UsageError } from "./errors.js";
@@ -46,7 +47,9 @@ export function readSessionFile(file: string, code: SessionCode = courseSessionC
     );
   }
   try {
-    return { file, ...code.recoverSession(content, file, code.readEntry) };
+    const recovered = code.recoverSession(content, file, code.readEntry);
+    // Chapter 19's records annotate entries; what reads a file for its conversation does not see them.
+    return { file, ...recovered, entries: withoutDurable(recovered.entries) };
   } catch (error) {
     throw new UsageError(
       `会话文件 ${(error as Error).message}：文件没有被改动；请修好或删掉这一行，或者换一个会话文件。`,

@@ -87,8 +87,11 @@ class DeferredStore implements SessionStore {
     this.held = durable ? new DurableMemoryStore(header) : new InMemorySessionStore(header);
   }
 
+  /** The file once it exists, even if writing the held entries into it then failed. */
+  private createdFile: string | undefined;
+
   get file(): string | undefined {
-    return this.opened?.file;
+    return this.createdFile;
   }
 
   private get current(): SessionStore {
@@ -107,6 +110,7 @@ class DeferredStore implements SessionStore {
     if (this.created === undefined) {
       this.created = this.create();
       const opened = await this.created;
+      this.createdFile = opened.file;
       for (const early of this.held.entries()) await opened.append(early);
       this.opened = opened;
       return opened.append(entry);

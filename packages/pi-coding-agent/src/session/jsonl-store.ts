@@ -17,7 +17,7 @@ function tornTailReason(file: string, line: number): string {
   return `${file} 第 ${line} 行没有写完（没有换行结尾）：为了不把新条目接在残行上，这个会话只读，截掉残行（dropTornTail）后才能追加`;
 }
 
-function writeFailureReason(file: string, error: unknown): string {
+export function writeFailureReason(file: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code ?? "I/O 错误";
   return `${file} 写入失败（${code}）：这个会话不再接受追加；已提交的条目仍在文件里，修好磁盘或权限后重新打开`;
 }
