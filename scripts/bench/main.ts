@@ -6,6 +6,7 @@ import { runCli, UsageError } from "../lib/usage-error.js";
 import { type CodemodeReport, codemodeGoals, codemodeTable, measureCodemode } from "./codemode.js";
 import { type CompactionReport, compactionGoals, compactionTable, measureCompaction } from "./compaction.js";
 import { type CourseSuiteReport, measureCourseSuite } from "./course-suite.js";
+import { type DurableReport, durableTable, measureDurable } from "./durable.js";
 import { type ExposureReport, exposureGoals, exposureTable, measureExposure } from "./exposure.js";
 import { courseGoals, type Goal, innerLoopGoals, loopGoals, providerGoals, setupGoals, toolsGoals } from "./goals.js";
 import { type InnerLoopReport, measureInnerLoop } from "./inner-loop.js";
@@ -40,10 +41,11 @@ const PARTS = [
   "exposure",
   "codemode",
   "mcp",
+  "durable",
 ] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure,codemode,mcp]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure,codemode,mcp,durable]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -68,6 +70,8 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
             and the peak RSS of a node running the engine, after 1 run and after 100
   mcp       the MCP client over stdio: start + initialize + tools/list of server-memory and of the fixture
             server with 1,000 tools in 10 pages, the median tools/call round trip, close → process gone
+  durable   chapter 19: one commit's latency (median, p99) with and without fsync; recovery of a
+            100,000-entry session with 1,000 open intents (open + plan)
 
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables
@@ -159,6 +163,7 @@ async function main(): Promise<void> {
   let exposure: ExposureReport | undefined;
   let codemode: CodemodeReport | undefined;
   let mcp: McpReport | undefined;
+  let durable: DurableReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
     loopOverhead = await measureLoopOverhead(plan.loop);
@@ -207,6 +212,10 @@ async function main(): Promise<void> {
     progress("MCP client…");
     mcp = await measureMcp(plan.toolsRuns * 3);
   }
+  if (parts.includes("durable")) {
+    progress("durable execution…");
+    durable = await measureDurable();
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const goals: Goal[] = [
@@ -241,6 +250,7 @@ async function main(): Promise<void> {
           exposure,
           codemode,
           mcp,
+          durable,
           goals,
         },
         null,
@@ -262,6 +272,7 @@ async function main(): Promise<void> {
     exposure && exposureTable(exposure),
     codemode && codemodeTable(codemode),
     mcp && mcpTable(mcp),
+    durable && durableTable(durable),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));
   for (const table of tables) console.log(`\n${renderTable(table)}`);

@@ -1,4 +1,5 @@
 export * from "./compaction/index.js";
+export * from "./durable/index.js";
 export * from "./eval/index.js";
 export * from "./exposure/index.js";
 export * from "./extensions/index.js";

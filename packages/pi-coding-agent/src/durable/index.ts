@@ -11,8 +11,10 @@ export {
   type IntentRecord,
   isDurableEntry,
   type PartialRecord,
+  recordsOf,
   type TaskRecord,
   type TaskState,
+  withoutDurable,
 } from "./records.js";
 export { INTERRUPTED_INTENT, interruptedIntent, type RecoveryPlan, recoveryPlan } from "./recovery.js";
 export { isReplaySafe, type MaybeReplaySafe } from "./replay-safety.js";

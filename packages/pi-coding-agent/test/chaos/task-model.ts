@@ -73,7 +73,10 @@ export interface TaskModel {
 
 export async function startTaskModel(audit: string): Promise<TaskModel> {
   let next = 0;
-  const id = () => `call_${(next += 1)}`;
+  const id = () => {
+    next += 1;
+    return `call_${next}`;
+  };
   const answer = (messages: WireMessage[], response: ServerResponse) => {
     const { step, retry } = progress(messages);
     response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
