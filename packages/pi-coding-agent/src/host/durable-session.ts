@@ -10,9 +10,9 @@ import { DurableSessionStore } from "../durable/durable-store.js";
 import { isReplaySafe, type MaybeReplaySafe, recoveryPlan } from "../durable/index.js";
 import { DURABLE, recordsOf } from "../durable/records.js";
 import { messageEntry, newEntryId } from "../session/entries.js";
+import type { SessionStore } from "../session/memory-store.js";
 import { UsageError } from "./errors.js";
 import type { SessionCode } from "./session-code.js";
-import type { HostSession } from "./session-store.js";
 
 /** Whether `file` holds durable records (a durable run wrote it). */
 export function isDurableFile(file: string): boolean {
@@ -34,8 +34,14 @@ export async function openDurableFile(file: string, code: SessionCode): Promise<
   }
 }
 
-export interface Recovered {
-  session: HostSession;
+/** What recovery needs of tiny-pi's HostSession (session-store.ts), and gives back with a new leaf. */
+interface Opened {
+  readonly store: SessionStore;
+  readonly leaf: string | undefined;
+}
+
+export interface Recovered<S extends Opened> {
+  session: S;
   /** The one line to print; undefined when the run had stopped cleanly. */
   line?: string;
   /** The task to go on with. */
@@ -43,7 +49,11 @@ export interface Recovered {
 }
 
 /** Applies recovery to the branch `session` opens at; appends go through the session's store (redaction, Pi's fields). */
-export async function recoverDurable(session: HostSession, tools: ToolRegistry, tornBytes = 0): Promise<Recovered> {
+export async function recoverDurable<S extends Opened>(
+  session: S,
+  tools: ToolRegistry,
+  tornBytes = 0,
+): Promise<Recovered<S>> {
   if (session.leaf === undefined) return { session };
   const { store } = session;
   const branch = store.pathTo(session.leaf);
@@ -72,7 +82,7 @@ export async function recoverDurable(session: HostSession, tools: ToolRegistry, 
     plan.interrupted.length === 0 &&
     plan.pendingTask === undefined &&
     tornBytes === 0;
-  const recovered: Recovered = { session: { ...session, leaf } };
+  const recovered: Recovered<S> = { session: { ...session, leaf } };
   if (plan.pendingTask !== undefined) recovered.pendingTask = plan.pendingTask;
   if (!nothing) {
     const partial = plan.partial === undefined ? "没有部分回答" : "部分回答已保留为一条中止的回答";

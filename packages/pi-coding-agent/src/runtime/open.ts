@@ -11,7 +11,7 @@ import { createRuntime } from "./runtime.js";
 import { type Runtime, type RuntimeCore, RuntimeError, type RuntimeOptions } from "./types.js";
 
 /** Chapter 19's resume, kept off chapter 13's control surface: reached through continueTask() only. */
-const resumers = new WeakMap<Runtime, RuntimeCore["resume"]>();
+const resumers = new WeakMap<Runtime, NonNullable<RuntimeCore["resume"]>>();
 
 /**
  * Goes on with `task`, a generation task a durable session's recovery found unfinished: the request
@@ -40,7 +40,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     failure: core.failure,
     systemPrompt: core.systemPrompt,
   });
-  resumers.set(runtime, core.resume);
+  if (core.resume !== undefined) resumers.set(runtime, core.resume);
   return runtime;
 }
 

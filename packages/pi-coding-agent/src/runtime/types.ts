@@ -168,8 +168,8 @@ export interface Runtime {
 
 /** What createRuntime builds: the control surface plus the parts openRuntime must not hand out. */
 export interface RuntimeCore extends Runtime {
-  /** Chapter 19: goes on with a recovered task (open.ts's resumeTask; not on the control surface). */
-  resume(task: string): Promise<AgentRunResult>;
+  /** Chapter 19: goes on with a recovered task (open.ts's continueTask; not on the control surface). */
+  resume?: (task: string) => Promise<AgentRunResult>;
   readonly engine: RuntimeEngine;
   readonly session: SessionStore;
   readonly model: Model;

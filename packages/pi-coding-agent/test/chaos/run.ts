@@ -78,6 +78,17 @@ function workspaceState(dir: string): Record<string, string> {
   return state;
 }
 
+/** The session's newest task: "done" once completed, "pending" while unfinished, "none" before the prompt committed. */
+function taskState(file: string): "none" | "pending" | "done" {
+  let state: "none" | "pending" | "done" = "none";
+  for (const value of committedPart(readFileSync(file, "utf8")).values as Line[]) {
+    if (value.customType === "tiny-pi/durable" && value.data.kind === "task") {
+      state = value.data.state === "completed" ? "done" : "pending";
+    }
+  }
+  return state;
+}
+
 interface Counts {
   kills: Record<Point, number>;
   runs: number;
@@ -172,22 +183,25 @@ async function main(): Promise<void> {
       const model = await startTaskModel(audit);
       const dir = newWorkspace(root, `task-${index}`);
       try {
-        let previous = "";
+        let previous = Buffer.alloc(0);
         for (let attempt = 0; ; attempt += 1) {
           assert.ok(attempt < 200, "任务在 200 次运行内完成");
           const killAt = killed < KILLS ? plan[planned++] : undefined;
           const file = sessionFile(dir);
+          const state = file === undefined ? "none" : taskState(file);
+          if (state === "done") break; // killed after the task's completion was committed
+          const prompt = state === "pending" ? [] : ["按步骤完成任务"];
           const result = await runTinyPi(
-            file === undefined ? [...args(model), "按步骤完成任务"] : [...args(model), "--resume", file],
+            file === undefined ? [...args(model), ...prompt] : [...args(model), "--resume", file, ...prompt],
             dir,
             killAt,
           );
           counts.runs += 1;
           const after = sessionFile(dir);
           if (after !== undefined) {
-            const content = readFileSync(after, "utf8");
-            const kept = previous.slice(0, committedPart(previous).bytes);
-            assert.ok(content.startsWith(kept), `${after}：已提交的字节是下一次状态的前缀`);
+            const content = readFileSync(after);
+            const kept = previous.subarray(0, committedPart(previous.toString("utf8")).bytes);
+            assert.ok(content.subarray(0, kept.length).equals(kept), `${after}：已提交的字节是下一次状态的前缀`);
             previous = content;
           }
           if (result.signal === "SIGKILL") {
@@ -214,6 +228,7 @@ async function main(): Promise<void> {
           assert.equal(exported.code, 0, `pi --offline --export 读得了 ${file}：${exported.stderr}`);
         }
         counts.tasks += 1;
+        process.stderr.write(`chaos: 任务 ${index} 完成，已杀 ${killed}/${KILLS} 次\n`);
       } finally {
         await model.close();
       }
