@@ -4,7 +4,7 @@
 // commit before execute()), so it runs now. Streamed text of a request that never completed becomes
 // an aborted assistant entry the user sees; its task is pending and the request goes out again.
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@pi/core";
-import { toolCallsOf } from "@pi/core";
+import { toolCallsOf, toolErrorResult } from "@pi/core";
 import type { SessionEntry } from "../session/entries.js";
 import { asDurable, type DurableEntry } from "./records.js";
 import { taskStates } from "./tasks.js";
@@ -26,15 +26,7 @@ export interface RecoveryPlan {
 }
 
 export function interruptedIntent(call: ToolCall, at: number): ToolResultMessage {
-  return {
-    role: "toolResult",
-    toolCallId: call.id,
-    toolName: call.name,
-    content: [{ type: "text", text: INTERRUPTED_INTENT }],
-    details: { interrupted: true },
-    isError: true,
-    timestamp: at,
-  };
+  return { ...toolErrorResult(call, INTERRUPTED_INTENT, { interrupted: true }), timestamp: at };
 }
 
 /** What to do for the branch root → leaf (`branch`); `safeNow`: whether the current tool of that name is replay-safe. */

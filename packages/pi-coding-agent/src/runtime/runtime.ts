@@ -60,16 +60,13 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
     return id;
   };
 
-  /** The one place an entry joins the path: it becomes the leaf and is written after every earlier one. */
-  const append = (entry: SessionEntry) => {
-    ids.add(entry.id);
-    leaf = entry.id;
-    queued.push(entry);
+  /** Writes `entry` after every earlier write, then `written()`; a failure poisons the Runtime. */
+  const write = (entry: SessionEntry, written: () => void = () => {}) => {
     writes = writes.then(async () => {
       if (poison !== undefined) return;
       try {
         await session.append(entry);
-        persisted.push(queued.shift() as SessionEntry);
+        written();
       } catch (error) {
         const cause = String((error as Error)?.message ?? error).split("\n")[0];
         poison = new RuntimeError(
@@ -80,25 +77,20 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
     });
   };
 
+  /** The one place an entry joins the path: it becomes the leaf and is written after every earlier one. */
+  const append = (entry: SessionEntry) => {
+    ids.add(entry.id);
+    leaf = entry.id;
+    queued.push(entry);
+    write(entry, () => persisted.push(queued.shift() as SessionEntry));
+  };
+
   /**
    * Chapter 19: a durable record is written in the same queue, after every earlier entry, but it
    * annotates the leaf instead of becoming it: the path (and what Pi and the model read) is the same
    * with or without durability.
    */
-  const annotate = (entry: SessionEntry) => {
-    writes = writes.then(async () => {
-      if (poison !== undefined) return;
-      try {
-        await session.append(entry);
-      } catch (error) {
-        const cause = String((error as Error)?.message ?? error).split("\n")[0];
-        poison = new RuntimeError(
-          `会话写入失败（${cause}）：条目 ${entry.id} 起都没有保存，这个 Runtime 不再接受提示；从已保存的条目重新打开会话再继续。`,
-          { cause: error },
-        );
-      }
-    });
-  };
+  const annotate = (entry: SessionEntry) => write(entry);
 
   /** Chapter 19: what a durable run commits at each step (undefined: entries only, as before). */
   const durable =
