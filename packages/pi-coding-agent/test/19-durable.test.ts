@@ -24,6 +24,7 @@ import {
   DurableSessionStore,
   durableEntry,
   INTERRUPTED_INTENT,
+  NOT_STARTED,
   recoveryPlan,
   taskStates,
 } from "../src/durable/index.js";
@@ -250,8 +251,8 @@ test("工具意图：意图在 execute() 之前提交，记下工具当时说的
   });
 });
 
-test("工具意图：恢复时只有记录和当前工具都说可重放才重跑，其余得到与调用成对的 interrupted 错误结果；没有意图的调用从没开始，现在运行", () => {
-  const calls = [call("r1", "read"), call("b1", "bash"), call("r2", "read"), call("n1", "bash")];
+test("工具意图：恢复时只有记录和当前工具都说可重放才重跑，其余得到与调用成对的 interrupted 错误结果；没有意图的调用从没开始：可重放的现在运行，其余成对地说没有运行", () => {
+  const calls = [call("r1", "read"), call("b1", "bash"), call("r2", "read"), call("n1", "bash"), call("n2", "read")];
   const entries = [
     messageEntry(userMessage("做"), null, "ccccccc1"),
     messageEntry(asking(...calls), "ccccccc1", "ccccccc2"),
@@ -262,8 +263,8 @@ test("工具意图：恢复时只有记录和当前工具都说可重放才重�
   const plan = recoveryPlan(entries, (name) => name === "read");
   assert.deepEqual(
     plan.rerun.map((c) => c.id),
-    ["r1", "n1"],
-    "可重放的 read 与从没开始的调用重跑",
+    ["r1", "n2"],
+    "可重放的 read 重跑，从没开始的 read 现在运行",
   );
   assert.equal(plan.replayedIntents, 1);
   assert.deepEqual(
@@ -271,14 +272,16 @@ test("工具意图：恢复时只有记录和当前工具都说可重放才重�
     [
       ["b1", true],
       ["r2", true],
+      ["n1", true],
     ],
-    "bash 与记录里不可重放的 read 成对标为 interrupted",
+    "bash 与记录里不可重放的 read 成对标为 interrupted；从没开始的 bash 成对地说没有运行（留给模型经由门禁再调用）",
   );
   assert.equal(plan.interrupted[0]?.content[0]?.text, INTERRUPTED_INTENT);
+  assert.equal(plan.interrupted[2]?.content[0]?.text, NOT_STARTED);
   const notSafeNow = recoveryPlan(entries, () => false);
   assert.deepEqual(
     notSafeNow.interrupted.map((result) => result.toolCallId),
-    ["r1", "b1", "r2"],
+    ["r1", "b1", "r2", "n1", "n2"],
     "当前工具不再可重放时也不重跑",
   );
 });

@@ -16,7 +16,7 @@ export {
   type TaskState,
   withoutDurable,
 } from "./records.js";
-export { INTERRUPTED_INTENT, interruptedIntent, type RecoveryPlan, recoveryPlan } from "./recovery.js";
+export { INTERRUPTED_INTENT, interruptedIntent, NOT_STARTED, type RecoveryPlan, recoveryPlan } from "./recovery.js";
 export { isReplaySafe, type MaybeReplaySafe } from "./replay-safety.js";
 export { type DurableSteps, durableSteps } from "./runtime-steps.js";
 export { checkTransition, taskStates } from "./tasks.js";

@@ -1,7 +1,8 @@
 // Lab 19.3/19.4 · 恢复: what a reopened branch needs before it can go on. An intent without a result
 // is run again only when both its record and the tool as it is now say replay-safe; any other gets
 // an interrupted error result paired with its call. A call with no intent never started (intents
-// commit before execute()), so it runs now. Streamed text of a request that never completed becomes
+// commit before execute()): a replay-safe one runs now; any other is paired with a "did not run"
+// result, so the model asks again and the call goes through the Runtime's gate and hooks. Streamed text of a request that never completed becomes
 // an aborted assistant entry the user sees; its task is pending and the request goes out again.
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@pi/core";
 import { toolCallsOf, toolErrorResult } from "@pi/core";
@@ -9,15 +10,19 @@ import type { SessionEntry } from "../session/entries.js";
 import { asDurable, type DurableEntry } from "./records.js";
 import { taskStates } from "./tasks.js";
 
+/** A call with no intent never started: a replay-safe one runs now, any other is left to the model to ask again. */
+export const NOT_STARTED =
+  "Interrupted before it started: tiny-pi stopped before running this call, so it did not run. Call it again if it is still needed.";
+
 export const INTERRUPTED_INTENT =
   "Interrupted: this call may or may not have run (tiny-pi stopped after committing its intent and before saving its result). Check its effects before running it again.";
 
 export interface RecoveryPlan {
-  /** The open batch's calls to run now: replay-safe intents, and calls that never started. */
+  /** The open batch's calls to run now: replay-safe ones (with an intent, or never started). */
   rerun: ToolCall[];
   /** How many of `rerun` had an intent (ran, maybe, and are replay-safe). */
   replayedIntents: number;
-  /** Error results for intents that are not replay-safe, in call order. */
+  /** Error results for the other open calls (an unsafe intent, or an unsafe call that never started), in call order. */
   interrupted: ToolResultMessage[];
   /** The streamed text of a request cut off, as an aborted assistant message. */
   partial?: AssistantMessage;
@@ -78,8 +83,13 @@ export function recoveryPlan(
   }
   for (const call of open.calls) {
     const recorded = intents.get(call.id);
-    if (recorded === undefined) plan.rerun.push(call);
-    else if (recorded && safeNow(call.name)) {
+    if (recorded === undefined && safeNow(call.name)) plan.rerun.push(call);
+    else if (recorded === undefined) {
+      plan.interrupted.push({
+        ...toolErrorResult(call, NOT_STARTED, { notStarted: true }),
+        timestamp: open.assistant.timestamp,
+      });
+    } else if (recorded && safeNow(call.name)) {
       plan.rerun.push(call);
       plan.replayedIntents += 1;
     } else plan.interrupted.push(interruptedIntent(call, open.assistant.timestamp));
