@@ -86,7 +86,9 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     if (recovered.line !== undefined) notes.write(`${recovered.line}\n`);
   }
   const pendingTask = args.prompt === undefined ? recovered?.pendingTask : undefined;
-  if (!interactive && args.prompt === undefined && args.session.kind === "resume" && pendingTask === undefined) {
+  // Without --base-url the embedded model's question is the prompt, as before; with one, a prompt is needed.
+  const needsPrompt = !interactive && args.prompt === undefined && args.endpoint !== undefined;
+  if (needsPrompt && args.session.kind === "resume" && pendingTask === undefined) {
     throw new UsageError('这个会话没有未完成的任务可以继续：请把问题写在最后，例如 tiny-pi --resume FILE "接着做"。');
   }
   let wired: ToolRegistry | undefined;

@@ -16,7 +16,9 @@ interface WireMessage {
 }
 
 export const STEPS = 6;
-const PROSE = "这一步先说明要做什么，再调用工具；文字分成很多小片段流出来，好让崩溃落在流的中间。";
+const PROSE =
+  "这一步先说明要做什么，再调用工具；文字分成很多小片段流出来，好让崩溃落在流的中间。" +
+  "每一轮的文字都比一批部分输出（64 个字符）长，所以流到一半被杀时已有部分回答提交。";
 
 function chunk(delta: object, finish: string | null = null): string {
   const body = {
