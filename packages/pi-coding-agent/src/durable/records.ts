@@ -101,7 +101,18 @@ export function durableSummary(data: DurableRecord): string {
 
 /** `entries` without durable records: what a view of the conversation shows. */
 export function withoutDurable<T>(entries: readonly T[]): T[] {
-  return entries.filter((entry) => !isDurableEntry(entry));
+  // An entry appended under a record (a leaf chosen on it) hangs under the record's own parent instead.
+  const parents = new Map<string, string | null>();
+  for (const entry of entries) if (isDurableEntry(entry)) parents.set(entry.id, entry.parentId);
+  if (parents.size === 0) return [...entries];
+  return entries.flatMap((entry) => {
+    if (isDurableEntry(entry)) return [];
+    let parent = (entry as { parentId?: string | null }).parentId ?? null;
+    while (parent !== null && parents.has(parent)) parent = parents.get(parent) ?? null;
+    return parent === ((entry as { parentId?: string | null }).parentId ?? null)
+      ? [entry]
+      : [{ ...entry, parentId: parent }];
+  });
 }
 
 /** The durable records that annotate `branch` (their parent is on it), in file order. */
