@@ -29,7 +29,8 @@ function entriesOf(file: string): Entry[] {
     .trimEnd()
     .split("\n")
     .slice(1)
-    .map((line) => JSON.parse(line) as Entry);
+    .map((line) => JSON.parse(line) as Entry & { customType?: string })
+    .filter((entry) => entry.customType !== "tiny-pi/durable"); // chapter 19's records: not rows of the tree
 }
 
 function pathIds(entries: Entry[], id: string): string[] {
