@@ -15,7 +15,7 @@ import {
   textReply,
   toolCallReply,
 } from "../../packages/pi-coding-agent/test/cli-support/chat-server.js";
-import { cliEnv } from "../../packages/pi-coding-agent/test/cli-support/run-cli.js";
+import { type CliResult, cliEnv, finished } from "../../packages/pi-coding-agent/test/cli-support/run-cli.js";
 import { type Checkpoint, repoRoot } from "../lib/course/manifest.js";
 import type { ProveContext } from "../lib/prove/prove-context.js";
 import { buildTree } from "../lib/run/focused-run.js";
@@ -29,17 +29,10 @@ export function lastRowCheckpoint(checkpoints: readonly Checkpoint[]): Checkpoin
 /** The built tiny-pi (npm run test:course builds first). */
 const cliPath = path.join(repoRoot, "packages/pi-coding-agent/dist/src/cli/main.js");
 
-function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding("utf8").on("data", (text: string) => {
-    stderr += text;
-  });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+function run(args: string[], cwd: string): Promise<CliResult> {
+  return finished(
+    spawn(process.execPath, [cliPath, ...args], { cwd, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] }),
+  );
 }
 
 export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: ProveContext): Promise<void> {

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { repoRoot } from "./run-cli.js";
+import { type CliResult, finished, repoRoot } from "./run-cli.js";
 
 export const PI_PACKAGE = path.join(repoRoot, "node_modules", "@mariozechner", "pi-coding-agent");
 export const PI_CLI = path.join(PI_PACKAGE, "dist", "cli.js");
@@ -124,19 +124,8 @@ export function startPiRpc(args: string[], cwd: string, env: NodeJS.ProcessEnv):
 }
 
 /** Pi run once to its end (print mode, --export…): exit code, stdout and stderr. */
-export function runPi(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [PI_CLI, ...PI_ARGS, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding("utf8").on("data", (text: string) => {
-    stderr += text;
-  });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+export function runPi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return finished(
+    spawn(process.execPath, [PI_CLI, ...PI_ARGS, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }),
+  );
 }
