@@ -268,7 +268,7 @@ return "20 files, " + lines + " lines";`;
       "refused",
       "code 是只给模型的工具：脚本不能再调用 code",
     );
-    assert.equal(await readFile(path.join(root, "f0.txt"), "utf8"), "file 0\n");
+    assert.equal(await readFile(path.join(root, "f0.txt"), "utf8"), "file 0\n", "脚本只读文件，工作区里的文件不变");
   });
 });
 
