@@ -47,6 +47,17 @@ export function addCodeTool(
   create: typeof createCodeTool = createCodeTool,
 ): void {
   if (!names.includes(CODE_TOOL_NAME)) return;
-  const toolsOf = (source: ToolRegistry) => source.definitions().flatMap(({ name }) => source.get(name) ?? []);
+  const toolsOf = (source: ToolRegistry) =>
+    reachableOf(source) ?? source.definitions().flatMap(({ name }) => source.get(name) ?? []);
   registry.register(create({ callable: () => toolsOf(hooked() ?? registry) }));
+}
+
+/**
+ * Chapter 15's ExposedRegistry (asked by shape: a practice tree's counts too) answers reachable():
+ * its direct and deferred tools, so a script reaches deferred tools the model was not told about.
+ * Its definitions() is not asked: that records what the model was told and would move its scope.
+ */
+function reachableOf(source: ToolRegistry): Tool[] | undefined {
+  const reachable = (source as unknown as { reachable?: unknown }).reachable;
+  return typeof reachable === "function" ? (reachable.call(source) as Tool[]) : undefined;
 }
