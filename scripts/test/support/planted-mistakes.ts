@@ -1667,7 +1667,9 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: nestedCalls,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of nested-calls.ts as it is written
         find: "      id: `${this.parentId}/${this.calls.length + 1}`,",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of nested-calls.ts as it is written
         replace: "      id: `${this.parentId}/${this.calls.length}`,",
       },
     ],
