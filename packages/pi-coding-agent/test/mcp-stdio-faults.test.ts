@@ -90,7 +90,7 @@ test("关闭：不理会 stdin 关闭的服务器收到 SIGTERM", { skip: proces
   const { client, pid } = await startFixture(
     ["--ignore-eof"],
     {},
-    { onLog: (line) => logs.push(line), termGraceMs: 120_000 },
+    { onLog: (line) => logs.push(line), stdinGraceMs: 200, termGraceMs: 120_000 },
   );
   await client.close();
   await gone(pid);
@@ -101,7 +101,7 @@ test("关闭：不理会 stdin 关闭的服务器收到 SIGTERM", { skip: proces
 });
 
 test("故障：不理会 stdin 关闭和 SIGTERM 的服务器最终被 SIGKILL", async () => {
-  const { client, pid } = await startFixture(["--stubborn"], {}, { termGraceMs: 300 });
+  const { client, pid } = await startFixture(["--stubborn"], {}, { stdinGraceMs: 200, termGraceMs: 300 });
   await client.close();
   await gone(pid);
 });

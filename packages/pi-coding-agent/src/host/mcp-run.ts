@@ -3,10 +3,10 @@
 // the permission gate (every server's not marked readOnly) and of those deferred behind tool_search
 // (every server's not marked direct), and close, which ends every server.
 import type { ToolRegistry } from "@pi/core";
+import { mcpTools } from "../mcp/index.js";
 import type { ResourceRoot } from "../resources/types.js";
 import { readMcpConfig } from "./mcp-config.js";
 import { mayStart, type ServerStartOptions, type StartedServer, startServer } from "./mcp-servers.js";
-import { mcpTools } from "./mcp-tools.js";
 
 export interface McpRun {
   servers: StartedServer[];
