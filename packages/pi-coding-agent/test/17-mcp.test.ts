@@ -368,32 +368,30 @@ test("时间与取消：initialize 超时也不发取消；传输关闭时每个
 
 test("子进程与命名：stdin 关闭不退出的服务器收到 SIGTERM，不理会 SIGTERM 的被 SIGKILL，它启动的子进程一起结束", async () => {
   const logs: string[] = [];
-  const polite = await startFixture(
-    ["--ignore-eof"],
-    {},
-    // A generous wait after SIGTERM: on a loaded machine the server's own exit (not SIGKILL) ends it.
-    { onLog: (line) => logs.push(line), stdinGraceMs: 200, termGraceMs: 120_000 },
-  );
+  // A generous wait after SIGTERM: on a loaded machine the server's own exit (not SIGKILL) ends it.
+  const polite = fixtureTransport(["--ignore-eof"], {
+    onLog: (line) => logs.push(line),
+    stdinGraceMs: 200,
+    termGraceMs: 120_000,
+  });
+  const stubborn = fixtureTransport(["--stubborn"], { stdinGraceMs: 200, termGraceMs: 200 });
   try {
-    await polite.client.close();
-    await gone(polite.pid);
+    const politeClient = await McpClient.connect(polite, { startupTimeoutMs: 60_000 });
+    await politeClient.close();
+    await gone(polite.pid ?? 0);
     if (process.platform !== "win32") {
       assert.ok(logs.includes("fixture: SIGTERM, exiting"), `stdin 关闭后不退出：发 SIGTERM：${JSON.stringify(logs)}`);
     }
-  } finally {
-    signalProcessGroup(polite.pid, "SIGKILL");
-  }
-  const stubborn = await startFixture(["--stubborn"], {}, { stdinGraceMs: 200, termGraceMs: 200 });
-  let grandchild = 0;
-  try {
-    grandchild = Number((await stubborn.client.callTool("spawn")).text);
+    const stubbornClient = await McpClient.connect(stubborn, { startupTimeoutMs: 60_000 });
+    const grandchild = Number((await stubbornClient.callTool("spawn")).text);
     assert.ok(grandchild > 0, "服务器启动了一个子进程");
-    await stubborn.client.close();
-    await gone(stubborn.pid);
+    await stubbornClient.close();
+    await gone(stubborn.pid ?? 0);
     await gone(grandchild);
   } finally {
-    // The test's own safety net, so a failing close leaves nothing running.
-    signalProcessGroup(stubborn.pid, "SIGKILL");
+    // The test's own safety net, so that a close that fails leaves nothing running.
+    for (const transport of [polite, stubborn])
+      if (transport.pid !== undefined) signalProcessGroup(transport.pid, "SIGKILL");
   }
 });
 
