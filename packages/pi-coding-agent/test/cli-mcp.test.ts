@@ -183,7 +183,7 @@ test("tiny-pi mcp：列出服务器、来源、信任、状态与工具数，不
     const listed = await runCli(["mcp"], workspace, env);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /fixture .*你自己的配置/);
-    assert.match(listed.stdout, /可用：fixture 1\.0\.0，协议 2025-11-25，15 个工具/);
+    assert.match(listed.stdout, /可用：fixture 1\.0\.0，协议 2025-11-25，17 个工具/);
     assert.match(listed.stdout, /memory .*未信任[\s\S]*未启动：未信任/);
     await noneLeft(workspace);
   });

@@ -14,6 +14,7 @@
 import type { openAICompatibleModel } from "@pi/ai";
 import type { Agent, runAgentLoop } from "@pi/course";
 import type { CompactionCode } from "../host/compaction-code.js";
+import type { McpCode } from "../host/mcp-servers.js";
 import type { RuntimeCode13 } from "../host/open-run.js";
 import type { ResourceCode } from "../host/resource-code.js";
 import type { SessionCode } from "../host/session-code.js";
@@ -43,6 +44,8 @@ export interface LearnerCode {
   runtime?: RuntimeCode13;
   /** Chapter 15's exposure: the registry and tool_search. */
   exposure?: ExposureCode;
+  /** Chapter 17's MCP client, its stdio transport and the adapter that makes server tools tools. */
+  mcp?: McpCode;
 }
 
 /** Chapter 12's exports tiny-pi takes: every field of ResourceCode. */
@@ -195,6 +198,21 @@ export const CODE_ROWS: readonly CodeRow[] = [
       code.exposure = {
         ExposedRegistry: module.ExposedRegistry as ExposureCode["ExposedRegistry"],
         toolSearchTool: module.toolSearchTool as ExposureCode["toolSearchTool"],
+      };
+    },
+  },
+  {
+    checkpoint: "17",
+    label: "MCP",
+    what: () => "McpClient、StdioTransport",
+    exports: ["McpClient", "StdioTransport", "mcpTools"],
+    uses: [],
+    learnerOnly: true,
+    fill: (code, module) => {
+      code.mcp = {
+        McpClient: module.McpClient as McpCode["McpClient"],
+        StdioTransport: module.StdioTransport as McpCode["StdioTransport"],
+        mcpTools: module.mcpTools as McpCode["mcpTools"],
       };
     },
   },
