@@ -176,7 +176,9 @@ test("生命周期：initialize 带最新协议版本 2025-11-25 与客户端的
 
 test("生命周期：服务器回答客户端也支持的旧版本（2025-06-18、2025-03-26、2024-11-05）时接受并用它", async () => {
   for (const version of ["2025-06-18", "2025-03-26", "2024-11-05"]) {
-    const { client, pid } = await startFixture(["--answer-version", version]);
+    const { client, pid } = await startFixture(["--answer-version", version]).catch((error: Error) =>
+      assert.fail(`服务器回答 ${version}：客户端也支持，接受并用它；实际被拒绝：${error.message}`),
+    );
     try {
       assert.equal(client.server.protocolVersion, version, `服务器回答 ${version}：客户端也支持，接受并用它`);
       assert.equal(await callText(client.connection, "echo", { text: "ok" }), "ok", `${version} 的连接照常工作`);
