@@ -1,3 +1,4 @@
+export * from "./codemode/index.js";
 export * from "./compaction/index.js";
 export * from "./eval/index.js";
 export * from "./exposure/index.js";

@@ -1,11 +1,11 @@
-// Mistakes a learner makes in chapters 00–07, 09 and 10–15, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 00–07, 09 and 10–16, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
 // The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
-// fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapter 17's
-// its author's; the others
+// fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapters 16's
+// and 17's their authors'; the others
 // are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
@@ -58,6 +58,10 @@ const mcpListTools = "packages/pi-coding-agent/src/mcp/list-tools.ts";
 const mcpCallTool = "packages/pi-coding-agent/src/mcp/call-tool.ts";
 const stdioTransport = "packages/pi-coding-agent/src/mcp/stdio-transport.ts";
 const mcpToolNames = "packages/pi-coding-agent/src/mcp/tool-names.ts";
+const runScript = "packages/pi-coding-agent/src/codemode/run-script.ts";
+const nestedCalls = "packages/pi-coding-agent/src/codemode/nested-calls.ts";
+const sandbox = "packages/pi-coding-agent/src/codemode/sandbox.ts";
+const codeTool = "packages/pi-coding-agent/src/codemode/code-tool.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -1628,6 +1632,161 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /details.loaded 是 activate\(\) 返回的、按注册顺序/,
+  },
+  // Chapter 16, planted by its author: three per lab, one per rule its tests state.
+  {
+    checkpoint: "16",
+    name: "只在开始时跑一次待办的 job：回复到了，await 醒不过来",
+    lab: "16.1",
+    mutations: [
+      {
+        file: runScript,
+        find: "    for (;;) {\n      vm.executePendingJobs();",
+        replace: "    vm.executePendingJobs();\n    for (;;) {",
+      },
+    ],
+    says: /没被 catch 的拒绝都是 failure error/,
+  },
+  {
+    checkpoint: "16",
+    name: "没有调用在途也接着等回复：卡住的脚本不报 stalled",
+    lab: "16.1",
+    mutations: [
+      { file: runScript, find: "      if (inFlight.size === 0) {", replace: "      if (inFlight.size < 0) {" },
+    ],
+    says: /没有嵌套调用在途、promise 还没兑现：立刻 stalled/,
+  },
+  {
+    checkpoint: "16",
+    name: "返回值带着 v 前缀交出去",
+    lab: "16.1",
+    mutations: [
+      {
+        file: runScript,
+        find: '      if (read.startsWith("v")) return { ok: true, value: read.slice(1), output: output.text() };',
+        replace: '      if (read.startsWith("v")) return { ok: true, value: read, output: output.text() };',
+      },
+    ],
+    says: /返回值是它的 JSON 文本/,
+  },
+  {
+    checkpoint: "16",
+    name: "嵌套调用的 n 从 0 开始",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of nested-calls.ts as it is written
+        find: "      id: `${this.parentId}/${this.calls.length + 1}`,",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of nested-calls.ts as it is written
+        replace: "      id: `${this.parentId}/${this.calls.length}`,",
+      },
+    ],
+    says: /按到达顺序记下 <父>\/<n>/,
+  },
+  {
+    checkpoint: "16",
+    name: "次数上限差一：第 maxCalls + 1 次调用照样运行",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        find: "    if (this.calls.length >= this.bounds.maxCalls) {",
+        replace: "    if (this.calls.length > this.bounds.maxCalls) {",
+      },
+    ],
+    says: /超过调用次数上限的调用结束整次运行/,
+  },
+  {
+    checkpoint: "16",
+    name: "关桥以后的调用照样运行",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        find: '    if (this.closed) return { ok: false, text: "the run has ended: no more tool calls" };\n',
+        replace: "",
+      },
+    ],
+    says: /close\(\) 之后的调用不记录/,
+  },
+  {
+    checkpoint: "16",
+    name: "不等 worker 结束就 resolve",
+    lab: "16.3",
+    mutations: [
+      {
+        file: sandbox,
+        find: "      void worker.terminate().then(() => resolve({ ...run, calls: bridge.calls }));",
+        replace: "      void worker.terminate();\n      resolve({ ...run, calls: bridge.calls });",
+      },
+    ],
+    says: /运行结束后不留下任何 worker 线程/,
+  },
+  {
+    checkpoint: "16",
+    name: "截止时间到了报成 error",
+    lab: "16.3",
+    mutations: [
+      {
+        file: sandbox,
+        find: '      () => fail("timeout", `the script ran past',
+        replace: '      () => fail("error", `the script ran past',
+      },
+    ],
+    says: /死循环到截止时间被打断，失败是 timeout/,
+  },
+  {
+    checkpoint: "16",
+    name: "调用方的中止报成 error",
+    lab: "16.3",
+    mutations: [
+      {
+        file: sandbox,
+        find: '    const onAbort = () => fail("aborted", "the run was aborted");',
+        replace: '    const onAbort = () => fail("error", "the run was aborted");',
+      },
+    ],
+    says: /调用方的中止结束这次运行，失败是 aborted/,
+  },
+  {
+    checkpoint: "16",
+    name: "超时也让 code 工具抛出：模型看不到 timeout",
+    lab: "16.4",
+    mutations: [
+      {
+        file: codeTool,
+        find: '      if (run.failure === "aborted") throw',
+        replace: '      if (run.failure === "aborted" || run.failure === "timeout") throw',
+      },
+    ],
+    says: /工具结果说出 timeout/,
+  },
+  {
+    checkpoint: "16",
+    name: "脚本能调用 code 自己",
+    lab: "16.4",
+    mutations: [
+      {
+        file: codeTool,
+        find: "  const reachable = () => options.callable().filter((tool) => tool.name !== CODE_TOOL_NAME);",
+        replace: "  const reachable = () => options.callable();",
+      },
+    ],
+    says: /code 是只给模型的工具：脚本不能再调用 code/,
+  },
+  {
+    checkpoint: "16",
+    name: "details 不带嵌套调用",
+    lab: "16.4",
+    mutations: [
+      {
+        file: codeTool,
+        find: "      const details: CodeDetails = { ok: run.ok, calls: run.calls };",
+        replace: "      const details: CodeDetails = { ok: run.ok, calls: [] };",
+      },
+    ],
+    says: /details.calls 带着每一个嵌套调用/,
   },
   {
     checkpoint: "17",

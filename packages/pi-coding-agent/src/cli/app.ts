@@ -75,7 +75,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const engine = engineFor(learner, interactive);
   const tools = selectTools(createTools, args.workspace, args.tools, learner.dirs.get("08") ?? "课程");
   let wired: ToolRegistry | undefined;
-  addCodeTool(tools, args.tools, () => wired);
+  addCodeTool(tools, args.tools, () => wired, learner.code.createCodeTool);
   const mcp: McpRun = await openMcpServers(resources.roots, tools, {
     home,
     workspace: args.workspace,

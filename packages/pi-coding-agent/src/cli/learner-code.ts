@@ -13,6 +13,7 @@
 // app.ts hands to the code that uses it (chapter 11's row and `compaction` field are an example).
 import type { openAICompatibleModel } from "@pi/ai";
 import type { Agent, runAgentLoop } from "@pi/course";
+import type { createCodeTool } from "../codemode/index.js";
 import type { CompactionCode } from "../host/compaction-code.js";
 import type { McpCode } from "../host/mcp-servers.js";
 import type { RuntimeCode13 } from "../host/open-run.js";
@@ -26,6 +27,8 @@ import type { RuntimePart } from "./runtime-line.js";
 import type { ToolFactory } from "./tool-selection.js";
 
 export type RunAgentLoop = typeof runAgentLoop;
+/** Chapter 16's export tiny-pi takes: the code tool (its sandbox, bridge and limits come with it). */
+export type CodeToolFactory = typeof createCodeTool;
 export type AgentClass = typeof Agent;
 /** Chapter 05's export tiny-pi takes: the provider that talks to --base-url. */
 export type ProviderCode = typeof openAICompatibleModel;
@@ -44,6 +47,8 @@ export interface LearnerCode {
   runtime?: RuntimeCode13;
   /** Chapter 15's exposure: the registry and tool_search. */
   exposure?: ExposureCode;
+  /** Chapter 16's code tool: the sandbox and bridge a script runs in. */
+  createCodeTool?: CodeToolFactory;
   /** Chapter 17's MCP client, its stdio transport and the adapter that makes server tools tools. */
   mcp?: McpCode;
 }
@@ -199,6 +204,18 @@ export const CODE_ROWS: readonly CodeRow[] = [
         ExposedRegistry: module.ExposedRegistry as ExposureCode["ExposedRegistry"],
         toolSearchTool: module.toolSearchTool as ExposureCode["toolSearchTool"],
       };
+    },
+  },
+  {
+    checkpoint: "16",
+    label: "codemode",
+    what: () => "createCodeTool",
+    exports: ["createCodeTool"],
+    // A script's nested calls go through chapter 06's executeToolCall; deferred tools come from chapter 15.
+    uses: ["06", "15"],
+    learnerOnly: true,
+    fill: (code, module) => {
+      code.createCodeTool = module.createCodeTool as CodeToolFactory;
     },
   },
   {

@@ -1,4 +1,4 @@
-// The host side of the bridge: each `tools.<name>(args)` from a script becomes a recorded nested
+// Lab 16.2 · 桥: The host side of the bridge: each `tools.<name>(args)` from a script becomes a recorded nested
 // call with id `<parent>/<n>`, run through the same registry the model's own calls use (so the
 // permission gate and protected paths apply unchanged). Only the callable tools it was given are
 // offered. A failing call rejects only its own promise in the script; the records of the others stay.
