@@ -29,7 +29,7 @@ export async function initialize(
   client: ClientInfo,
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<ServerHello> {
-  // Lab 17.2：握手。
+  // Lab 17.2 ①–④：握手。
   //   ① connection.request("initialize", { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: client }, options)。
   //   ② 答复的 protocolVersion 不是字符串、或不在 SUPPORTED_PROTOCOL_VERSIONS 里 → 先 await connection.close()，再抛
   //      McpConnectionError，一行里写出两边的版本：服务器的（JSON.stringify）与客户端的 LATEST_PROTOCOL_VERSION
