@@ -1,12 +1,13 @@
 // The course's payoff, checked on a finished practice tree of the last checkpoint tiny-pi has a
 // row for (learner-code.ts): `tiny-pi --from` that tree runs entirely on the learner's code
-// (loop, tools, Agent, session store, compaction, resources, extensions, Runtime), against a model
+// (loop, tools, Agent, session store, compaction, resources, extensions, Runtime, exposure, codemode, the
+// MCP client that starts the tests' fixture server), against a model
 // server on 127.0.0.1, with a real `read` and `edit` on a temp workspace; the session it wrote is
 // resumed. The tree is the one the integrity checks finished (ProveContext), so nothing is made twice.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync } from "node:fs";
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { CODE_ROWS } from "../../packages/pi-coding-agent/src/cli/learner-code.js";
@@ -25,6 +26,9 @@ export function lastRowCheckpoint(checkpoints: readonly Checkpoint[]): Checkpoin
   const last = CODE_ROWS.at(-1)?.checkpoint;
   return checkpoints.find((checkpoint) => checkpoint.id === last);
 }
+
+/** The tests' MCP fixture server, built with the repository (chapter 17's client starts it from the practice tree). */
+const mcpFixture = path.join(repoRoot, "packages/pi-coding-agent/dist/test/mcp-fixture/server.js");
 
 /** The built tiny-pi (npm run test:course builds first). */
 const cliPath = path.join(repoRoot, "packages/pi-coding-agent/dist/src/cli/main.js");
@@ -51,13 +55,35 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
   ]);
   try {
     await writeFile(path.join(workspace, "README.md"), "# tiny-pi\nA small agent runtime.\n");
-    const endpoint = ["--from", tree, "--base-url", server.baseURL, "--model", "m", "--tools", "read,edit", "--yes"];
+    // An MCP server the learner's client (chapter 17) starts, initialises and lists: the fixture of the tests.
+    await mkdir(path.join(workspace, ".tiny-pi"));
+    await writeFile(
+      path.join(workspace, ".tiny-pi", "mcp.json"),
+      JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [mcpFixture] } } }),
+    );
+    const endpoint = [
+      "--from",
+      tree,
+      "--base-url",
+      server.baseURL,
+      "--model",
+      "m",
+      "--tools",
+      "read,edit",
+      "--yes",
+      "--trust-mcp",
+    ];
     const first = await run([...endpoint, "读 README，再改第二行"], workspace);
     assert.equal(first.code, 0, first.stderr);
     assert.match(
       first.stderr,
-      /^全部是 .* 里你自己写的代码：provider openAICompatibleModel、loop runAgentLoop、工具 read,edit、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search$/m,
+      /^全部是 .* 里你自己写的代码：provider openAICompatibleModel、loop runAgentLoop、工具 read,edit、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport$/m,
       "开头一行说出全部是你写的代码",
+    );
+    assert.match(
+      first.stderr,
+      /已启动 MCP 服务器：fixture（16 个工具）/,
+      "你的 MCP 客户端启动了服务器、握手并列出它的工具",
     );
     assert.ok(first.stdout.includes("改好了。"), first.stdout);
     assert.equal(

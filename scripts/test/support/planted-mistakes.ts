@@ -4,7 +4,8 @@
 // The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
-// fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapter 16's its author's; the others
+// fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapters 16's
+// and 17's their authors'; the others
 // are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
@@ -49,6 +50,14 @@ const exposedRegistry = "packages/pi-coding-agent/src/exposure/registry.ts";
 const toolState = "packages/pi-coding-agent/src/exposure/tool-state.ts";
 const exposureTranscript = "packages/pi-coding-agent/src/exposure/transcript.ts";
 const toolSearch = "packages/pi-coding-agent/src/exposure/tool-search.ts";
+const jsonrpcMessage = "packages/pi-coding-agent/src/mcp/jsonrpc-message.ts";
+const ndjsonReader = "packages/pi-coding-agent/src/mcp/ndjson-reader.ts";
+const mcpConnection = "packages/pi-coding-agent/src/mcp/connection.ts";
+const mcpLifecycle = "packages/pi-coding-agent/src/mcp/lifecycle.ts";
+const mcpListTools = "packages/pi-coding-agent/src/mcp/list-tools.ts";
+const mcpCallTool = "packages/pi-coding-agent/src/mcp/call-tool.ts";
+const stdioTransport = "packages/pi-coding-agent/src/mcp/stdio-transport.ts";
+const mcpToolNames = "packages/pi-coding-agent/src/mcp/tool-names.ts";
 const runScript = "packages/pi-coding-agent/src/codemode/run-script.ts";
 const nestedCalls = "packages/pi-coding-agent/src/codemode/nested-calls.ts";
 const sandbox = "packages/pi-coding-agent/src/codemode/sandbox.ts";
@@ -1778,5 +1787,141 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /details.calls 带着每一个嵌套调用/,
+  },
+  {
+    checkpoint: "17",
+    name: "有 method 又有 result 的消息当作请求",
+    lab: "17.1",
+    mutations: [
+      {
+        file: jsonrpcMessage,
+        find: '    if (hasResult || hasError) return { kind: "invalid", reason: "a message with a method also carries result/error" };\n',
+        replace: "",
+      },
+    ],
+    says: /不属于任何一类的消息是 invalid/,
+  },
+  {
+    checkpoint: "17",
+    name: "看 result 的值而不是字段在不在：result 为 null 的响应成了 invalid",
+    lab: "17.1",
+    mutations: [
+      { file: jsonrpcMessage, find: "  if (hasResult) {", replace: "  if (hasResult && message.result !== null) {" },
+    ],
+    says: /result 为 null 也是响应/,
+  },
+  {
+    checkpoint: "17",
+    name: "没有换行的剩余部分被丢掉：半行永远拼不起来",
+    lab: "17.1",
+    mutations: [
+      {
+        file: ndjsonReader,
+        find: "          this.chunks.push(rest);\n          this.buffered += rest.length;\n",
+        replace: "",
+      },
+    ],
+    says: /两半拼成一条消息/,
+  },
+  {
+    checkpoint: "17",
+    name: "服务器的请求得到错误的错误码",
+    lab: "17.1",
+    mutations: [{ file: mcpConnection, find: "error: { code: -32601,", replace: "error: { code: -32603," }],
+    says: /服务器的请求得到 -32601/,
+  },
+  {
+    checkpoint: "17",
+    name: "不在等的 id 的响应报成错误事件：迟到的响应不再安静",
+    lab: "17.4",
+    mutations: [
+      {
+        file: mcpConnection,
+        find: "        this.pending.get(message.id)?.resolve(message.result);",
+        replace:
+          "        const waiting = this.pending.get(message.id);\n        if (waiting === undefined) this.options.onError?.(new Error(`MCP response to unknown id ${message.id}`));\n        waiting?.resolve(message.result);",
+      },
+    ],
+    says: /迟到的响应被安静地忽略/,
+  },
+  {
+    checkpoint: "17",
+    name: "握手之后忘了 notifications/initialized",
+    lab: "17.2",
+    mutations: [{ file: mcpLifecycle, find: '  await connection.notify("notifications/initialized");\n', replace: "" }],
+    says: /发且只发一条 notifications\/initialized/,
+  },
+  {
+    checkpoint: "17",
+    name: "只接受最新的协议版本",
+    lab: "17.2",
+    mutations: [
+      {
+        file: mcpLifecycle,
+        find: "!SUPPORTED_PROTOCOL_VERSIONS.includes(version)",
+        replace: "version !== LATEST_PROTOCOL_VERSION",
+      },
+    ],
+    says: /客户端也支持，接受并用它/,
+  },
+  {
+    checkpoint: "17",
+    name: "没有记下见过的 cursor：重复的 cursor 一直取到页数上限",
+    lab: "17.3",
+    mutations: [{ file: mcpListTools, find: "    seen.add(next);\n", replace: "" }],
+    says: /见过的 cursor 再出现就是死循环/,
+  },
+  {
+    checkpoint: "17",
+    name: "没有参数时也带上 arguments",
+    lab: "17.3",
+    mutations: [
+      {
+        file: mcpCallTool,
+        find: "  const params = args === undefined || Object.keys(args).length === 0 ? { name } : { name, arguments: args };",
+        replace: "  const params = { name, arguments: args ?? {} };",
+      },
+    ],
+    says: /没有参数时不带 arguments/,
+  },
+  {
+    checkpoint: "17",
+    name: "取消通知里写 id，不写 requestId",
+    lab: "17.4",
+    mutations: [
+      {
+        file: mcpConnection,
+        find: '      this.notify("notifications/cancelled", { requestId: id, reason: error.message })',
+        replace: '      this.notify("notifications/cancelled", { id, reason: error.message })',
+      },
+    ],
+    says: /带着被放弃的请求的 id/,
+  },
+  {
+    checkpoint: "17",
+    name: "stdin 关闭后不退出的服务器直接 SIGKILL，不先 SIGTERM",
+    lab: "17.5",
+    mutations: [
+      {
+        file: stdioTransport,
+        find: '    signalProcessGroup(pid, "SIGTERM");\n    if (!(await within(exited, this.options.termGraceMs ?? 1_000))) signalProcessGroup(pid, "SIGKILL");',
+        replace:
+          '    signalProcessGroup(pid, "SIGKILL");\n    await within(exited, this.options.termGraceMs ?? 1_000);',
+      },
+    ],
+    says: /stdin 关闭后不退出：发 SIGTERM/,
+  },
+  {
+    checkpoint: "17",
+    name: "截断时没有给哈希后缀留位置：名字超过 64",
+    lab: "17.5",
+    mutations: [
+      {
+        file: mcpToolNames,
+        find: "${plain.slice(0, MAX_TOOL_NAME_LENGTH - suffix.length)}${suffix}",
+        replace: "${plain.slice(0, MAX_TOOL_NAME_LENGTH)}${suffix}",
+      },
+    ],
+    says: /过长的名字截到 64 个字符以内/,
   },
 ];

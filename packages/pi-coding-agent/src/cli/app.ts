@@ -83,6 +83,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     ...(questions !== undefined ? { questions } : {}),
     notes,
     env: process.env,
+    ...(learner.code.mcp !== undefined ? { code: learner.code.mcp } : {}),
   });
   try {
     return await runWith();

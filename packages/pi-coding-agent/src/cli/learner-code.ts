@@ -15,6 +15,7 @@ import type { openAICompatibleModel } from "@pi/ai";
 import type { Agent, runAgentLoop } from "@pi/course";
 import type { createCodeTool } from "../codemode/index.js";
 import type { CompactionCode } from "../host/compaction-code.js";
+import type { McpCode } from "../host/mcp-servers.js";
 import type { RuntimeCode13 } from "../host/open-run.js";
 import type { ResourceCode } from "../host/resource-code.js";
 import type { SessionCode } from "../host/session-code.js";
@@ -48,6 +49,8 @@ export interface LearnerCode {
   exposure?: ExposureCode;
   /** Chapter 16's code tool: the sandbox and bridge a script runs in. */
   createCodeTool?: CodeToolFactory;
+  /** Chapter 17's MCP client, its stdio transport and the adapter that makes server tools tools. */
+  mcp?: McpCode;
 }
 
 /** Chapter 12's exports tiny-pi takes: every field of ResourceCode. */
@@ -213,6 +216,21 @@ export const CODE_ROWS: readonly CodeRow[] = [
     learnerOnly: true,
     fill: (code, module) => {
       code.createCodeTool = module.createCodeTool as CodeToolFactory;
+    },
+  },
+  {
+    checkpoint: "17",
+    label: "MCP",
+    what: () => "McpClient、StdioTransport",
+    exports: ["McpClient", "StdioTransport", "mcpTools"],
+    uses: [],
+    learnerOnly: true,
+    fill: (code, module) => {
+      code.mcp = {
+        McpClient: module.McpClient as McpCode["McpClient"],
+        StdioTransport: module.StdioTransport as McpCode["StdioTransport"],
+        mcpTools: module.mcpTools as McpCode["mcpTools"],
+      };
     },
   },
 ];

@@ -8,6 +8,8 @@
 //   --ignore-eof         ignore stdin EOF, but exit on SIGTERM (saying so on stderr)
 //   --fail-start         write a line on stderr and exit 1 before reading anything
 //   --child              start a grandchild (which ignores SIGTERM) and print its pid on stderr
+// Beyond tools/call's answers, `nokind` writes a message of no JSON-RPC kind and `ask` sends the
+// client a request of its own (the answer to it becomes the call's text).
 import { spawn } from "node:child_process";
 
 const argv = process.argv.slice(2);
@@ -42,6 +44,8 @@ if (flag("child")) startGrandchild();
 const notifications: Json[] = [];
 let initializeParams: unknown;
 const heldCalls = new Map<unknown, unknown>();
+/** The id of each request this server asked the client → the tools/call waiting for its answer. */
+const askedBy = new Map<string, unknown>();
 
 const NAMED_TOOLS = [
   {
@@ -64,6 +68,16 @@ const NAMED_TOOLS = [
   { name: "huge", description: "Writes 50 MB on one line", inputSchema: { type: "object" } },
   { name: "spawn", description: "Starts a grandchild and returns its pid", inputSchema: { type: "object" } },
   { name: "env", description: "Returns the names of its environment variables", inputSchema: { type: "object" } },
+  {
+    name: "nokind",
+    description: "Writes a message of no JSON-RPC kind, then answers",
+    inputSchema: { type: "object" },
+  },
+  {
+    name: "ask",
+    description: "Asks the client a request, answers with the client's reply",
+    inputSchema: { type: "object" },
+  },
 ];
 
 function allTools(): Json[] {
@@ -128,6 +142,13 @@ function call(id: unknown, params: Json) {
       return result(id, text(String(startGrandchild())));
     case "env":
       return result(id, text(JSON.stringify(Object.keys(process.env).sort())));
+    case "nokind":
+      // An id and neither result nor error: no JSON-RPC kind at all.
+      write({ jsonrpc: "2.0", id: "x-1" });
+      return result(id, text("after nokind"));
+    case "ask":
+      askedBy.set(`ask-${String(id)}`, id);
+      return write({ jsonrpc: "2.0", id: `ask-${String(id)}`, method: "sampling/createMessage", params: {} });
     default:
       return write({ jsonrpc: "2.0", id, error: { code: -32602, message: `Unknown tool: ${String(params.name)}` } });
   }
@@ -145,6 +166,11 @@ function startGrandchild(): number {
 function receive(message: Json) {
   const id = message.id;
   const params = message.params as Json | undefined;
+  if (typeof id === "string" && askedBy.has(id) && !("method" in message)) {
+    const call = askedBy.get(id);
+    askedBy.delete(id);
+    return result(call, text(JSON.stringify(message)));
+  }
   if (!("id" in message)) {
     notifications.push(message);
     if (message.method === "notifications/cancelled") {
