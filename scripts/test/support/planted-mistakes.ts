@@ -49,6 +49,8 @@ const exposedRegistry = "packages/pi-coding-agent/src/exposure/registry.ts";
 const toolState = "packages/pi-coding-agent/src/exposure/tool-state.ts";
 const exposureTranscript = "packages/pi-coding-agent/src/exposure/transcript.ts";
 const toolSearch = "packages/pi-coding-agent/src/exposure/tool-search.ts";
+const parseEntryFile = "packages/pi-coding-agent/src/session/parse-entry.ts";
+const sessionContext = "packages/pi-coding-agent/src/session/session-context.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -1247,6 +1249,59 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /json：写错误原样传出：拒绝的是 write 抛出的那个错误对象本身，不包装成新的错误/,
+  },
+  // Issue 34's second fresh-learner walk of 10–14 (walk1014): mistakes that still passed verify silently.
+  {
+    checkpoint: "10",
+    name: "label 条目必须带 label 字段（清除书签的 label 被拒绝）",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: '      if (entry.label !== undefined) requireString(entry, "label");',
+        replace: '      requireString(entry, "label");',
+      },
+    ],
+    says: /没有 label 字段的 label 条目是清除书签/,
+  },
+  {
+    checkpoint: "10",
+    name: "排在失败之后的追加轮到时不看 closedBecause，照样去写",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: "    const written = this.writer.then(async () => {\n      if (this.closedBecause !== undefined) throw new Error(this.closedBecause);\n",
+        replace: "    const written = this.writer.then(async () => {\n",
+      },
+    ],
+    says: /排在失败之后的追加轮到时看到 closedBecause 就 reject，不再去写/,
+  },
+  {
+    checkpoint: "10",
+    name: "只有 user 消息补齐这一批，下一条 assistant 不补",
+    lab: "10.6",
+    mutations: [
+      {
+        file: sessionContext,
+        find: "    closeBatch();\n    messages.push(message);",
+        replace: '    if (message.role === "user") closeBatch();\n    messages.push(message);',
+      },
+    ],
+    says: /下一条 assistant（不只是 user）到来时也先补齐这一批/,
+  },
+  {
+    checkpoint: "10",
+    name: "不在这一批里的结果被收下（splice(-1) 去掉了别的调用）",
+    lab: "10.6",
+    mutations: [
+      {
+        file: sessionContext,
+        find: "      if (open === undefined || index === -1) {",
+        replace: "      if (open === undefined) {",
+      },
+    ],
+    says: /toolResult 必须回答这一批里还没回答的某个调用/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {

@@ -129,6 +129,15 @@ test("条目解析：parseEntry 把 unknown 收窄为条目联合，返回的条
   assert.deepEqual(parseEntry(named), named, "session_info 条目带名字");
   const marked = label("a0000011", "a0000010", "a0000004", "改之前");
   assert.deepEqual(parseEntry(marked), marked, "label 条目带 targetId 与 label");
+  const cleared = { type: "label", id: "a0000012", parentId: "a0000011", timestamp: AT, targetId: "a0000004" };
+  const rule = "没有 label 字段的 label 条目是清除书签：label 字段可以没有，有的话才必须是字符串";
+  let parsedCleared: unknown;
+  try {
+    parsedCleared = parseEntry(cleared);
+  } catch (error) {
+    assert.fail(`${rule}（实际被拒绝：${(error as Error).message}）`);
+  }
+  assert.deepEqual(parsedCleared, cleared, rule);
   assert.deepEqual(parseHeader(HEADER), HEADER, "第 3 版的会话头");
 });
 
@@ -413,6 +422,29 @@ test("JSONL 存储：I/O 失败后写入者永久关闭（fail-closed）：之�
       ids(entries.slice(0, 4)),
       "重新打开读出已提交的条目",
     );
+    // A second file: the queued append's turn comes after a failed write; it is refused without writing.
+    await mkdir(path.join(dir, "again"));
+    const again = await fourEntryFile(path.join(dir, "again"));
+    await withHeldWrites(async (held) => {
+      const failed = again.store.append(again.entries[4] as SessionEntry);
+      const queued = again.store.append(again.entries[5] as SessionEntry);
+      failed.catch(() => undefined);
+      queued.catch(() => undefined);
+      await settle();
+      assert.equal(held.length, 1, "唯一的 FIFO 写入者：第一条还没写完时第二条不开始写");
+      // The first write fails for real (a directory where the file was); held writes show whether the queued one starts.
+      await rename(again.file, `${again.file}.moved`);
+      await mkdir(again.file);
+      held[0]?.release();
+      await refusal(() => failed, "写入失败");
+      await settle();
+      assert.equal(
+        held.length,
+        1,
+        "失败就永久关闭：排在失败之后的追加轮到时看到 closedBecause 就 reject，不再去写（问题后来消失了也一样）",
+      );
+      await refusal(() => queued, "排在失败之后的追加");
+    });
   });
 });
 
@@ -501,6 +533,39 @@ test("消息投影：每个工具调用都配对：分支停在调用与结果�
   );
   const atCall = messagesOnPath(entries, "a0000006").map((message) => message.role);
   assert.deepEqual(atCall.slice(-3), ["assistant", "toolResult", "toolResult"], "叶停在调用本身时，两个调用都补上结果");
+
+  const answeredBy = [
+    ...entries.slice(0, 7),
+    answer("a0000008", "a0000007", "先到这里。"),
+    user("a0000009", "a0000008", "继续。"),
+  ];
+  const shapeAtAnswer = messagesOnPath(answeredBy, "a0000009").map((message) =>
+    message.role === "toolResult" ? `toolResult(${message.toolCallId})` : message.role,
+  );
+  assert.deepEqual(
+    shapeAtAnswer.slice(-5),
+    ["assistant", "toolResult(call-2)", "toolResult(call-3)", "assistant", "user"],
+    "下一条 assistant（不只是 user）到来时也先补齐这一批：aborted 结果在这条 assistant 之前",
+  );
+
+  const otherCall = [...entries.slice(0, 7), result("a0000008", "a0000007", "call-9")];
+  assert.match(
+    await refusal(
+      () => messagesOnPath(otherCall, "a0000008"),
+      "toolResult 必须回答这一批里还没回答的某个调用：call-9 的结果不回答这一批（call-2、call-3）",
+    ),
+    /a0000008/,
+    "toolResult 必须回答这一批里还没回答的某个调用：call-9 不在这一批里，一行报错点名它的条目",
+  );
+  const again = [...entries.slice(0, 7), result("a0000008", "a0000007", "call-2")];
+  assert.match(
+    await refusal(
+      () => messagesOnPath(again, "a0000008"),
+      "toolResult 必须回答这一批里还没回答的某个调用：call-2 已经回答过，第二个结果",
+    ),
+    /a0000008/,
+    "回答过的调用已从这一批里去掉：同一个调用的第二个结果一行报错点名它的条目",
+  );
 
   const stray = [...chapterSession().slice(0, 4), result("a0000005", "a0000004", "call-9")];
   assert.match(
