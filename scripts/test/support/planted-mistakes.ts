@@ -51,6 +51,8 @@ const exposureTranscript = "packages/pi-coding-agent/src/exposure/transcript.ts"
 const toolSearch = "packages/pi-coding-agent/src/exposure/tool-search.ts";
 const parseEntryFile = "packages/pi-coding-agent/src/session/parse-entry.ts";
 const sessionContext = "packages/pi-coding-agent/src/session/session-context.ts";
+const compactionSummary = "packages/pi-coding-agent/src/compaction/summary.ts";
+const compactionContext = "packages/pi-coding-agent/src/compaction/context.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -1302,6 +1304,46 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /toolResult 必须回答这一批里还没回答的某个调用/,
+  },
+  {
+    checkpoint: "11",
+    name: "details 里的未知字段被收下",
+    lab: "11.1",
+    mutations: [
+      {
+        file: compactionSummary,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of summary.ts as it is written
+        find: "    if (isObject(entry.details)) onlyKnown(entry.details, DETAILS_FIELDS, `${where} 的 details`);\n",
+        replace: "",
+      },
+    ],
+    says: /details 有未知字段（details 只认 readFiles、modifiedFiles 与 structured）/,
+  },
+  {
+    checkpoint: "11",
+    name: "fromHook 不查是不是布尔值",
+    lab: "11.1",
+    mutations: [
+      {
+        file: compactionSummary,
+        find: '  if (entry.fromHook !== undefined && typeof entry.fromHook !== "boolean") {',
+        replace: "  if (false) {",
+      },
+    ],
+    says: /fromHook 不是布尔值（fromHook 没有或是布尔值）/,
+  },
+  {
+    checkpoint: "11",
+    name: "firstKeptEntryId 在整条路径上找，压缩之后的条目也收下",
+    lab: "11.5",
+    mutations: [
+      {
+        file: compactionContext,
+        find: "  const from = path.findIndex((entry, index) => index < at && entry.id === compaction.firstKeptEntryId);",
+        replace: "  const from = path.findIndex((entry) => entry.id === compaction.firstKeptEntryId);",
+      },
+    ],
+    says: /firstKeptEntryId 只在这个压缩之前的位置找/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
