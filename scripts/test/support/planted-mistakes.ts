@@ -1327,7 +1327,12 @@ export const plantedMistakes: PlantedMistake[] = [
       {
         file: compactionSummary,
         find: '  if (entry.fromHook !== undefined && typeof entry.fromHook !== "boolean") {',
-        replace: "  if (false) {",
+        replace: '  if (entry.fromHook !== undefined && typeof entry.fromHook === "symbol") {',
+      },
+      {
+        file: compactionSummary,
+        find: "  if (entry.fromHook !== undefined) parsed.fromHook = entry.fromHook;",
+        replace: "  if (entry.fromHook !== undefined) parsed.fromHook = entry.fromHook as boolean;",
       },
     ],
     says: /fromHook 不是布尔值（fromHook 没有或是布尔值）/,
