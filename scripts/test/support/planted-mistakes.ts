@@ -53,6 +53,9 @@ const parseEntryFile = "packages/pi-coding-agent/src/session/parse-entry.ts";
 const sessionContext = "packages/pi-coding-agent/src/session/session-context.ts";
 const compactionSummary = "packages/pi-coding-agent/src/compaction/summary.ts";
 const compactionContext = "packages/pi-coding-agent/src/compaction/context.ts";
+const skills = "packages/pi-coding-agent/src/resources/skills.ts";
+const templates = "packages/pi-coding-agent/src/resources/templates.ts";
+const loadExtensionsFile = "packages/pi-coding-agent/src/extensions/load.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -1349,6 +1352,87 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /firstKeptEntryId 只在这个压缩之前的位置找/,
+  },
+  {
+    checkpoint: "12",
+    name: "全局目录按给的路径用，不换成真实路径",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        find: '      ? [{ kind: "global", dir: realDir(options.globalDir, "全局目录") }]',
+        replace: '      ? [{ kind: "global", dir: path.resolve(options.globalDir) }]',
+      },
+    ],
+    says: /经符号链接给出的全局目录也用它的真实路径/,
+  },
+  {
+    checkpoint: "12",
+    name: "技能的 name 不限 64 个字符",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "  if (!SKILL_NAME.test(name) || name.length > 64) {",
+        replace: "  if (!SKILL_NAME.test(name)) {",
+      },
+    ],
+    says: /name 最多 64 个字符/,
+  },
+  {
+    checkpoint: "12",
+    name: "前置元数据里缩进的行也当字段",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "    const match = /^([A-Za-z][\\w-]*):\\s*(.*)$/.exec(line);",
+        replace: "    const match = /^\\s*([A-Za-z][\\w-]*):\\s*(.*)$/.exec(line);",
+      },
+    ],
+    says: /只有顶格的 key: value 是字段/,
+  },
+  {
+    checkpoint: "12",
+    name: "模板两遍替换：先 $N，再对整个结果替换 $@",
+    lab: "12.3",
+    mutations: [
+      {
+        file: templates,
+        find: '  const rendered = source.replace(/\\$([1-9@$])/g, (_, key: string) => {\n    if (key === "$") return "$";\n    if (key === "@") return args.join(" ");\n    return args[Number(key) - 1] ?? "";\n  });',
+        replace:
+          '  const rendered = source\n    .replace(/\\$([1-9$])/g, (_, key: string) => (key === "$" ? "$" : (args[Number(key) - 1] ?? "")))\n    .replaceAll("$@", () => args.join(" "));',
+      },
+    ],
+    says: /一遍扫描：替换进去的参数“\$@”不再被当成占位符/,
+  },
+  {
+    checkpoint: "12",
+    name: "上下文文件的内容不 trim",
+    lab: "12.3",
+    mutations: [
+      {
+        file: resourceContext,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of context.ts as it is written
+        find: "\\n${file.content.trim()}\\n</context_file>",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "\\n${file.content}\\n</context_file>",
+      },
+    ],
+    says: /上下文文件的内容先 trim\(\)/,
+  },
+  {
+    checkpoint: "12",
+    name: "trusted() 返回真值就算信任",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "      trusted = (await options.trusted(file)) === true;",
+        replace: "      trusted = Boolean(await options.trusted(file));",
+      },
+    ],
+    says: /只有 trusted\(\) 恰好返回 true 才算信任/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
