@@ -1434,6 +1434,33 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /只有 trusted\(\) 恰好返回 true 才算信任/,
   },
+  {
+    checkpoint: "14",
+    name: "调用 id 只在那个调用还没有结果时才算重复",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '        if (seen.has(call.id)) return "duplicate";',
+        replace: '        if (seen.has(call.id) && !answered.has(call.id)) return "duplicate";',
+      },
+    ],
+    says: /后一个 assistant 重用了一个已经有结果的调用 id，之后没有结果/,
+  },
+  {
+    checkpoint: "14",
+    name: "onReport 在全部运行完之后才一起调用",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: "      reports.push(report);\n      options.onReport?.(report);\n    }\n  }\n  return reports;",
+        replace:
+          "      reports.push(report);\n    }\n  }\n  for (const report of reports) options.onReport?.(report);\n  return reports;",
+      },
+    ],
+    says: /onReport 在每次运行之后、下一次开始之前调用/,
+  },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
     checkpoint: "15",
