@@ -3,6 +3,9 @@
 // (loop, tools, Agent, session store, compaction, resources, extensions, Runtime), against a model
 // server on 127.0.0.1, with a real `read` and `edit` on a temp workspace; the session it wrote is
 // resumed. The tree is the one the integrity checks finished (ProveContext), so nothing is made twice.
+// That tree was made without --from: its record (.pi-course-practice.json) says only its own chapter
+// is the learner's, and the start line says so chapter by chapter; then the record is rewritten as
+// a chain carried from chapter 00 writes it, and the line says every part is the learner's.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync } from "node:fs";
@@ -10,13 +13,14 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { CODE_ROWS } from "../../packages/pi-coding-agent/src/cli/learner-code.js";
+import { PRACTICE_RECORD } from "../../packages/pi-coding-agent/src/cli/practice-record.js";
 import {
   startChatServer,
   textReply,
   toolCallReply,
 } from "../../packages/pi-coding-agent/test/cli-support/chat-server.js";
 import { cliEnv } from "../../packages/pi-coding-agent/test/cli-support/run-cli.js";
-import { type Checkpoint, repoRoot } from "../lib/course/manifest.js";
+import { type Checkpoint, loadManifest, repoRoot } from "../lib/course/manifest.js";
 import type { ProveContext } from "../lib/prove/prove-context.js";
 import { buildTree } from "../lib/run/focused-run.js";
 
@@ -58,6 +62,19 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
   ]);
   try {
     await writeFile(path.join(workspace, "README.md"), "# tiny-pi\nA small agent runtime.\n");
+    // Started at this chapter without --from: every earlier chapter in the tree is the course's reference.
+    const started = await run(["--from", tree, "-p", "项目叫什么？"], workspace);
+    assert.equal(started.code, 0, started.stderr);
+    assert.match(
+      started.stderr,
+      /^.* 里你写的：工具暴露 ExposedRegistry、tool_search；课程的参考实现（建练习目录时带进来的）：provider openAICompatibleModel.*、loop runAgentLoop、工具 [a-z,]+、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime$/m,
+      "没有 --from 建的练习目录：开头一行按章说出哪些是你的、哪些是课程的参考实现，不说“全部是你自己写的”",
+    );
+    // The record a chain carried from chapter 00 with --from writes: every chapter is the learner's.
+    const record = path.join(tree, PRACTICE_RECORD);
+    const written = JSON.parse(await readFile(record, "utf8")) as Record<string, unknown>;
+    const chain = loadManifest().checkpoints.map((item) => item.id);
+    await writeFile(record, JSON.stringify({ ...written, learner: chain.slice(0, chain.indexOf(checkpoint.id) + 1) }));
     const endpoint = ["--from", tree, "--base-url", server.baseURL, "--model", "m", "--tools", "read,edit", "--yes"];
     const first = await run([...endpoint, "读 README，再改第二行"], workspace);
     assert.equal(first.code, 0, first.stderr);
