@@ -1258,6 +1258,31 @@ export const plantedMistakes: PlantedMistake[] = [
   // Issue 34's second fresh-learner walk of 10–14 (walk1014): mistakes that still passed verify silently.
   {
     checkpoint: "10",
+    name: "pathTo 返回条目本身，不复制",
+    lab: "10.1",
+    mutations: [
+      { file: sessionTree, find: "  return copyEntries(chain.reverse());", replace: "  return chain.reverse();" },
+    ],
+    says: /返回的是深拷贝（copyEntries）：改动它不影响条目/,
+  },
+  {
+    checkpoint: "10",
+    name: "先 push 再查父条目：失败的追加留下了条目",
+    lab: "10.3",
+    mutations: [
+      {
+        file: "packages/pi-coding-agent/src/session/memory-store.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of memory-store.ts as they are written
+        find: "    if (copy.parentId !== null && !this.ids.has(copy.parentId)) {\n      throw new Error(`条目 ${copy.id} 的父条目 ${copy.parentId} 不在会话里：这次追加被拒绝`);\n    }\n    this.committed.push(copy);\n    this.ids.add(copy.id);",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          "    this.committed.push(copy);\n    this.ids.add(copy.id);\n    if (copy.parentId !== null && !this.ids.has(copy.parentId)) {\n      throw new Error(`条目 ${copy.id} 的父条目 ${copy.parentId} 不在会话里：这次追加被拒绝`);\n    }",
+      },
+    ],
+    says: /失败的追加什么也不留下：查重复 id 与缺父条目都在 push 之前/,
+  },
+  {
+    checkpoint: "10",
     name: "label 条目必须带 label 字段（清除书签的 label 被拒绝）",
     lab: "10.2",
     mutations: [

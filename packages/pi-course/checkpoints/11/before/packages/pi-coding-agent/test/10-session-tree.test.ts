@@ -54,6 +54,7 @@ test("分支路径：pathTo 沿 parentId 返回所选分支从根到叶的链（
   assert.ok(first?.type === "message" && first.message.role === "user", "链的第一条是用户消息");
   first.message.content = "被调用者改掉";
   first.parentId = "ffffffff";
+  assert.deepEqual(entries[0], chapterSession()[0], "返回的是深拷贝（copyEntries）：改动它不影响条目");
   assert.deepEqual(pathTo(entries, "a000000c")[0], entries[0], "返回的是深拷贝：改动它不影响条目");
 });
 
@@ -253,6 +254,11 @@ test("内存存储：缺父条目或重复 id 的追加被拒绝，失败的追�
   }
   assert.ok(appended instanceof Promise, "append 以被拒绝的 Promise 报告错误，而不是同步抛出");
   await (appended as Promise<unknown>).catch(() => undefined);
+  assert.equal(
+    store.has("b0000001"),
+    false,
+    "失败的追加什么也不留下：查重复 id 与缺父条目都在 push 之前，被拒的条目不进存储",
+  );
   const orphan = await refusal(() => store.append(user("b0000001", "ffffffff", "父条目不存在")), "缺父条目的追加");
   assert.match(orphan, /ffffffff/, "缺父条目的拒绝点名缺的父 id");
   const twice = await refusal(() => store.append(user("a0000003", "a0000004", "重复的 id")), "重复 id 的追加");
