@@ -502,7 +502,11 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       trusted: () => true,
       registry,
       hooks,
-    });
+    }).catch((error: unknown) =>
+      assert.fail(
+        `一个坏文件从不让 loadExtensions 抛出：stage() 先查工具名（与已有的同名，或这个扩展自己注册了两次），冲突是一行诊断、什么也不注册（实际抛出了：${(error as Error).message}）`,
+      ),
+    );
     assert.deepEqual(
       registry.definitions().map((definition) => `${definition.name}: ${definition.description}`),
       ["read: the read tool", "format: x"],

@@ -1448,6 +1448,19 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "12",
+    name: "工具名只和已有的比，不查扩展自己注册了两次",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "  const taken = names.find((name, index) => registry.get(name) !== undefined || names.indexOf(name) !== index);",
+        replace: "  const taken = names.find((name) => registry.get(name) !== undefined);",
+      },
+    ],
+    says: /一个坏文件从不让 loadExtensions 抛出：stage\(\) 先查工具名/,
+  },
+  {
+    checkpoint: "12",
     name: "trusted() 返回真值就算信任",
     lab: "12.4",
     mutations: [
