@@ -1283,6 +1283,19 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "10",
+    name: "只跳过空串，只有空白的行当坏行",
+    lab: "10.4",
+    mutations: [
+      {
+        file: "packages/pi-coding-agent/src/session/jsonl-recovery.ts",
+        find: '    if (line.trim() === "") continue;',
+        replace: '    if (line === "") continue;',
+      },
+    ],
+    says: /空行（包括只有空白的行，"   "）忽略，不当作坏行/,
+  },
+  {
+    checkpoint: "10",
     name: "label 条目必须带 label 字段（清除书签的 label 被拒绝）",
     lab: "10.2",
     mutations: [
