@@ -1292,7 +1292,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: '    if (line === "") continue;',
       },
     ],
-    says: /空行（包括只有空白的行，"   "）忽略，不当作坏行/,
+    says: /空行（包括只有空白的行，" {3}"）忽略，不当作坏行/,
   },
   {
     checkpoint: "10",
