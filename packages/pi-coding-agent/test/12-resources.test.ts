@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { readFile, symlink, writeFile } from "node:fs/promises";
+import { readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -285,6 +285,15 @@ test("技能按需：只读技能目录里的文件：..、目录外的绝对路
       inside.sources.at(-1),
       path.join(tree.workspace, "skills/release/notes.md"),
       "指向目录里面的符号链接可以读，记下的是它的真实路径",
+    );
+
+    // After discovery, SKILL.md is swapped for a link out of the skill's folder.
+    await rm(skill.path);
+    await symlink(path.join(tree.outside, "secret.txt"), skill.path);
+    await assert.rejects(
+      activateSkill(skill),
+      (error: Error) => error.message.includes('"SKILL.md" 被拒绝') && !error.message.includes(SECRET),
+      "SKILL.md 本身也经 insideSkill()（第 08 章的边界）换成真实路径再读：发现之后换成指向外面的符号链接，激活被拒绝，不读出外面的内容",
     );
   });
 });

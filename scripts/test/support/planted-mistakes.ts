@@ -1432,6 +1432,19 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "12",
+    name: "SKILL.md 直接按 skill.path 读，不经技能目录的边界",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "  const skillFile = await insideSkill(root, path.basename(skill.path), skill.name);",
+        replace: "  const skillFile = skill.path;",
+      },
+    ],
+    says: /SKILL\.md 本身也经 insideSkill\(\)（第 08 章的边界）换成真实路径再读/,
+  },
+  {
+    checkpoint: "12",
     name: "模板两遍替换：先 $N，再对整个结果替换 $@",
     lab: "12.3",
     mutations: [
