@@ -4,6 +4,9 @@
 // MCP client that starts the tests' fixture server), against a model
 // server on 127.0.0.1, with a real `read` and `edit` on a temp workspace; the session it wrote is
 // resumed. The tree is the one the integrity checks finished (ProveContext), so nothing is made twice.
+// That tree was made without --from: its record (.pi-course-practice.json) says only its own chapter
+// is the learner's, and the start line says so chapter by chapter; then the record is rewritten as
+// a chain carried from chapter 00 writes it, and the line says every part is the learner's.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync } from "node:fs";
@@ -11,13 +14,14 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { CODE_ROWS } from "../../packages/pi-coding-agent/src/cli/learner-code.js";
+import { PRACTICE_RECORD } from "../../packages/pi-coding-agent/src/cli/practice-record.js";
 import {
   startChatServer,
   textReply,
   toolCallReply,
 } from "../../packages/pi-coding-agent/test/cli-support/chat-server.js";
 import { type CliResult, cliEnv, finished } from "../../packages/pi-coding-agent/test/cli-support/run-cli.js";
-import { type Checkpoint, repoRoot } from "../lib/course/manifest.js";
+import { type Checkpoint, loadManifest, repoRoot } from "../lib/course/manifest.js";
 import type { ProveContext } from "../lib/prove/prove-context.js";
 import { buildTree } from "../lib/run/focused-run.js";
 
@@ -55,8 +59,21 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
   ]);
   try {
     await writeFile(path.join(workspace, "README.md"), "# tiny-pi\nA small agent runtime.\n");
+    // Started at this chapter without --from: every earlier chapter in the tree is the course's reference.
+    const started = await run(["--from", tree, "--no-session", "-p", "项目叫什么？"], workspace);
+    assert.equal(started.code, 0, started.stderr);
+    assert.match(
+      started.stderr,
+      /^.* 里你写的：MCP McpClient、StdioTransport；课程的参考实现（建练习目录时带进来的）：provider openAICompatibleModel.*、loop runAgentLoop、工具 [a-z,]+、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool$/m,
+      "没有 --from 建的练习目录：开头一行按章说出哪些是你的、哪些是课程的参考实现，不说“全部是你自己写的”",
+    );
+    // The record a chain carried from chapter 00 with --from writes: every chapter is the learner's.
+    const record = path.join(tree, PRACTICE_RECORD);
+    const written = JSON.parse(await readFile(record, "utf8")) as Record<string, unknown>;
+    const chain = loadManifest().checkpoints.map((item) => item.id);
+    await writeFile(record, JSON.stringify({ ...written, learner: chain.slice(0, chain.indexOf(checkpoint.id) + 1) }));
     // An MCP server the learner's client (chapter 17) starts, initialises and lists: the fixture of the tests.
-    await mkdir(path.join(workspace, ".tiny-pi"));
+    await mkdir(path.join(workspace, ".tiny-pi"), { recursive: true });
     await writeFile(
       path.join(workspace, ".tiny-pi", "mcp.json"),
       JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [mcpFixture] } } }),

@@ -62,6 +62,13 @@ const runScript = "packages/pi-coding-agent/src/codemode/run-script.ts";
 const nestedCalls = "packages/pi-coding-agent/src/codemode/nested-calls.ts";
 const sandbox = "packages/pi-coding-agent/src/codemode/sandbox.ts";
 const codeTool = "packages/pi-coding-agent/src/codemode/code-tool.ts";
+const parseEntryFile = "packages/pi-coding-agent/src/session/parse-entry.ts";
+const sessionContext = "packages/pi-coding-agent/src/session/session-context.ts";
+const compactionSummary = "packages/pi-coding-agent/src/compaction/summary.ts";
+const compactionContext = "packages/pi-coding-agent/src/compaction/context.ts";
+const skills = "packages/pi-coding-agent/src/resources/skills.ts";
+const templates = "packages/pi-coding-agent/src/resources/templates.ts";
+const loadExtensionsFile = "packages/pi-coding-agent/src/extensions/load.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -1260,6 +1267,276 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /json：写错误原样传出：拒绝的是 write 抛出的那个错误对象本身，不包装成新的错误/,
+  },
+  // Issue 34's second fresh-learner walk of 10–14 (walk1014): mistakes that still passed verify silently.
+  {
+    checkpoint: "10",
+    name: "pathTo 返回条目本身，不复制",
+    lab: "10.1",
+    mutations: [
+      { file: sessionTree, find: "  return copyEntries(chain.reverse());", replace: "  return chain.reverse();" },
+    ],
+    says: /返回的是深拷贝（copyEntries）：改动它不影响条目/,
+  },
+  {
+    checkpoint: "10",
+    name: "先 push 再查父条目：失败的追加留下了条目",
+    lab: "10.3",
+    mutations: [
+      {
+        file: "packages/pi-coding-agent/src/session/memory-store.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of memory-store.ts as they are written
+        find: "    if (copy.parentId !== null && !this.ids.has(copy.parentId)) {\n      throw new Error(`条目 ${copy.id} 的父条目 ${copy.parentId} 不在会话里：这次追加被拒绝`);\n    }\n    this.committed.push(copy);\n    this.ids.add(copy.id);",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          "    this.committed.push(copy);\n    this.ids.add(copy.id);\n    if (copy.parentId !== null && !this.ids.has(copy.parentId)) {\n      throw new Error(`条目 ${copy.id} 的父条目 ${copy.parentId} 不在会话里：这次追加被拒绝`);\n    }",
+      },
+    ],
+    says: /失败的追加什么也不留下：查重复 id 与缺父条目都在 push 之前/,
+  },
+  {
+    checkpoint: "10",
+    name: "只跳过空串，只有空白的行当坏行",
+    lab: "10.4",
+    mutations: [
+      {
+        file: "packages/pi-coding-agent/src/session/jsonl-recovery.ts",
+        find: '    if (line.trim() === "") continue;',
+        replace: '    if (line === "") continue;',
+      },
+    ],
+    says: /空行（包括只有空白的行，" {3}"）忽略，不当作坏行/,
+  },
+  {
+    checkpoint: "10",
+    name: "label 条目必须带 label 字段（清除书签的 label 被拒绝）",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: '      if (entry.label !== undefined) requireString(entry, "label");',
+        replace: '      requireString(entry, "label");',
+      },
+    ],
+    says: /没有 label 字段的 label 条目是清除书签/,
+  },
+  {
+    checkpoint: "10",
+    name: "排在失败之后的追加轮到时不看 closedBecause，照样去写",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: "    const written = this.writer.then(async () => {\n      if (this.closedBecause !== undefined) throw new Error(this.closedBecause);\n",
+        replace: "    const written = this.writer.then(async () => {\n",
+      },
+    ],
+    says: /排在失败之后的追加轮到时看到 closedBecause 就 reject，不再去写/,
+  },
+  {
+    checkpoint: "10",
+    name: "只有 user 消息补齐这一批，下一条 assistant 不补",
+    lab: "10.6",
+    mutations: [
+      {
+        file: sessionContext,
+        find: "    closeBatch();\n    messages.push(message);",
+        replace: '    if (message.role === "user") closeBatch();\n    messages.push(message);',
+      },
+    ],
+    says: /下一条 assistant（不只是 user）到来时也先补齐这一批/,
+  },
+  {
+    checkpoint: "10",
+    name: "不在这一批里的结果被收下（splice(-1) 去掉了别的调用）",
+    lab: "10.6",
+    mutations: [
+      {
+        file: sessionContext,
+        find: "      if (open === undefined || index === -1) {",
+        replace: "      if (open === undefined) {",
+      },
+    ],
+    says: /toolResult 必须回答这一批里还没回答的某个调用/,
+  },
+  {
+    checkpoint: "11",
+    name: "details 里的未知字段被收下",
+    lab: "11.1",
+    mutations: [
+      {
+        file: compactionSummary,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of summary.ts as it is written
+        find: "    if (isObject(entry.details)) onlyKnown(entry.details, DETAILS_FIELDS, `${where} 的 details`);\n",
+        replace: "",
+      },
+    ],
+    says: /details 有未知字段（details 只认 readFiles、modifiedFiles 与 structured）/,
+  },
+  {
+    checkpoint: "11",
+    name: "fromHook 不查是不是布尔值",
+    lab: "11.1",
+    mutations: [
+      {
+        file: compactionSummary,
+        find: '  if (entry.fromHook !== undefined && typeof entry.fromHook !== "boolean") {',
+        replace: '  if (entry.fromHook !== undefined && typeof entry.fromHook === "symbol") {',
+      },
+      {
+        file: compactionSummary,
+        find: "  if (entry.fromHook !== undefined) parsed.fromHook = entry.fromHook;",
+        replace: "  if (entry.fromHook !== undefined) parsed.fromHook = entry.fromHook as boolean;",
+      },
+    ],
+    says: /fromHook 不是布尔值（fromHook 没有或是布尔值）/,
+  },
+  {
+    checkpoint: "11",
+    name: "firstKeptEntryId 在整条路径上找，压缩之后的条目也收下",
+    lab: "11.5",
+    mutations: [
+      {
+        file: compactionContext,
+        find: "  const from = path.findIndex((entry, index) => index < at && entry.id === compaction.firstKeptEntryId);",
+        replace: "  const from = path.findIndex((entry) => entry.id === compaction.firstKeptEntryId);",
+      },
+    ],
+    says: /firstKeptEntryId 只在这个压缩之前的位置找/,
+  },
+  {
+    checkpoint: "12",
+    name: "全局目录按给的路径用，不换成真实路径",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        find: '      ? [{ kind: "global", dir: realDir(options.globalDir, "全局目录") }]',
+        replace: '      ? [{ kind: "global", dir: path.resolve(options.globalDir) }]',
+      },
+    ],
+    says: /经符号链接给出的全局目录也用它的真实路径/,
+  },
+  {
+    checkpoint: "12",
+    name: "技能的 name 不限 64 个字符",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "  if (!SKILL_NAME.test(name) || name.length > 64) {",
+        replace: "  if (!SKILL_NAME.test(name)) {",
+      },
+    ],
+    says: /name 最多 64 个字符/,
+  },
+  {
+    checkpoint: "12",
+    name: "前置元数据里缩进的行也当字段",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "    const match = /^([A-Za-z][\\w-]*):\\s*(.*)$/.exec(line);",
+        replace: "    const match = /^\\s*([A-Za-z][\\w-]*):\\s*(.*)$/.exec(line);",
+      },
+    ],
+    says: /只有顶格的 key: value 是字段/,
+  },
+  {
+    checkpoint: "12",
+    name: "SKILL.md 直接按 skill.path 读，不经技能目录的边界",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "  const skillFile = await insideSkill(root, path.basename(skill.path), skill.name);",
+        replace: "  const skillFile = skill.path;",
+      },
+    ],
+    says: /SKILL\.md 本身也经 insideSkill\(\)（第 08 章的边界）换成真实路径再读/,
+  },
+  {
+    checkpoint: "12",
+    name: "模板两遍替换：先 $N，再对整个结果替换 $@",
+    lab: "12.3",
+    mutations: [
+      {
+        file: templates,
+        find: '  const rendered = source.replace(/\\$([1-9@$])/g, (_, key: string) => {\n    if (key === "$") return "$";\n    if (key === "@") return args.join(" ");\n    return args[Number(key) - 1] ?? "";\n  });',
+        replace:
+          '  const rendered = source\n    .replace(/\\$([1-9$])/g, (_, key: string) => (key === "$" ? "$" : (args[Number(key) - 1] ?? "")))\n    .replaceAll("$@", () => args.join(" "));',
+      },
+    ],
+    says: /一遍扫描：替换进去的参数“\$@”不再被当成占位符/,
+  },
+  {
+    checkpoint: "12",
+    name: "上下文文件的内容不 trim",
+    lab: "12.3",
+    mutations: [
+      {
+        file: resourceContext,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of context.ts as it is written
+        find: "\\n${file.content.trim()}\\n</context_file>",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "\\n${file.content}\\n</context_file>",
+      },
+    ],
+    says: /上下文文件的内容先 trim\(\)/,
+  },
+  {
+    checkpoint: "12",
+    name: "工具名只和已有的比，不查扩展自己注册了两次",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "  const taken = names.find((name, index) => registry.get(name) !== undefined || names.indexOf(name) !== index);",
+        replace: "  const taken = names.find((name) => registry.get(name) !== undefined);",
+      },
+    ],
+    says: /一个坏文件从不让 loadExtensions 抛出：stage\(\) 先查工具名/,
+  },
+  {
+    checkpoint: "12",
+    name: "trusted() 返回真值就算信任",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "      trusted = (await options.trusted(file)) === true;",
+        replace: "      trusted = Boolean(await options.trusted(file));",
+      },
+    ],
+    says: /只有 trusted\(\) 恰好返回 true 才算信任/,
+  },
+  {
+    checkpoint: "14",
+    name: "调用 id 只在那个调用还没有结果时才算重复",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '        if (seen.has(call.id)) return "duplicate";',
+        replace: '        if (seen.has(call.id) && !answered.has(call.id)) return "duplicate";',
+      },
+    ],
+    says: /后一个 assistant 重用了一个已经有结果的调用 id，之后没有结果/,
+  },
+  {
+    checkpoint: "14",
+    name: "onReport 在全部运行完之后才一起调用",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: "      reports.push(report);\n      options.onReport?.(report);\n    }\n  }\n  return reports;",
+        replace:
+          "      reports.push(report);\n    }\n  }\n  for (const report of reports) options.onReport?.(report);\n  return reports;",
+      },
+    ],
+    says: /onReport 在每次运行之后、下一次开始之前调用/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {

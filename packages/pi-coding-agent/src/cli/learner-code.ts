@@ -23,6 +23,7 @@ import type { ExposureCode } from "../host/tool-exposure.js";
 import type { EngineFactory } from "../runtime/index.js";
 import type { CliArgs } from "./args.js";
 import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
+import { learnerChapters } from "./practice-record.js";
 import type { RuntimePart } from "./runtime-line.js";
 import type { ToolFactory } from "./tool-selection.js";
 
@@ -285,15 +286,22 @@ export interface LearnerRun {
   code: LearnerCode;
   /** Checkpoint of each row taken → the practice directory it came from, as shown. */
   dirs: Map<string, string>;
+  /** Rows taken from a practice directory whose record says that chapter is the course's reference there. */
+  reference: Set<string>;
 }
 
 /** The learner's code of every source, each checked in turn; nothing when no source is given. */
 export async function loadLearnerRun(sources: readonly LearnerSource[], from: string): Promise<LearnerRun> {
-  const run: LearnerRun = { code: {}, dirs: new Map() };
+  const run: LearnerRun = { code: {}, dirs: new Map(), reference: new Set() };
   for (const source of sources) {
     const loaded = await loadLearnerCode(source.dir, from, source.flag);
     Object.assign(run.code, loaded.code);
-    for (const row of loaded.rows) run.dirs.set(row.checkpoint, shownPath(source.dir, from));
+    const learner = learnerChapters(source.dir);
+    for (const row of loaded.rows) {
+      run.dirs.set(row.checkpoint, shownPath(source.dir, from));
+      if (learner !== undefined && !learner.has(row.checkpoint)) run.reference.add(row.checkpoint);
+      else run.reference.delete(row.checkpoint);
+    }
   }
   return run;
 }
@@ -309,13 +317,12 @@ export function runtimeParts(
     // One prompt drives the loop turn by turn (engineFor): no Agent runs, and the loop is the one
     // chapter 09's Agent would drive when the tree has no chapter 07 of its own.
     if (!interactive && row.checkpoint === "09") return [];
-    const dir =
-      !interactive && row.checkpoint === "07"
-        ? (run.dirs.get("07") ?? run.dirs.get("09"))
-        : run.dirs.get(row.checkpoint);
+    const taken = !interactive && row.checkpoint === "07" && !run.dirs.has("07") ? "09" : row.checkpoint;
+    const dir = run.dirs.get(taken);
     if ((row.endpointOnly || row.learnerOnly) && dir === undefined) return [];
     const idle = row.endpointOnly && !endpoint ? IDLE_WITHOUT_ENDPOINT : "";
-    return [{ label: row.label, what: `${row.what(tools)}${idle}`, ...(dir !== undefined ? { dir } : {}) }];
+    const whose = dir === undefined ? {} : run.reference.has(taken) ? { dir, reference: true as const } : { dir };
+    return [{ label: row.label, what: `${row.what(tools)}${idle}`, ...whose }];
   });
 }
 

@@ -10,7 +10,7 @@ import type { CaseReport, EvalTask, SuiteSummary } from "../eval/index.js";
 import { EXIT_FAILED_RUN, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "../host/errors.js";
 import { EVAL_USAGE, type EvalArgs, parseEvalArgs } from "./args.js";
 import { HELD_OUT_TASKS } from "./held-out.js";
-import { loadSuiteCode } from "./suite-code.js";
+import { loadSuiteCode, whoseSuite } from "./suite-code.js";
 import { ratesTable, runsTable, verdictLabel } from "./table.js";
 
 interface PartReport {
@@ -83,7 +83,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         : `留出部分（${parts.heldOut.length} 个任务，不在任何练习目录里）\n${table(heldOut)}\n\n`,
     ];
     process.stdout.write(
-      `评测：${agent === "reference" ? "课程的参考实现" : `${agent} 里你写的代码`}，模型：${model === undefined ? "离线策略模型" : modelName}\n\n` +
+      `评测：${whoseSuite(args.from, cwd)}，模型：${model === undefined ? "离线策略模型" : modelName}\n\n` +
         sections.join("") +
         `${everyPass ? "全部通过" : "有任务没有通过"}\n`,
     );
