@@ -68,7 +68,7 @@ test("一次运行：return 的值（JSON 文本）与 console 的每一行都�
 test("一次运行：throw、语法错误与工具的拒绝都是 ok:false 和一行错误，宿主不崩", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
-  const thrown = await oneRun("throw new Error('坏了')");
+  const thrown = await oneRun("console.log('之前'); throw new Error('坏了\\n第二行')");
   const syntax = await oneRun("return (");
   const rejected = await oneRun("return await tools.fails({})", { fails: () => ({ ok: false, text: "工具失败" }) });
   for (const run of [thrown, syntax, rejected]) {
@@ -76,7 +76,8 @@ test("一次运行：throw、语法错误与工具的拒绝都是 ok:false 和�
     assert.equal(run.ok === false && run.failure, "error", "throw、语法错误与没被 catch 的拒绝都是 failure error");
     assertOneLine(run.ok === false ? run.error : undefined);
   }
-  assert.match(thrown.ok === false ? thrown.error : "", /坏了/, "throw 的消息成为那一行错误");
+  assert.equal(thrown.ok === false && thrown.error, "Error: 坏了", "throw 的消息只留第一行，成为那一行错误");
+  assert.equal(thrown.output, "之前", "失败的运行也带回失败之前的 console 输出");
   assert.match(syntax.ok === false ? syntax.error : "", /SyntaxError/, "语法错误说出 SyntaxError");
   assert.match(rejected.ok === false ? rejected.error : "", /工具失败/, "没被 catch 的工具拒绝带着工具的错误结束运行");
 });
@@ -135,11 +136,12 @@ test("桥：嵌套调用的 id 是 <父>/<n>，记下名字、参数与结果；
   );
 });
 
-test("桥：只提供可调用的工具，未知的名字得到 did you mean，被拒绝的调用也记下", {
+test("桥：只提供可调用的工具，未知的名字得到 did you mean，被拒绝的调用也记下；关桥时在途的调用记为 cancelled", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   const read = await withWorkspace(async (_root, tools) => tools.filter((tool) => tool.name === "read"));
-  const bridge = new NestedCallBridge("c", read, BOUNDS);
+  const waits = waitingTool();
+  const bridge = new NestedCallBridge("c", [...read, waits.tool], BOUNDS);
   const typo = await bridge.call("raed", '{"path":"a"}');
   assert.match("text" in typo ? typo.text : "", /did you mean read\?/, "打错的名字得到最接近的可调用工具名");
   const bash = await bridge.call("bash", '{"command":"true"}');
@@ -151,10 +153,16 @@ test("桥：只提供可调用的工具，未知的名字得到 did you mean，�
     ["refused", "refused", "refused"],
     "被拒绝的调用也有记录，结果是 refused",
   );
+  const pending = bridge.call("waits", "{}");
+  await waits.started;
   bridge.close("the run has ended");
+  assert.equal(bridge.calls[3]?.outcome, "cancelled", "close() 时还在途的调用记为 cancelled");
+  assert.ok(waits.aborted(), "close() 时在途的工具收到中止信号");
+  const cancelled = await pending;
+  assert.equal("ok" in cancelled && cancelled.ok, false, "关桥时在途的调用得到 ok:false 的回答");
   const late = await bridge.call("read", '{"path":"a"}');
   assert.equal("ok" in late && late.ok, false, "close() 之后的调用不运行");
-  assert.equal(bridge.calls.length, 3, "close() 之后的调用不记录");
+  assert.equal(bridge.calls.length, 4, "close() 之后的调用不记录");
 });
 
 test("桥：调用次数、单次参数字节、参数总字节与错误文字都有上限", { timeout: TEST_TIMEOUT_MS }, async () => {
@@ -272,7 +280,7 @@ return "20 files, " + lines + " lines";`;
   });
 });
 
-test("code 工具：超时的脚本是一个出错的工具结果，循环接着走；中止时这一轮以 aborted 结束", {
+test("code 工具：超时的脚本是一个说出失败的工具结果（不抛出），循环接着走；中止时这一轮以 aborted 结束", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   const tools = new ToolRegistry();
@@ -285,6 +293,20 @@ test("code 工具：超时的脚本是一个出错的工具结果，循环接着
   assert.equal(result.reason, "stop", "超时只是这个工具结果出错，循环把它交给模型，接着走到 stop");
   const timedOut = result.messages.find((message) => message.role === "toolResult");
   assert.match(JSON.stringify(timedOut), /failed: timeout/, "工具结果说出 timeout");
+  const timedOutDetails = (timedOut as { details?: CodeDetails } | undefined)?.details;
+  assert.deepEqual(
+    [timedOutDetails?.ok, timedOutDetails?.failure],
+    [false, "timeout"],
+    "失败的运行在 details 里带着 ok:false 与 failure",
+  );
+
+  const stopped = new AbortController();
+  stopped.abort();
+  await assert.rejects(
+    createCodeTool({ callable: () => [] }).execute({ code: "return 1" }, { signal: stopped.signal }),
+    /aborted/,
+    "调用方中止时 execute() 抛出一行错误，不是给模型看的结果",
+  );
 
   const waits = waitingTool();
   const abortable = new ToolRegistry();
@@ -339,5 +361,15 @@ test("code 工具：延迟的工具可以从脚本调用，却不向模型声明
     registry.definitions().map((tool) => tool.name),
     ["code"],
     "从脚本调用不激活延迟的工具",
+  );
+  const second = await executeToolCall(
+    { type: "toolCall", id: "c2", name: "code", arguments: { code: "return await tools.echo({n: 2})" } },
+    registry,
+    {},
+  );
+  assert.deepEqual(
+    [...details.calls, ...(second.details as CodeDetails).calls].map((call) => call.id),
+    ["code-1/1", "code-1/2", "code-2/1"],
+    "嵌套调用的 id 的父是 code-<第几次运行>：第二次运行从 code-2/1 开始",
   );
 });

@@ -1,11 +1,11 @@
-// Mistakes a learner makes in chapters 00–07, 09 and 10–16, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 00–07, 09 and 10–17, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
 // The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
-// fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapters 16's
-// and 17's their authors'; the others
+// fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
+// author's and the chapter-16 walk's, chapter 17's its author's; the others
 // are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
@@ -2064,6 +2064,87 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /details.calls 带着每一个嵌套调用/,
+  },
+  // Chapter 16, the fresh-learner walk's: rules the guide states that no assertion watched.
+  {
+    checkpoint: "16",
+    name: "脚本的错误带着第二行交出去",
+    lab: "16.1",
+    mutations: [
+      {
+        file: runScript,
+        find: '        return { ok: false, error: oneLine(read.slice(1)), failure: "error", output: output.text() };',
+        replace: '        return { ok: false, error: read.slice(1), failure: "error", output: output.text() };',
+      },
+    ],
+    says: /错误只有一行/,
+  },
+  {
+    checkpoint: "16",
+    name: "脚本失败时丢掉之前的 console 输出",
+    lab: "16.1",
+    mutations: [
+      {
+        file: runScript,
+        find: '        return { ok: false, error: oneLine(read.slice(1)), failure: "error", output: output.text() };',
+        replace: '        return { ok: false, error: oneLine(read.slice(1)), failure: "error", output: "" };',
+      },
+    ],
+    says: /失败的运行也带回失败之前的 console 输出/,
+  },
+  {
+    checkpoint: "16",
+    name: "关桥时在途的记录仍是 running",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of nested-calls.ts as it is written
+        find: '      if (record.outcome === "running") this.finish(record, "cancelled", `cancelled: ${reason}`);\n',
+        replace: "",
+      },
+    ],
+    says: /close\(\) 时还在途的调用记为 cancelled/,
+  },
+  {
+    checkpoint: "16",
+    name: "关桥不中止在途的工具",
+    lab: "16.2",
+    mutations: [{ file: nestedCalls, find: "    this.cancel.abort(new Error(reason));\n", replace: "" }],
+    says: /close\(\) 时在途的工具收到中止信号/,
+  },
+  {
+    checkpoint: "16",
+    name: "runs 不加一：每次运行的嵌套调用都挂在 code-0 下",
+    lab: "16.4",
+    mutations: [{ file: codeTool, find: "      runs += 1;\n", replace: "" }],
+    says: /第二次运行从 code-2\/1 开始/,
+  },
+  {
+    checkpoint: "16",
+    name: "details 不带 failure：views 与会话看不出运行为什么失败",
+    lab: "16.4",
+    mutations: [
+      {
+        file: codeTool,
+        find: "      if (run.failure !== undefined) details.failure = run.failure;\n",
+        replace: "",
+      },
+    ],
+    says: /失败的运行在 details 里带着 ok:false 与 failure/,
+  },
+  {
+    checkpoint: "16",
+    name: "中止时 execute() 不抛出：返回一个 [failed: aborted] 结果",
+    lab: "16.4",
+    mutations: [
+      {
+        file: codeTool,
+        find: '      if (run.failure === "aborted") throw new Error(',
+        replace: '      if (run.failure === "aborted") void new Error(',
+      },
+    ],
+    says: /调用方中止时 execute\(\) 抛出一行错误/,
   },
   {
     checkpoint: "17",

@@ -55,7 +55,7 @@ export function createCodeTool(options: CodeToolOptions): Tool {
       // Lab 16.4 ②：failure 是 "aborted" 就抛出一行错误（说出运行被中止、在途的调用被取消）：循环看到中止，这一轮以
       // aborted 结束。其他失败（timeout、limit…）不抛出：它们是给模型看的结果，循环接着走。
       // Lab 16.4 ③：details = { ok, calls }，有 failure 就加上；content 是一段文字：有输出先是 `[console]\n…`，
-      // 成功再是 `[result]\n` + JSON.stringify(value)（undefined 是 "[returned undefined]"），失败是
+      // 成功再是 `[result]\n` + JSON.stringify(value)（返回 undefined 时这一段只是 "[returned undefined]"），失败是
       // `[failed: ${failure}] ${error}`，各段用 "\n" 连起来。
       throw new Error("Lab 16.4 code 工具 尚未实现");
     },
