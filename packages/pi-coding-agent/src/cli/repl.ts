@@ -31,6 +31,8 @@ export interface ReplOptions {
   interrupts: Interrupts;
   /** /compact [instructions]: compacts the session now; resolves with the line to show (compaction-turn.ts). */
   compact?: (instructions: string | undefined, signal: AbortSignal) => Promise<string>;
+  /** /model [ID]: shows or switches the model (chapter 18); resolves with the line to show. */
+  model?: (name: string) => Promise<string>;
   /** `/skill:NAME …` and `/NAME args` (slash-prompts.ts): the prompt a line stands for, or the one line why not. */
   expand?: (line: string) => Promise<{ prompt: string } | { problem: string } | undefined>;
   /** A question is waiting for the person (the permission gate): the line answers it. Returns whether it did. */
@@ -69,8 +71,11 @@ export function runRepl(options: ReplOptions): Promise<number> {
       running = true;
       interrupts.beginTurn(() => conversation.abort());
       try {
-        const expanded = prompt.startsWith("/") ? await options.expand?.(prompt) : undefined;
-        if (expanded !== undefined && "problem" in expanded) notes.write(`${expanded.problem}\n`);
+        // /model waits its turn in the queue: lines typed before it are answered by the model in force when they were typed.
+        const switchTo = prompt === "/model" || prompt.startsWith("/model ") ? options.model : undefined;
+        const expanded = switchTo === undefined && prompt.startsWith("/") ? await options.expand?.(prompt) : undefined;
+        if (switchTo !== undefined) notes.write(`${await switchTo(prompt.slice("/model".length).trim())}\n`);
+        else if (expanded !== undefined && "problem" in expanded) notes.write(`${expanded.problem}\n`);
         else options.afterTurn(await conversation.prompt(expanded?.prompt ?? prompt));
         await options.session?.saved();
         const queued = conversation.queued();
