@@ -215,6 +215,9 @@ test("路由：没有设路由时，loop 的事件与微任务的先后与第 09
   const throughCatalogue = await trace(catalogueModel(catalogue, BIG.id, { connect }));
   assert.ok(direct.includes("tick") && direct.includes("turn_end"));
   assert.deepEqual(throughCatalogue, direct, "选了物理模型（没有路由）时，事件与微任务交错的顺序不变");
+  const routed = fleet(() => BIG.id, { [BIG.id]: script });
+  const throughRoute = await trace(routedModel(routed.catalogue, "auto", { connect: routed.connect }));
+  assert.deepEqual(throughRoute, direct, "经过路由也不多等一步：标记谁回答不靠包一层 then");
 });
 
 test("回退：第一个模型答 5xx 或连不上时同一个请求交给下一个，失败的那次不进 transcript；4xx 不回退", {

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { type ChatServer, errorReply, startChatServer, textReply } from "./cli-support/chat-server.js";
+import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
 import { cliEnv, isOneLine, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
 
 type Entry = { type: string; [key: string]: unknown };
@@ -167,5 +168,40 @@ test("--base-url/--model 仍是一个模型的目录：换 --model 继续同一�
     });
   } finally {
     await server.close();
+  }
+});
+
+test("REPL 的 /model：切换并立即记下 model_change，下一轮由新模型回答；未知的一行列出已知的；/branch 回到早先的条目时换回那个分支的模型", {
+  skip: ptyUnavailable(),
+}, async (t) => {
+  const a = await startChatServer([textReply(["a 的第一轮"]), textReply(["a 的分支"])]);
+  const b = await startChatServer([textReply(["b 的第二轮"])]);
+  try {
+    await withHome(modelsJson({ a, b }), (home) =>
+      withWorkspace(async (workspace) => {
+        const pty = startOnPty(["--model", "a/m"], workspace, cliEnv({ TINY_PI_HOME: home }));
+        t.after(() => pty.stop());
+        await pty.waitFor(PROMPT);
+        await pty.ask("第一问", "a 的第一轮");
+        pty.type("/model c/m\r");
+        await pty.waitFor("/model 没有 c/m：已知的模型有 a/m、b/m");
+        pty.type("/model b/m\r");
+        await pty.waitFor("（已切换到 b/m）");
+        await pty.ask("第二问", "b 的第二轮");
+        const [file] = await sessionFiles(workspace);
+        const entries = await entriesOf(file as string);
+        const kinds = entries.map((entry) => (entry.type === "message" ? (entry.message as { role: string }).role : entry.type));
+        assert.deepEqual(kinds, ["user", "assistant", "model_change", "user", "assistant"]);
+        const early = entries[1]?.id as string;
+        pty.type(`/branch ${early}\r`);
+        await pty.waitFor(`（叶已移到 ${early}`);
+        await pty.ask("分支上的问题", "a 的分支");
+        assert.equal(await pty.leave(), 0, pty.screen());
+        assert.equal(a.requests.length, 2, "回到早先的分支后由那个分支的模型 a/m 回答");
+        assert.equal(b.requests.length, 1);
+      }),
+    );
+  } finally {
+    await Promise.all([a.close(), b.close()]);
   }
 });

@@ -10,9 +10,14 @@ export function answeredBy(message: Message): string | undefined {
   return physicalId(fields.provider, fields.model);
 }
 
+/** Pi's fields naming `model` as the author of a reply. */
+export function answererFields(model: PhysicalModel): { api: string; provider: string; model: string } {
+  return { api: model.api, provider: model.provider, model: model.modelId };
+}
+
 /** `message` marked with who answered it; the rest of it as it was. */
 export function markAnswered(message: AssistantMessage, model: PhysicalModel): AssistantMessage {
-  return { ...message, api: model.api, provider: model.provider, model: model.modelId } as AssistantMessage;
+  return { ...message, ...answererFields(model) } as AssistantMessage;
 }
 
 /** The physical id a reply names when it is a choice: an errored or aborted reply is not one. */

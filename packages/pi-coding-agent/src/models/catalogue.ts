@@ -123,7 +123,8 @@ export function resolveRoute(catalogue: ModelCatalogue, virtualId: string, reque
     const cause = String((error as Error)?.message ?? error).split("\n")[0];
     throw new Error(`虚拟模型 ${virtualId} 的路由出错（${cause}）：这个请求没有发出`);
   }
-  const ids = typeof chosen === "string" ? [chosen] : [...chosen];
+  if (typeof chosen === "string") return [physicalModel(catalogue, chosen, virtualId)];
+  const ids = [...chosen];
   if (ids.length === 0 || ids.some((id) => typeof id !== "string")) {
     throw new Error(`虚拟模型 ${virtualId} 的路由没有给出物理模型 id：路由要返回一个 id，或按顺序排好的几个 id`);
   }

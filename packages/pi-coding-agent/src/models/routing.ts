@@ -5,6 +5,7 @@
 // stream() call, so routing adds no step to the loop; with no route the loop talks to the physical
 // model directly (connectModel), and nothing here runs at all.
 import {
+  type AssistantMessage,
   assistantMessage,
   type Message,
   type Model,
@@ -13,7 +14,7 @@ import {
   type ModelStreamOptions,
   PushModelStream,
 } from "@pi/core";
-import { markAnswered, newestChoice } from "./answered.js";
+import { answererFields, newestChoice } from "./answered.js";
 import { type ModelCatalogue, type PhysicalModel, type RequestReason, resolveRoute } from "./catalogue.js";
 import { type FallbackNote, fallbackStream } from "./fallback.js";
 
@@ -25,12 +26,33 @@ export function requestReason(messages: readonly Message[]): RequestReason {
   return messages.at(-1)?.role === "toolResult" ? "continuation" : "prompt";
 }
 
-/** `stream` whose final message names `model` as the one that answered. */
+/**
+ * `stream` itself, its final message marked with who answered. The mark is made by a reaction
+ * registered now, before the caller can ask for result(): it runs first, so the caller's await
+ * sees the marked message and waits no extra step (a wrapping `then` would add one to every request).
+ */
 export function answeredStream(stream: ModelStream, model: PhysicalModel): ModelStream {
-  return {
-    [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
-    result: () => stream.result().then((message) => markAnswered(message, model)),
-  };
+  stream.result().then(markerOf(model), ignore);
+  return stream;
+}
+
+function ignore(): undefined {
+  return undefined;
+}
+
+/** One marking function per physical model: a request allocates none. */
+const markers = new WeakMap<PhysicalModel, (message: AssistantMessage) => void>();
+
+function markerOf(model: PhysicalModel): (message: AssistantMessage) => void {
+  let marker = markers.get(model);
+  if (marker === undefined) {
+    const fields = answererFields(model);
+    marker = (message) => {
+      Object.assign(message, fields);
+    };
+    markers.set(model, marker);
+  }
+  return marker;
 }
 
 export interface RoutedModelOptions {
