@@ -2,23 +2,13 @@
 // (in a temp TINY_PI_HOME), --model provider/id, a virtual model whose fallback answers when the
 // first server answers 503, the session's model_change and Pi's usage with the catalogue's cost.
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { type ChatServer, errorReply, startChatServer, textReply } from "./cli-support/chat-server.js";
 import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
-import { cliEnv, isOneLine, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
-
-type Entry = { type: string; [key: string]: unknown };
-
-async function entriesOf(file: string): Promise<Entry[]> {
-  return (await readFile(file, "utf8"))
-    .trim()
-    .split("\n")
-    .slice(1)
-    .map((line) => JSON.parse(line) as Entry);
-}
+import { cliEnv, isOneLine, runCli, sessionEntries, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
 
 /** A models.json in Pi's format naming `servers` (provider → server), with tiny-pi's virtual models. */
 function modelsJson(servers: Record<string, ChatServer>, virtualModels?: object): string {
@@ -78,7 +68,7 @@ test("回退端到端：第一个服务器答 503，这一轮由第二个完成�
           assert.ok(down.requests.length >= 1 && up.requests.length === 1);
           assert.equal(up.requests[0].model, "m");
           const [file] = await sessionFiles(workspace);
-          const entries = await entriesOf(file as string);
+          const entries = await sessionEntries(file as string);
           const changes = entries.filter((entry) => entry.type === "model_change");
           assert.deepEqual(
             changes.map(({ provider, modelId }) => ({ provider, modelId })),
@@ -154,7 +144,7 @@ test("--base-url/--model 仍是一个模型的目录：换 --model 继续同一�
         workspace,
       );
       assert.equal(second.code, 0, second.stderr);
-      const entries = await entriesOf(file as string);
+      const entries = await sessionEntries(file as string);
       assert.deepEqual(
         entries.filter((entry) => entry.type === "model_change").map((entry) => entry.modelId),
         ["large"],
@@ -189,8 +179,10 @@ test("REPL 的 /model：切换并立即记下 model_change，下一轮由新模�
         await pty.waitFor("（已切换到 b/m）");
         await pty.ask("第二问", "b 的第二轮");
         const [file] = await sessionFiles(workspace);
-        const entries = await entriesOf(file as string);
-        const kinds = entries.map((entry) => (entry.type === "message" ? (entry.message as { role: string }).role : entry.type));
+        const entries = await sessionEntries(file as string);
+        const kinds = entries.map((entry) =>
+          entry.type === "message" ? (entry.message as { role: string }).role : entry.type,
+        );
         assert.deepEqual(kinds, ["user", "assistant", "model_change", "user", "assistant"]);
         const early = entries[1]?.id as string;
         pty.type(`/branch ${early}\r`);

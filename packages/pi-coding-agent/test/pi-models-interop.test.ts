@@ -4,14 +4,13 @@
 // is exported by `pi --offline --export` with both switches and continued by Pi on the branch's
 // newest model; a session Pi switched with RPC set_model is continued by tiny-pi on that model.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { type ChatServer, startChatServer, textReply } from "./cli-support/chat-server.js";
-import { MODEL, PI_CLI, PROVIDER, piEnvironment, piUnavailable, startPiRpc } from "./cli-support/pi-upstream.js";
-import { cliEnv, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { MODEL, PROVIDER, piEnvironment, piUnavailable, runPiWith, startPiRpc } from "./cli-support/pi-upstream.js";
+import { cliEnv, runCli, sessionEntries, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
 
 const skip = piUnavailable();
 
@@ -22,30 +21,8 @@ let server: ChatServer;
 let piEnv: NodeJS.ProcessEnv;
 let tinyEnv: NodeJS.ProcessEnv;
 
-async function entriesOf(file: string): Promise<Entry[]> {
-  return (await readFile(file, "utf8"))
-    .trim()
-    .split("\n")
-    .slice(1)
-    .map((line) => JSON.parse(line) as Entry);
-}
-
 function switches(entries: readonly Entry[]): string[] {
   return entries.filter((entry) => entry.type === "model_change").map((entry) => `${entry.provider}/${entry.modelId}`);
-}
-
-/** Pi run to its end with exactly `args` (no default provider or model flags). */
-function pi(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [PI_CLI, ...args], { cwd, env: piEnv, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding("utf8").on("data", (text: string) => {
-    stderr += text;
-  });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
 
 before(async () => {
@@ -93,10 +70,10 @@ test("tiny-pi 切换两次模型的会话：pi --offline --export 列出两次�
       const run = await runCli(["--model", model, "--resume", file, prompt], workspace, tinyEnv);
       assert.equal(run.code, 0, run.stderr);
     }
-    assert.deepEqual(switches(await entriesOf(file)), ["b/beta", "a/alpha"], "tiny-pi 记下两次切换");
+    assert.deepEqual(switches(await sessionEntries(file)), ["b/beta", "a/alpha"], "tiny-pi 记下两次切换");
 
     const out = path.join(workspace, "session.html");
-    const exported = await pi(["--offline", "--export", file, out], workspace);
+    const exported = await runPiWith(["--offline", "--export", file, out], workspace, piEnv);
     assert.equal(exported.code, 0, `${exported.stdout}${exported.stderr}`);
     const page = await readFile(out, "utf8");
     const data = /<script id="session-data"[^>]*>([^<]*)<\/script>/.exec(page)?.[1];
@@ -116,9 +93,10 @@ test("tiny-pi 切换两次模型的会话：pi --offline --export 列出两次�
       JSON.stringify({ defaultProvider: "b", defaultModel: "beta", enableInstallTelemetry: false }),
     );
     const asked = server.requests.length;
-    const continued = await pi(
+    const continued = await runPiWith(
       ["--offline", "--no-context-files", "--no-skills", "--session", file, "-p", "fourth"],
       workspace,
+      piEnv,
     );
     assert.equal(continued.code, 0, `${continued.stdout}${continued.stderr}`);
     assert.equal(server.requests.length, asked + 1, "Pi 发了一个请求");
@@ -144,7 +122,7 @@ test("Pi 用 set_model 切换过的会话：tiny-pi --resume（不给 --model）
     } finally {
       await rpc.stop();
     }
-    const written = switches(await entriesOf(file));
+    const written = switches(await sessionEntries(file));
     assert.deepEqual(written.slice(-2), ["a/alpha", "b/beta"], `Pi 写下了两次切换：${written.join(", ")}`);
     const asked = server.requests.length;
     const resumed = await runCli(["--resume", file, "three"], workspace, tinyEnv);
@@ -153,7 +131,7 @@ test("Pi 用 set_model 切换过的会话：tiny-pi --resume（不给 --model）
     assert.equal(server.requests.length, asked + 1);
     assert.equal(server.requests.at(-1).model, "beta", "tiny-pi 用分支上最新的模型");
     assert.deepEqual(
-      switches(await entriesOf(file)).slice(-2),
+      switches(await sessionEntries(file)).slice(-2),
       ["a/alpha", "b/beta"],
       "模型没变，tiny-pi 不再写 model_change",
     );

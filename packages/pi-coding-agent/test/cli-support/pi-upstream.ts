@@ -123,13 +123,22 @@ export function startPiRpc(args: string[], cwd: string, env: NodeJS.ProcessEnv):
   };
 }
 
-/** Pi run once to its end (print mode, --export…): exit code, stdout and stderr. */
+/** Pi run once to its end (print mode, --export…) with PI_ARGS first: exit code, stdout and stderr. */
 export function runPi(
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [PI_CLI, ...PI_ARGS, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  return runPiWith([...PI_ARGS, ...args], cwd, env);
+}
+
+/** Pi run once to its end with exactly `args` (no provider or model flags: settings and the session decide). */
+export function runPiWith(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [PI_CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (text: string) => {
