@@ -161,7 +161,7 @@ test("--base-url/--model 仍是一个模型的目录：换 --model 继续同一�
   }
 });
 
-test("REPL 的 /model：切换并立即记下 model_change，下一轮由新模型回答；未知的一行列出已知的；/branch 回到早先的条目时换回那个分支的模型", {
+test("REPL 的 /model 与 /thinking：切换并立即记下 model_change / thinking_level_change，下一轮由新模型回答；未知的一行列出可选的；/branch 回到早先的条目时换回那个分支的模型", {
   skip: ptyUnavailable(),
 }, async (t) => {
   const a = await startChatServer([textReply(["a 的第一轮"]), textReply(["a 的分支"])]);
@@ -177,13 +177,18 @@ test("REPL 的 /model：切换并立即记下 model_change，下一轮由新模�
         await pty.waitFor("/model 没有 c/m：已知的模型有 a/m、b/m");
         pty.type("/model b/m\r");
         await pty.waitFor("（已切换到 b/m）");
+        pty.type("/thinking lots\r");
+        await pty.waitFor("/thinking lots：不是 Pi 的思考级别");
+        pty.type("/thinking high\r");
+        await pty.waitFor("（思考级别：high");
         await pty.ask("第二问", "b 的第二轮");
         const [file] = await sessionFiles(workspace);
         const entries = await sessionEntries(file as string);
         const kinds = entries.map((entry) =>
           entry.type === "message" ? (entry.message as { role: string }).role : entry.type,
         );
-        assert.deepEqual(kinds, ["user", "assistant", "model_change", "user", "assistant"]);
+        assert.deepEqual(kinds, ["user", "assistant", "model_change", "thinking_level_change", "user", "assistant"]);
+        assert.equal(entries[3]?.thinkingLevel, "high", "Pi 的 thinking_level_change 形状");
         const early = entries[1]?.id as string;
         pty.type(`/branch ${early}\r`);
         await pty.waitFor(`（叶已移到 ${early}`);

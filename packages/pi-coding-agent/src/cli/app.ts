@@ -170,7 +170,10 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
         expand,
         ...(questions !== undefined ? { answer: (line: string) => questions.take(line) } : {}),
         compact: (instructions, signal) => run.compactor.compactNow(runtime.compaction, instructions, signal),
-        model: (name) => record.switchTo(name),
+        settings: new Map([
+          ["/model", (name: string) => record.switchTo(name)],
+          ["/thinking", (level: string) => record.setThinking(level)],
+        ]),
         session: sessionCommands(session, learner.code.session, {
           current: () => runtime,
           saved: () => saving.saved(runtime),

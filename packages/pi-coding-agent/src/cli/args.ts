@@ -315,6 +315,13 @@ export const helpText = `用法：${usage}
   --model NAME          模型名（有 --base-url 时必填）；没有 --base-url 时是 ~/.tiny-pi/models.json（Pi 的 models.json 格式，
                         TINY_PI_HOME 可改目录）里的模型：provider/id、id，或 virtualModels 里的虚拟模型（第 18 章）
   --api-key KEY         密钥；默认读取 OPENAI_API_KEY，本地服务（Ollama、llama.cpp、vLLM）不需要
+  models.json           Pi 的格式：{"providers": {名字: {"baseUrl", "api": "openai-completions", "apiKey", "models": [{"id",
+                        "contextWindow", "maxTokens", "cost": {"input", "output", "cacheRead", "cacheWrite"}}]}}}（价格是每百万
+                        token 的美元，会话里的 usage.cost 按它算）；另加 "virtualModels": {名字: {"model": "p/id",
+                        "compaction": "p/小模型", "fallback": ["q/id"]}}：对话用 model，压缩摘要用 compaction，model 答 5xx
+                        或连不上时同一个请求改由 fallback 回答；模型一变，这一轮之后会话里记一条 Pi 的 model_change
+  REPL 里 /model [ID] 切换模型并记下 model_change，/thinking [级别] 记下 Pi 的 thinking_level_change；--resume 不给
+  --model 时沿用分支上最近选用的模型
   不给 --base-url 和 --model 时使用内置脚本模型：离线重放第 07 章的 README 往返（真实的 read 工具读取工作区里的
   README.md）；此时不给 prompt 就提问“请读取 README.md，并告诉我项目名。”
 

@@ -31,8 +31,12 @@ export interface ReplOptions {
   interrupts: Interrupts;
   /** /compact [instructions]: compacts the session now; resolves with the line to show (compaction-turn.ts). */
   compact?: (instructions: string | undefined, signal: AbortSignal) => Promise<string>;
-  /** /model [ID]: shows or switches the model (chapter 18); resolves with the line to show. */
-  model?: (name: string) => Promise<string>;
+  /**
+   * Commands that change the session's settings between turns, by name ("/model", "/thinking":
+   * chapter 18): each takes the rest of the line and resolves with the line to show. They wait
+   * their turn in the queue, so a line typed before one is answered with the settings it was typed under.
+   */
+  settings?: ReadonlyMap<string, (argument: string) => Promise<string>>;
   /** `/skill:NAME …` and `/NAME args` (slash-prompts.ts): the prompt a line stands for, or the one line why not. */
   expand?: (line: string) => Promise<{ prompt: string } | { problem: string } | undefined>;
   /** A question is waiting for the person (the permission gate): the line answers it. Returns whether it did. */
@@ -71,10 +75,10 @@ export function runRepl(options: ReplOptions): Promise<number> {
       running = true;
       interrupts.beginTurn(() => conversation.abort());
       try {
-        // /model waits its turn in the queue: lines typed before it are answered by the model in force when they were typed.
-        const switchTo = prompt === "/model" || prompt.startsWith("/model ") ? options.model : undefined;
-        const expanded = switchTo === undefined && prompt.startsWith("/") ? await options.expand?.(prompt) : undefined;
-        if (switchTo !== undefined) notes.write(`${await switchTo(prompt.slice("/model".length).trim())}\n`);
+        const name = prompt.split(" ", 1)[0] as string;
+        const setting = options.settings?.get(name);
+        const expanded = setting === undefined && prompt.startsWith("/") ? await options.expand?.(prompt) : undefined;
+        if (setting !== undefined) notes.write(`${await setting(prompt.slice(name.length).trim())}\n`);
         else if (expanded !== undefined && "problem" in expanded) notes.write(`${expanded.problem}\n`);
         else options.afterTurn(await conversation.prompt(expanded?.prompt ?? prompt));
         await options.session?.saved();

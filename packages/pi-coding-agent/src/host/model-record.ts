@@ -1,7 +1,15 @@
 // Model changes on the branch, as Pi records them: after a turn, a `model_change` when the model
 // that answered is not the one in force before it (a fallback, a route's new choice); at /model,
 // one for the physical model switched to. The Runtime writes them like any entry of its path.
-import { changeAfterTurn, lookupModel, modelChangeEntry, modelInForce } from "../models/index.js";
+import {
+  changeAfterTurn,
+  lookupModel,
+  modelChangeEntry,
+  modelInForce,
+  THINKING_LEVELS,
+  thinkingLevelChangeEntry,
+  thinkingLevelInForce,
+} from "../models/index.js";
 import type { Runtime } from "../runtime/index.js";
 import type { ModelSwitch } from "./model-switch.js";
 
@@ -52,6 +60,25 @@ export class ModelRecord {
       await this.record(modelChangeEntry(id, this.inner.leafId(), this.inner.compaction.newId()));
     }
     return `（已切换到 ${models.describe()}）`;
+  }
+
+  /**
+   * /thinking LEVEL: Pi's thinking level for the branch, recorded as Pi records it when it changes.
+   * tiny-pi's provider sends no reasoning effort: the level is kept for Pi and for routes to read.
+   */
+  async setThinking(level: string): Promise<string> {
+    const current = thinkingLevelInForce(this.inner.compaction.path());
+    if (level === "") return `当前思考级别：${current}；用 /thinking ${THINKING_LEVELS.join("|")} 设置`;
+    if (!(THINKING_LEVELS as readonly string[]).includes(level)) {
+      return `/thinking ${level}：不是 Pi 的思考级别，可选 ${THINKING_LEVELS.join("、")}`;
+    }
+    if (level !== current) {
+      this.inner.compaction.appendEntry(
+        thinkingLevelChangeEntry(level, this.inner.leafId(), this.inner.compaction.newId()),
+      );
+      await this.inner.flush();
+    }
+    return `（思考级别：${level}，记在这个分支上；tiny-pi 的 provider 不发送 reasoning effort）`;
   }
 
   private async record(change: ReturnType<typeof changeAfterTurn>): Promise<void> {
