@@ -2,7 +2,6 @@ export * from "./compaction/index.js";
 export * from "./eval/index.js";
 export * from "./exposure/index.js";
 export * from "./extensions/index.js";
-export * from "./models/index.js";
 export * from "./modes/index.js";
 export * from "./resources/index.js";
 export * from "./runtime/index.js";
