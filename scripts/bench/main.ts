@@ -12,6 +12,7 @@ import { type InnerLoopReport, measureInnerLoop } from "./inner-loop.js";
 import { type LoopOverheadPlan, type LoopOverheadReport, measureLoopOverhead } from "./loop-overhead.js";
 import { describeMachine, machineLine } from "./machine.js";
 import { type McpReport, mcpGoals, mcpTable, measureMcp } from "./mcp.js";
+import { type ModelsPlan, type ModelsReport, measureModels, modelsGoals, modelsTable } from "./models.js";
 import { measurePracticeSetup, type PracticeSetupReport } from "./practice-setup.js";
 import { measureProviderOverhead, type ProviderPlan, type ProviderReport } from "./provider-overhead.js";
 import { measureRunPage, type PageReport, pageGoals, pageTable } from "./run-view.js";
@@ -40,10 +41,11 @@ const PARTS = [
   "exposure",
   "codemode",
   "mcp",
+  "models",
 ] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure,codemode,mcp]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure,codemode,mcp,models]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -69,6 +71,9 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
   mcp       the MCP client over stdio: start + initialize + tools/list of server-memory and of the fixture
             server with 1,000 tools in 10 pages, the median tools/call round trip, close → process gone
 
+  models    chapter 18: what a request costs behind a virtual model's route over straight on the model, as a
+            share of chapter 07's loop step; the model in force on a 100,000-entry branch
+
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables
   --only   run only the named parts, comma-separated
@@ -81,6 +86,7 @@ interface Plan {
   setupRuns: number;
   toolsRuns: number;
   provider: ProviderPlan;
+  models: ModelsPlan;
 }
 
 const FULL: Plan = {
@@ -90,6 +96,7 @@ const FULL: Plan = {
   setupRuns: 5,
   toolsRuns: 3,
   provider: { rounds: 15, warmupRuns: 3 },
+  models: { steps: 1000, requests: 20_000, rounds: 21 },
 };
 const QUICK: Plan = {
   loop: { ...FULL.loop, rounds: 3, warmupRuns: 1, stepsPerSample: 2_000 },
@@ -98,6 +105,7 @@ const QUICK: Plan = {
   setupRuns: 2,
   toolsRuns: 1,
   provider: { rounds: 3, warmupRuns: 1 },
+  models: { steps: 1000, requests: 5_000, rounds: 5 },
 };
 
 function parseParts(value: string | undefined): Part[] {
@@ -159,6 +167,7 @@ async function main(): Promise<void> {
   let exposure: ExposureReport | undefined;
   let codemode: CodemodeReport | undefined;
   let mcp: McpReport | undefined;
+  let models: ModelsReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
     loopOverhead = await measureLoopOverhead(plan.loop);
@@ -207,6 +216,10 @@ async function main(): Promise<void> {
     progress("MCP client…");
     mcp = await measureMcp(plan.toolsRuns * 3);
   }
+  if (parts.includes("models")) {
+    progress("virtual models…");
+    models = await measureModels(plan.models);
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const goals: Goal[] = [
@@ -222,6 +235,7 @@ async function main(): Promise<void> {
     ...(exposure ? exposureGoals(exposure) : []),
     ...(codemode ? codemodeGoals(codemode) : []),
     ...(mcp ? mcpGoals(mcp) : []),
+    ...(models ? modelsGoals(models) : []),
   ];
   if (options.json) {
     console.log(
@@ -241,6 +255,7 @@ async function main(): Promise<void> {
           exposure,
           codemode,
           mcp,
+          models,
           goals,
         },
         null,
@@ -262,6 +277,7 @@ async function main(): Promise<void> {
     exposure && exposureTable(exposure),
     codemode && codemodeTable(codemode),
     mcp && mcpTable(mcp),
+    models && modelsTable(models),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));
   for (const table of tables) console.log(`\n${renderTable(table)}`);

@@ -8,9 +8,10 @@ import type { AgentRunResult } from "@pi/course";
 import { windowInForce, windowLine } from "../host/context-window.js";
 import { EXIT_INTERRUPTED, UsageError } from "../host/errors.js";
 import { type McpRun, openMcpServers } from "../host/mcp-run.js";
+import { ModelRecord } from "../host/model-record.js";
 import { courseRuntimeCode, type OpenedRun, openRun } from "../host/open-run.js";
-import { type ModelIdentity, piFieldsStore } from "../host/pi-fields.js";
-import { type Redact, redactingStore } from "../host/redacting.js";
+import { piFieldsStore } from "../host/pi-fields.js";
+import { redactingStore } from "../host/redacting.js";
 import { courseResourceCode } from "../host/resource-code.js";
 import { loadRunResources } from "../host/run-resources.js";
 import type { SessionCode } from "../host/session-code.js";
@@ -18,12 +19,16 @@ import { ignoredByGit } from "../host/session-gitignore.js";
 import { forkSession, type HostSession, newSession, noSession, resumeSession } from "../host/session-store.js";
 import { expandSlash } from "../host/slash-prompts.js";
 import { createWorkspaceTools } from "../index.js";
+import { modelInForce } from "../models/index.js";
+import type { Runtime } from "../runtime/index.js";
+import { pathTo } from "../session/session-tree.js";
 import { type CliArgs, DEFAULT_PROTECTED_PATHS } from "./args.js";
 import { embeddedModelNotice, readmeQuestion } from "./embedded-model.js";
 import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
 import { engineFor, learnerSources, loadLearnerRun, runtimeParts } from "./learner-code.js";
 import { guardChildren, leave } from "./leave.js";
-import { selectModel } from "./model-selection.js";
+import { fallbackLine, modelLabel, modelLines } from "./model-lines.js";
+import { chooseModel, loadModels, type ModelChoice } from "./model-selection.js";
 import { type Presentation, presentation } from "./presentation.js";
 import { runRepl } from "./repl.js";
 import { exitCodeOf, failureLine, promptFailure } from "./run-outcome.js";
@@ -46,13 +51,13 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   process.on("SIGINT", onSignal);
   // --from / --loop / --tools-from: checked before the session is opened, so a refusal touches no session file.
   const learner = await loadLearnerRun(learnerSources(args), from);
-  // With --from a chapter-05 directory, --base-url is answered by the learner's own provider.
-  const choice = await selectModel(args.endpoint, learner.code.openAICompatibleModel);
   const notes = process.stderr;
+  const home = tinyPiHome(process.env);
+  // The catalogue and --model: checked before the session is opened, so a refusal touches no session file.
+  const loaded = loadModels(args, home);
   // Resources (no extension is imported yet) and a one-shot /template or /skill: before the
   // session is opened, so a prompt naming neither touches no session file.
   const resourceCode = learner.code.resources ?? courseResourceCode;
-  const home = tinyPiHome(process.env);
   const resources = loadRunResources(resourceCode, {
     workspace: args.workspace,
     home,
@@ -69,7 +74,21 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const questions =
     process.stdin.isTTY && process.stderr.isTTY ? terminalQuestions(process.stdin, process.stderr) : undefined;
 
-  const session = await openSession(args, choice.redact, choice.identity, learner.code.session);
+  const opened = await openSession(args, learner.code.session);
+  // A resumed branch continues on its own model unless --model names another.
+  const branchModel = opened.leaf === undefined ? undefined : modelInForce(pathTo(opened.store.entries(), opened.leaf));
+  // With --from a chapter-05 directory, the endpoints are answered by the learner's own provider.
+  const choice = await chooseModel(
+    loaded,
+    branchModel,
+    (note) => notes.write(`${fallbackLine(note, redact)}\n`),
+    learner.code.openAICompatibleModel,
+  );
+  const { models } = choice;
+  function redact(text: string): string {
+    return choice.redact(text);
+  }
+  const session = savedAs(opened, args.workspace, choice);
   const window = await windowInForce(args);
   const createTools: ToolFactory = learner.code.createWorkspaceTools ?? createWorkspaceTools;
   const engine = engineFor(learner, interactive);
@@ -102,7 +121,8 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
       runtimeCode: learner.code.runtime ?? courseRuntimeCode,
       engine: engine.factory,
       session,
-      model: choice.model,
+      model: models.model,
+      summaryModel: models.summaryModel,
       window,
       ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
       trustAll: args.trustExtensions === true,
@@ -118,12 +138,14 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
       ...(learner.code.exposure !== undefined ? { exposureCode: learner.code.exposure } : {}),
     });
     wired = run.parts.tools;
-    const outcome = { ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}) };
-    if (choice.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
+    const outcome = choice.remote ? { baseURL: redact(models.startsOn().baseUrl) } : {};
+    if (!choice.remote) notes.write(`${embeddedModelNotice}\n`);
+    for (const line of modelLines(models, args.modelName === undefined ? branchModel : undefined))
+      notes.write(`${line}\n`);
     const present = presentation(args.mode, choice.redact, outcome);
     const saving = sessionReport(session, from, notes);
     const facts: RuntimeFacts = {
-      parts: runtimeParts(learner, args.tools, args.endpoint !== undefined, interactive),
+      parts: runtimeParts(learner, args.tools, choice.remote, interactive),
     };
 
     if (interactive) {
@@ -131,14 +153,15 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
       notes.write(`${runtimeLine({ ...facts, typedLines: engine.steers ? "steer" : "queue" })}\n`);
       notes.write(`${windowLine(window)}\n`);
       questions?.attach();
-      let runtime = run.runtime;
+      let record = new ModelRecord(run.runtime, models);
+      let runtime = record.runtime;
       let unsubscribe = runtime.subscribe(present.onEvent);
       const conversation = () => runtimeConversation(runtime, engine.source, engine.steers);
       const code = await runRepl({
         input: process.stdin,
         output: process.stdout,
         notes,
-        banner: `tiny-pi · ${choice.label} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
+        banner: `tiny-pi · ${modelLabel(choice)} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
         conversation: conversation(),
         afterTurn: (result) => {
           const line = failureLine(result, outcome);
@@ -148,13 +171,22 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
         expand,
         ...(questions !== undefined ? { answer: (line: string) => questions.take(line) } : {}),
         compact: (instructions, signal) => run.compactor.compactNow(runtime.compaction, instructions, signal),
+        settings: new Map([
+          ["/model", (name: string) => record.switchTo(name)],
+          ["/thinking", (level: string) => record.setThinking(level)],
+        ]),
         session: sessionCommands(session, learner.code.session, {
           current: () => runtime,
           saved: () => saving.saved(runtime),
           async reopen(leaf) {
             await runtime.dispose().catch(() => undefined);
             unsubscribe();
-            runtime = run.reopen(leaf);
+            // The branch reopened continues on its own model.
+            const reopened = run.reopen(leaf);
+            const restored = modelInForce(reopened.compaction.path());
+            if (restored !== undefined && models.catalogue.physical.has(restored)) models.select(restored);
+            record = new ModelRecord(reopened, models);
+            runtime = record.runtime;
             unsubscribe = runtime.subscribe(present.onEvent);
             return conversation();
           },
@@ -167,10 +199,10 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     // A one-shot run names them only when a learner's code is in use, so a failure stays one line.
     if (learner.dirs.size > 0) notes.write(`${runtimeLine(facts)}\n`);
     if (window !== undefined) notes.write(`${windowLine(window)}\n`);
-    const runtime = run.runtime;
+    const runtime = new ModelRecord(run.runtime, models).runtime;
     const unsubscribe = runtime.subscribe(present.onEvent);
     interrupts.beginTurn(() => runtime.abort());
-    const result = await promptOnce(run, args, prompt, present, engine.source, saving);
+    const result = await promptOnce(run, runtime, args, prompt, present, engine.source, saving);
     interrupts.endTurn();
     unsubscribe();
     process.removeListener("SIGINT", onSignal);
@@ -188,13 +220,13 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
  */
 async function promptOnce(
   run: OpenedRun,
+  runtime: Runtime,
   args: CliArgs,
   prompt: string,
   present: Presentation,
   loopSource: string,
   saving: SessionReport,
 ): Promise<AgentRunResult> {
-  const { runtime } = run;
   try {
     if (args.mode === "text") return await runtime.prompt(prompt);
     const result = await run.runMode(args.mode, runtime, { output: present.output, prompts: [prompt] });
@@ -205,23 +237,25 @@ async function promptOnce(
   }
 }
 
-/** The session, keeping the key out of every entry and the folder out of git; assistant entries carry Pi's fields. */
-async function openSession(
-  args: CliArgs,
-  redact: Redact,
-  identity: ModelIdentity,
-  code?: SessionCode,
-): Promise<HostSession> {
+/** The session the run continues (--resume, --fork), a new one, or none. */
+async function openSession(args: CliArgs, code?: SessionCode): Promise<HostSession> {
   const choice = args.session;
   if (choice.kind === "none") return noSession(args.workspace);
-  const opened =
-    choice.kind === "new"
-      ? newSession(args.workspace, undefined, code)
-      : choice.kind === "fork"
-        ? await forkSession(choice.file, args.workspace, choice.leaf, undefined, code)
-        : await resumeSession(choice.file, choice.leaf, code);
-  return ignoredByGit(
-    { ...opened, store: piFieldsStore(redactingStore(opened.store, redact), identity), file: () => opened.file() },
-    args.workspace,
+  return choice.kind === "new"
+    ? newSession(args.workspace, undefined, code)
+    : choice.kind === "fork"
+      ? await forkSession(choice.file, args.workspace, choice.leaf, undefined, code)
+      : await resumeSession(choice.file, choice.leaf, code);
+}
+
+/** `opened`, keeping every key out of its entries and its folder out of git; assistant entries carry Pi's fields and cost. */
+function savedAs(opened: HostSession, workspace: string, choice: ModelChoice): HostSession {
+  if (opened.none === true) return opened;
+  const { models } = choice;
+  const store = piFieldsStore(
+    redactingStore(opened.store, choice.redact),
+    () => models.identity(),
+    (provider, model) => models.prices(provider, model),
   );
+  return ignoredByGit({ ...opened, store, file: () => opened.file() }, workspace);
 }

@@ -38,12 +38,16 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     process.stdout.write(`${sessionCommandText(args.command, args.workspace, (file) => shownPath(file, from))}\n`);
     return EXIT_OK;
   }
-  if (args.mode === "print" && args.prompt === undefined && args.endpoint !== undefined) {
+  if (
+    args.mode === "print" &&
+    args.prompt === undefined &&
+    (args.endpoint !== undefined || args.modelName !== undefined)
+  ) {
     throw new UsageError(
       '-p 只跑一轮、只打印最终回答：请把问题写在最后，例如 tiny-pi --base-url … --model … -p "这个项目叫什么？"。',
     );
   }
-  const interactive = args.prompt === undefined && args.endpoint !== undefined;
+  const interactive = args.prompt === undefined && (args.endpoint !== undefined || args.modelName !== undefined);
   if (interactive && !(process.stdin.isTTY && process.stdout.isTTY)) {
     throw new UsageError(
       '缺少 prompt：不在终端里时请把问题写在最后，例如 tiny-pi --base-url … --model … "请读取 README.md"。',

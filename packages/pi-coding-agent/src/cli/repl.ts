@@ -31,6 +31,12 @@ export interface ReplOptions {
   interrupts: Interrupts;
   /** /compact [instructions]: compacts the session now; resolves with the line to show (compaction-turn.ts). */
   compact?: (instructions: string | undefined, signal: AbortSignal) => Promise<string>;
+  /**
+   * Commands that change the session's settings between turns, by name ("/model", "/thinking":
+   * chapter 18): each takes the rest of the line and resolves with the line to show. They wait
+   * their turn in the queue, so a line typed before one is answered with the settings it was typed under.
+   */
+  settings?: ReadonlyMap<string, (argument: string) => Promise<string>>;
   /** `/skill:NAME …` and `/NAME args` (slash-prompts.ts): the prompt a line stands for, or the one line why not. */
   expand?: (line: string) => Promise<{ prompt: string } | { problem: string } | undefined>;
   /** A question is waiting for the person (the permission gate): the line answers it. Returns whether it did. */
@@ -69,8 +75,11 @@ export function runRepl(options: ReplOptions): Promise<number> {
       running = true;
       interrupts.beginTurn(() => conversation.abort());
       try {
-        const expanded = prompt.startsWith("/") ? await options.expand?.(prompt) : undefined;
-        if (expanded !== undefined && "problem" in expanded) notes.write(`${expanded.problem}\n`);
+        const name = prompt.split(" ", 1)[0] as string;
+        const setting = options.settings?.get(name);
+        const expanded = setting === undefined && prompt.startsWith("/") ? await options.expand?.(prompt) : undefined;
+        if (setting !== undefined) notes.write(`${await setting(prompt.slice(name.length).trim())}\n`);
+        else if (expanded !== undefined && "problem" in expanded) notes.write(`${expanded.problem}\n`);
         else options.afterTurn(await conversation.prompt(expanded?.prompt ?? prompt));
         await options.session?.saved();
         const queued = conversation.queued();

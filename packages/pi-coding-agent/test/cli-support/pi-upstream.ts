@@ -123,9 +123,12 @@ export function startPiRpc(args: string[], cwd: string, env: NodeJS.ProcessEnv):
   };
 }
 
-/** Pi run once to its end (print mode, --export…): exit code, stdout and stderr. */
+/** Pi run once to its end (print mode, --export…) with PI_ARGS first: exit code, stdout and stderr. */
 export function runPi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return finished(
-    spawn(process.execPath, [PI_CLI, ...PI_ARGS, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }),
-  );
+  return runPiWith([...PI_ARGS, ...args], cwd, env);
+}
+
+/** Pi run once to its end with exactly `args` (no provider or model flags: settings and the session decide). */
+export function runPiWith(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return finished(spawn(process.execPath, [PI_CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }));
 }

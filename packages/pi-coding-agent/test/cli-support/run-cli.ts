@@ -84,6 +84,17 @@ export async function sessionFiles(workspace: string): Promise<string[]> {
     .map((name) => path.join(dir, name));
 }
 
+/** Every entry of a session file (Pi's format 3) after its header, in file order. */
+export async function sessionEntries<Entry = { type: string; id: string; [key: string]: unknown }>(
+  file: string,
+): Promise<Entry[]> {
+  return (await readFile(file, "utf8"))
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((line) => JSON.parse(line) as Entry);
+}
+
 /** The messages of a session file (Pi's format 3): its message entries, in file order. */
 export async function sessionMessages(file: string): Promise<{ role: string; [key: string]: unknown }[]> {
   const content = await readFile(file, "utf8");
