@@ -91,7 +91,10 @@ test("文本投影：README 往返投影成四行，调用只留名字与 id，�
 test("文本投影：有损但不改 canonical 消息，同一份消息投影两次结果相同", () => {
   const trace = deepFreeze(readmeTrace());
   const copy = structuredClone(trace);
-  const first = projectText(trace);
+  let first = "";
+  assert.doesNotThrow(() => {
+    first = projectText(trace);
+  }, "投影只读：不 push、不 sort、不改写任何字段（消息已深度冻结，任何写入都会抛出）");
   assert.equal(projectText(trace), first, "投影只读消息：两次结果一样");
   assert.deepEqual(trace, copy, "投影之后 canonical 消息与投影之前完全相同");
 

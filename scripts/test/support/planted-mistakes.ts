@@ -1110,6 +1110,22 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "03",
+    name: "投影就地排序 assistant 的块",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "      return `${assistantHead(message)}: ${message.content\n",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+          "      return `${assistantHead(message)}: ${message.content\n        .sort((a, b) => a.type.localeCompare(b.type))\n",
+      },
+    ],
+    says: /投影只读：不 push、不 sort、不改写任何字段/,
+  },
+  {
+    checkpoint: "03",
     name: "assistantMessage 省略时间戳时取 0",
     lab: "3.1",
     mutations: [
