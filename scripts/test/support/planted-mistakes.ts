@@ -879,7 +879,7 @@ export const plantedMistakes: PlantedMistake[] = [
           '  const said = turn.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");\n  if (said !== "") stream.push({ type: "text_delta", delta: said });',
       },
     ],
-    says: /每个文本块一个 text_delta/,
+    says: /每个文本块按 content 里的顺序各一个 text_delta/,
   },
   {
     checkpoint: "04",
@@ -1006,6 +1006,380 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /不是 length 时 finish\(\) 的第一处问题存进 callProblem/,
+  },
+  // The second fresh-learner walk of 00–05 (walk0005): mistakes of its own that passed verify silently.
+  {
+    checkpoint: "00",
+    name: "一条 user 消息清空了 open",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: '    } else if (message.role === "toolResult") {',
+        replace:
+          '    } else if (message.role === "user") {\n      open = [];\n    } else if (message.role === "toolResult") {',
+      },
+    ],
+    says: /user 消息不改变 open/,
+  },
+  {
+    checkpoint: "00",
+    name: "同一条 assistant 的调用倒序记进 open",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "      open = toolCallsOf(message);",
+        replace: "      open = toolCallsOf(message).reverse();",
+      },
+    ],
+    says: /按声明的顺序返回/,
+  },
+  {
+    checkpoint: "01",
+    name: "error 的一行按真假判断 message，空字符串的 message 被省略",
+    lab: "1.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "      return event.message === undefined ? `error ${event.reason}`",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: "      return !event.message ? `error ${event.reason}`",
+      },
+    ],
+    says: /有 message 字段就写成 error <reason>: <message>，空字符串也是 message/,
+  },
+  {
+    checkpoint: "01",
+    name: "error 的 message 只在为真时检查类型，null 通过了边界",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: '      return value.message === undefined || typeof value.message === "string"',
+        replace: '      return !value.message || typeof value.message === "string"',
+      },
+    ],
+    says: /"message":null\} 应当被拒绝/,
+  },
+  {
+    checkpoint: "01",
+    name: "done 也接受 aborted",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "      return DONE_REASONS.includes(value.reason) ?",
+        replace: '      return [...DONE_REASONS, "aborted"].includes(value.reason) ?',
+      },
+    ],
+    says: /"reason":"aborted"\} 应当被拒绝/,
+  },
+  {
+    checkpoint: "01",
+    name: "空字符串的 delta 被当成缺了 delta",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: '      return typeof value.delta === "string" ? undefined',
+        replace: '      return typeof value.delta === "string" && value.delta !== "" ? undefined',
+      },
+    ],
+    says: /delta 只要是字符串就合法，空字符串也是/,
+  },
+  {
+    checkpoint: "02",
+    name: "队列读完就清空，readIndex 不归零：之后 push 的事件读不到",
+    lab: "2.1",
+    mutations: [
+      {
+        file: modelStream,
+        find: "      if (this.readIndex >= 1024 && this.readIndex * 2 >= this.buffered.length) {\n        this.buffered.splice(0, this.readIndex);\n        this.readIndex = 0;\n      }",
+        replace: "      if (this.readIndex === this.buffered.length) this.buffered.length = 0;",
+      },
+    ],
+    says: /队列读完以后、没有人等待时 push 的事件仍排进队列/,
+  },
+  {
+    checkpoint: "02",
+    name: "丢掉读过的部分时忘了把 readIndex 归零",
+    lab: "2.1",
+    mutations: [
+      {
+        file: modelStream,
+        find: "        this.buffered.splice(0, this.readIndex);\n        this.readIndex = 0;\n",
+        replace: "        this.buffered.splice(0, this.readIndex);\n",
+      },
+    ],
+    says: /长回合的 3000 个事件一个不少/,
+  },
+  {
+    checkpoint: "02",
+    name: "result() 给出 end 收到的消息的副本",
+    lab: "2.1",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    this.settleFinal.resolve(message);",
+        replace: "    this.settleFinal.resolve({ ...message });",
+      },
+    ],
+    says: /result\(\) 给出 end 收到的那一条 assistant（同一个对象，不是副本）/,
+  },
+  {
+    checkpoint: "03",
+    name: "投影就地排序 assistant 的块",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "      return `${assistantHead(message)}: ${message.content\n",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+          "      return `${assistantHead(message)}: ${message.content\n        .sort((a, b) => a.type.localeCompare(b.type))\n",
+      },
+    ],
+    says: /投影只读：不 push、不 sort、不改写任何字段/,
+  },
+  {
+    checkpoint: "03",
+    name: "assistantMessage 省略时间戳时取 0",
+    lab: "3.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/messages.ts",
+        find: "  stopReason: StopReason,\n  timestamp: number = Date.now(),",
+        replace: "  stopReason: StopReason,\n  timestamp = 0,",
+      },
+    ],
+    says: /省略时间戳时取当前时间（Date\.now\(\)），不是 0/,
+  },
+  {
+    checkpoint: "03",
+    name: "userMessage 省略时间戳时取 0",
+    lab: "3.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/messages.ts",
+        find: "timestamp: number = Date.now()): UserMessage",
+        replace: "timestamp = 0): UserMessage",
+      },
+    ],
+    says: /user 消息省略时间戳时同样取当前时间/,
+  },
+  {
+    checkpoint: "03",
+    name: "errorMessage 按真假判断，空字符串的诊断被省略",
+    lab: "3.3",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        find: '  const why = message.errorMessage === undefined ? "" :',
+        replace: '  const why = !message.errorMessage ? "" :',
+      },
+    ],
+    says: /有 errorMessage 字段就写进括号，空字符串也是/,
+  },
+  {
+    checkpoint: "04",
+    name: "文本块倒序播放",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: "  for (const block of turn.content) {",
+        replace: "  for (const block of [...turn.content].reverse()) {",
+      },
+    ],
+    says: /每个文本块按 content 里的顺序各一个 text_delta/,
+  },
+  {
+    checkpoint: "04",
+    name: "脚本耗尽按播放过的回合数说第几次请求",
+    lab: "4.4",
+    mutations: [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+      { file: scriptedModel, find: "request ${this.requests.length} has", replace: "request ${this.played + 1} has" },
+    ],
+    says: /预取消的请求也算一次请求：之后脚本耗尽时写明的是第 3 次请求/,
+  },
+  {
+    checkpoint: "05",
+    name: "toolParam 删掉调用者那条工具结果的 details",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: "  const param: ChatCompletionToolMessageParam = {",
+        replace:
+          "  delete (message as { details?: unknown }).details;\n  const param: ChatCompletionToolMessageParam = {",
+      },
+    ],
+    says: /转换不改调用者的 canonical 消息/,
+  },
+  {
+    checkpoint: "05",
+    name: "失败的工具结果把 isError 发上线",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: "    content: joinText(message.content),\n  };",
+        replace:
+          "    content: joinText(message.content),\n    ...(message.isError ? { is_error: true } : {}),\n  } as ChatCompletionToolMessageParam;",
+      },
+    ],
+    says: /失败的工具结果也只发 role、tool_call_id、content/,
+  },
+  {
+    checkpoint: "05",
+    name: "工具结果只发第一段文字",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: "    content: joinText(message.content),\n  };",
+        replace: '    content: message.content[0]?.text ?? "",\n  };',
+      },
+    ],
+    says: /多段文字用换行连接/,
+  },
+  {
+    checkpoint: "05",
+    name: "systemPrompt 为空字符串时也发 system 消息",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: '  if (systemPrompt !== undefined && systemPrompt !== "")',
+        replace: "  if (systemPrompt !== undefined)",
+      },
+    ],
+    says: /systemPrompt 为空字符串（""）时不发 system 消息/,
+  },
+  {
+    checkpoint: "05",
+    name: "有调用时丢掉文字，content 总用 emptyAssistantContent",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: 'content: text === "" ? compat.emptyAssistantContent : text, tool_calls',
+        replace: "content: compat.emptyAssistantContent, tool_calls",
+      },
+    ],
+    says: /有文字也有调用的 assistant：文字照样放进 content/,
+  },
+  {
+    checkpoint: "05",
+    name: "名字里有 token、secret 的请求头不算凭据",
+    lab: "5.2",
+    mutations: [{ file: redact, find: "/auth|key|token|secret/i.test(name)", replace: "/auth|key/i.test(name)" }],
+    says: /名字里有 token 或 secret 的请求头也是凭据/,
+  },
+  {
+    checkpoint: "05",
+    name: "不是我们发的 Bearer 凭据留在 errorMessage 里",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "    return redacted.replace(SCHEME_CREDENTIAL, `$1 ${REDACTED}`);",
+        replace: "    return redacted;",
+      },
+    ],
+    says: /哪怕它不是我们发的/,
+  },
+  {
+    checkpoint: "05",
+    name: "查询串里的密钥只给原样的一份，没有 percent 编码的",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        find: ".flatMap(([, value]) => [value, encodeURIComponent(value)]);",
+        replace: ".flatMap(([, value]) => [value]);",
+      },
+    ],
+    says: /查询串里 percent 编码写出的密钥也换掉/,
+  },
+  {
+    checkpoint: "05",
+    name: "urlCredentials 在解析不了的 url 上抛出",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        find: "  let query: URLSearchParams;\n  try {\n    query = new URL(url).searchParams;\n  } catch {\n    return [];\n  }",
+        replace: "  const query = new URL(url).searchParams;",
+      },
+    ],
+    says: /url 解析不了时 urlCredentials 返回 \[\]，不抛出/,
+  },
+  {
+    checkpoint: "05",
+    name: "finish_reason 到过以后还读后来的 content",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "    if (choice === undefined || this.finishReason !== undefined) return;",
+        replace: "    if (choice === undefined) return;",
+      },
+    ],
+    says: /finish_reason 到过以后，之后的 choice 不再读/,
+  },
+  {
+    checkpoint: "05",
+    name: "usage 缺的字段不记 0",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "    if (usage) this.usage = { input: usage.prompt_tokens ?? 0, output: usage.completion_tokens ?? 0 };",
+        replace:
+          '    if (usage) this.usage = { input: usage.prompt_tokens, output: usage.completion_tokens } as AssistantMessage["usage"];',
+      },
+    ],
+    says: /usage 缺的字段记 0/,
+  },
+  {
+    checkpoint: "05",
+    name: "空的参数片段也发 toolcall_delta",
+    lab: "5.5",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '      if (piece !== "") this.emit({ type: "toolcall_delta", delta: piece });',
+        replace: '      this.emit({ type: "toolcall_delta", delta: piece });',
+      },
+    ],
+    says: /参数为 "" 的片段（只带 id 与 name 的第一个片段）不发 toolcall_delta/,
+  },
+  {
+    checkpoint: "05",
+    name: "没有 id 的调用 id 留空",
+    lab: "5.5",
+    mutations: [
+      {
+        file: assembler,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: 'uniqueId(partial.id === "" ? `call_${partial.index}` : partial.id,',
+        replace: "uniqueId(partial.id,",
+      },
+    ],
+    says: /没有 id 的调用得到 call_<index>/,
+  },
+  {
+    checkpoint: "05",
+    name: "后面的坏调用覆盖前面的 problem",
+    lab: "5.5",
+    mutations: [{ file: assembler, find: "        if (problem === undefined) {", replace: "        {" }],
+    says: /problem 只记第一处（index 最小的坏调用）/,
   },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {
