@@ -211,9 +211,11 @@ test("出站转换：system、user、带调用的 assistant 与工具结果按�
     { systemPrompt: "Be brief.", messages: twoTexts, tools: [] },
     { systemRole: "developer", toolResultName: true },
   );
+  // The name is compat.toolResultName's rule, observed by the assertion below: left out here so it names that rule.
+  const { name: _name, ...failedWire } = compatSent.body.messages[3] ?? {};
   assert.deepEqual(
-    compatSent.body.messages[3],
-    { role: "tool", tool_call_id: "call-3", content: "ENOENT: LICENSE\nno such file", name: "read" },
+    failedWire,
+    { role: "tool", tool_call_id: "call-3", content: "ENOENT: LICENSE\nno such file" },
     "失败的工具结果也只发 role、tool_call_id、content（多段文字用换行连接）：isError 与 details 不上线",
   );
   assert.deepEqual(
