@@ -99,7 +99,7 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
     );
     assert.match(
       first.stderr,
-      /已启动 MCP 服务器：fixture（16 个工具）/,
+      /已启动 MCP 服务器：fixture（14 个工具）/,
       "你的 MCP 客户端启动了服务器、握手并列出它的工具",
     );
     assert.ok(first.stdout.includes("改好了。"), first.stdout);
