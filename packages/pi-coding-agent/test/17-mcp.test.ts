@@ -152,6 +152,14 @@ test("消息：同一连接里 id 唯一、响应按 id 配对；没有类别的
       2,
       "id 为 null 的错误响应（服务器读不懂某个请求）不配给任何请求，是一个错误事件（onError）",
     );
+    assert.deepEqual(
+      await Promise.all([
+        callText(connection, "pair", { text: "first" }),
+        callText(connection, "pair", { text: "second" }),
+      ]),
+      ["first", "second"],
+      "服务器先答了后发的请求：响应按 id 配对，不按到达顺序",
+    );
     assert.equal(connection.inFlight, 0, "每个请求都配上了响应");
   });
 });

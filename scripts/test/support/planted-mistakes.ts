@@ -2702,4 +2702,17 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /nextCursor 是空串也表示没有下一页/,
   },
+  {
+    checkpoint: "17",
+    name: "响应配给最早在等的请求，不看 id",
+    lab: "17.1",
+    mutations: [
+      {
+        file: mcpConnection,
+        find: "        this.pending.get(message.id)?.resolve(message.result);",
+        replace: "        [...this.pending.values()][0]?.resolve(message.result);",
+      },
+    ],
+    says: /响应按 id 配对，不按到达顺序/,
+  },
 ];

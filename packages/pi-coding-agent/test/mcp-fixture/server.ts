@@ -47,6 +47,8 @@ let initializeParams: unknown;
 const heldCalls = new Map<unknown, unknown>();
 /** The id of each request this server asked the client → the tools/call waiting for its answer. */
 const askedBy = new Map<string, unknown>();
+/** `pair` calls waiting for their partner: the second is answered first. */
+const pairs: { id: unknown; text: string }[] = [];
 
 const NAMED_TOOLS = [
   {
@@ -148,6 +150,13 @@ function call(id: unknown, params: Json) {
       // An id and neither result nor error: no JSON-RPC kind at all.
       write({ jsonrpc: "2.0", id: "x-1" });
       return result(id, text("after nokind"));
+    case "pair": {
+      // Not in NAMED_TOOLS either: held until a second call arrives, then answered out of order.
+      pairs.push({ id, text: String((params.arguments as Json | undefined)?.text ?? "") });
+      if (pairs.length < 2) return;
+      for (const call of pairs.splice(0).reverse()) result(call.id, text(call.text));
+      return;
+    }
     case "nullerror":
       // An error answering no request (the server could not read one): id null. Not in NAMED_TOOLS,
       // so the listed tool counts stay what the other tests and the bench expect.
