@@ -10,9 +10,11 @@ import { McpClient } from "../src/mcp/client.js";
 import { JsonRpcConnection } from "../src/mcp/connection.js";
 import { McpConnectionError, McpRemoteError } from "../src/mcp/errors.js";
 import { classifyMessage } from "../src/mcp/jsonrpc-message.js";
+import { initialize } from "../src/mcp/lifecycle.js";
 import { NdjsonReader } from "../src/mcp/ndjson-reader.js";
 import { mcpTools } from "../src/mcp/server-tools.js";
 import { MAX_TOOL_NAME_LENGTH, mcpToolName } from "../src/mcp/tool-names.js";
+import type { Transport } from "../src/mcp/transport.js";
 import { signalProcessGroup } from "../src/tools/process-group.js";
 import { fixtureTransport, gone, startFixture } from "./mcp-fixture/start.js";
 
@@ -144,6 +146,20 @@ test("消息：同一连接里 id 唯一、响应按 id 配对；没有类别的
       -32601,
       "这个客户端不提供任何能力：服务器的请求得到 -32601（Method not found）",
     );
+    assert.equal(await callText(connection, "nullerror"), "after nullerror", "id 为 null 的错误响应之后，连接照常工作");
+    assert.equal(
+      errors.length,
+      2,
+      "id 为 null 的错误响应（服务器读不懂某个请求）不配给任何请求，是一个错误事件（onError）",
+    );
+    assert.deepEqual(
+      await Promise.all([
+        callText(connection, "pair", { text: "first" }),
+        callText(connection, "pair", { text: "second" }),
+      ]),
+      ["first", "second"],
+      "服务器先答了后发的请求：响应按 id 配对，不按到达顺序",
+    );
     assert.equal(connection.inFlight, 0, "每个请求都配上了响应");
   });
 });
@@ -176,11 +192,20 @@ test("生命周期：initialize 带最新协议版本 2025-11-25 与客户端的
 
 test("生命周期：服务器回答客户端也支持的旧版本（2025-06-18、2025-03-26、2024-11-05）时接受并用它", async () => {
   for (const version of ["2025-06-18", "2025-03-26", "2024-11-05"]) {
-    const { client, pid } = await startFixture(["--answer-version", version]).catch((error: Error) =>
-      assert.fail(`服务器回答 ${version}：客户端也支持，接受并用它；实际被拒绝：${error.message}`),
+    const transport = fixtureTransport(["--answer-version", version]);
+    const agreed: string[] = [];
+    (transport as Transport).setProtocolVersion = (v: string) => agreed.push(v);
+    const client = await McpClient.connect(transport, { startupTimeoutMs: 60_000, timeoutMs: 60_000 }).catch(
+      (error: Error) => assert.fail(`服务器回答 ${version}：客户端也支持，接受并用它；实际被拒绝：${error.message}`),
     );
+    const pid = transport.pid ?? 0;
     try {
       assert.equal(client.server.protocolVersion, version, `服务器回答 ${version}：客户端也支持，接受并用它`);
+      assert.deepEqual(
+        agreed,
+        [version],
+        `接受的版本 ${version} 交给 setProtocolVersion（HTTP 传输把它放进以后每个请求的头里）`,
+      );
       assert.equal(await callText(client.connection, "echo", { text: "ok" }), "ok", `${version} 的连接照常工作`);
     } finally {
       await client.close();
@@ -204,6 +229,19 @@ test("生命周期：服务器回答客户端不支持的版本时关闭连接�
   );
   await gone(transport.pid ?? 0);
   assert.equal(closed, true, "不支持的版本：连接关闭，服务器进程结束");
+  const bare = fixtureTransport(["--answer-version", "1999-01-01"]);
+  const connection = await JsonRpcConnection.open(bare, { timeoutMs: 60_000 });
+  try {
+    await assert.rejects(initialize(connection, { name: "learner-client", version: "1.2.3" }), McpConnectionError);
+    assert.equal(
+      connection.isClosed,
+      true,
+      "initialize() 拒绝不支持的版本之前先关闭连接（服务器进程随之结束），再抛出那一行",
+    );
+  } finally {
+    await connection.close();
+  }
+  await gone(bare.pid ?? 0);
 });
 
 // Lab 17.3 · 工具
@@ -226,6 +264,17 @@ test("工具：tools/list 跟着 nextCursor 一页页取，直到没有下一页
     await client.close();
   }
   await gone(pid);
+  const empty = await startFixture(["--tools", "5", "--page-size", "7", "--empty-last-cursor"]);
+  try {
+    const rule = "nextCursor 是空串也表示没有下一页：不拿空串当 cursor 再取";
+    const tools = await empty.client
+      .listTools()
+      .catch((error: Error) => assert.fail(`${rule}；实际：${error.message}`));
+    assert.equal(tools.length, 14 + 5, rule);
+  } finally {
+    await empty.client.close();
+  }
+  await gone(empty.pid);
 });
 
 test("工具：tools/list 拒绝重复的 cursor，页数有上限，各是一行", async () => {

@@ -5,7 +5,7 @@
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
-// author's and the chapter-16 walk's, chapter 17's its author's; the others
+// author's and the chapter-16 walk's, chapter 17's its author's and the chapter-17 walk's; the others
 // are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
@@ -2655,5 +2655,64 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /过长的名字截到 64 个字符以内/,
+  },
+  {
+    checkpoint: "17",
+    name: "id 为 null 的错误响应被悄悄丢掉，不是错误事件",
+    lab: "17.1",
+    mutations: [
+      {
+        file: mcpConnection,
+        find: "          if (message.id === null) this.options.onError?.(",
+        replace: "          if (message.id === null) void (",
+      },
+    ],
+    says: /id 为 null 的错误响应/,
+  },
+  {
+    checkpoint: "17",
+    name: "接受的协议版本没有交给 setProtocolVersion",
+    lab: "17.2",
+    mutations: [{ file: mcpLifecycle, find: "  connection.setProtocolVersion(version);\n", replace: "" }],
+    says: /交给 setProtocolVersion/,
+  },
+  {
+    checkpoint: "17",
+    name: "拒绝不支持的版本时没有先关闭连接",
+    lab: "17.2",
+    mutations: [
+      {
+        file: mcpLifecycle,
+        find: "    await connection.close();\n    throw new McpConnectionError(",
+        replace: "    throw new McpConnectionError(",
+      },
+    ],
+    says: /拒绝不支持的版本之前先关闭连接/,
+  },
+  {
+    checkpoint: "17",
+    name: "空串的 nextCursor 被当成下一页的 cursor",
+    lab: "17.3",
+    mutations: [
+      {
+        file: mcpListTools,
+        find: 'if (typeof next !== "string" || next === "") return tools;',
+        replace: 'if (typeof next !== "string") return tools;',
+      },
+    ],
+    says: /nextCursor 是空串也表示没有下一页/,
+  },
+  {
+    checkpoint: "17",
+    name: "响应配给最早在等的请求，不看 id",
+    lab: "17.1",
+    mutations: [
+      {
+        file: mcpConnection,
+        find: "        this.pending.get(message.id)?.resolve(message.result);",
+        replace: "        [...this.pending.values()][0]?.resolve(message.result);",
+      },
+    ],
+    says: /响应按 id 配对，不按到达顺序/,
   },
 ];

@@ -3,6 +3,7 @@
 //   --answer-version V   answer initialize with protocol version V (default: the client's)
 //   --tools N --page-size M   N generated tools `tool_0001`… beside the named ones, M per page
 //   --repeat-cursor      every page points at the same cursor
+//   --empty-last-cursor  the last page says nextCursor "" (no more pages)
 //   --silent-init        never answer initialize
 //   --stubborn           ignore stdin EOF and SIGTERM
 //   --ignore-eof         ignore stdin EOF, but exit on SIGTERM (saying so on stderr)
@@ -46,6 +47,8 @@ let initializeParams: unknown;
 const heldCalls = new Map<unknown, unknown>();
 /** The id of each request this server asked the client → the tools/call waiting for its answer. */
 const askedBy = new Map<string, unknown>();
+/** `pair` calls waiting for their partner: the second is answered first. */
+const pairs: { id: unknown; text: string }[] = [];
 
 const NAMED_TOOLS = [
   {
@@ -95,7 +98,8 @@ function listPage(id: unknown, params: Json | undefined) {
   const size = Number(option("page-size") ?? tools.length);
   const start = typeof params?.cursor === "string" ? Number(params.cursor.replace("page-", "")) : 0;
   const end = start + size;
-  const next = flag("repeat-cursor") ? "page-1" : end < tools.length ? `page-${end}` : undefined;
+  const last = flag("empty-last-cursor") ? "" : undefined;
+  const next = flag("repeat-cursor") ? "page-1" : end < tools.length ? `page-${end}` : last;
   result(id, { tools: tools.slice(start, end), ...(next === undefined ? {} : { nextCursor: next }) });
 }
 
@@ -146,6 +150,18 @@ function call(id: unknown, params: Json) {
       // An id and neither result nor error: no JSON-RPC kind at all.
       write({ jsonrpc: "2.0", id: "x-1" });
       return result(id, text("after nokind"));
+    case "pair": {
+      // Not in NAMED_TOOLS either: held until a second call arrives, then answered out of order.
+      pairs.push({ id, text: String((params.arguments as Json | undefined)?.text ?? "") });
+      if (pairs.length < 2) return;
+      for (const call of pairs.splice(0).reverse()) result(call.id, text(call.text));
+      return;
+    }
+    case "nullerror":
+      // An error answering no request (the server could not read one): id null. Not in NAMED_TOOLS,
+      // so the listed tool counts stay what the other tests and the bench expect.
+      write({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+      return result(id, text("after nullerror"));
     case "ask":
       askedBy.set(`ask-${String(id)}`, id);
       return write({ jsonrpc: "2.0", id: `ask-${String(id)}`, method: "sampling/createMessage", params: {} });
