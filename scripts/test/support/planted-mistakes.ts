@@ -2645,6 +2645,19 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "17",
+    name: "SIGTERM 只发给服务器自己，不发给它的进程组",
+    lab: "17.5",
+    mutations: [
+      {
+        file: stdioTransport,
+        find: '    signalProcessGroup(pid, "SIGTERM");\n    if (!(await within(',
+        replace: '    process.kill(pid, "SIGTERM");\n    if (!(await within(',
+      },
+    ],
+    says: /SIGTERM 发给整个进程组/,
+  },
+  {
+    checkpoint: "17",
     name: "截断时没有给哈希后缀留位置：名字超过 64",
     lab: "17.5",
     mutations: [

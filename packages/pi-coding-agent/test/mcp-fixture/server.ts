@@ -7,6 +7,8 @@
 //   --silent-init        never answer initialize
 //   --stubborn           ignore stdin EOF and SIGTERM
 //   --ignore-eof         ignore stdin EOF, but exit on SIGTERM (saying so on stderr)
+//   --term-group         with --ignore-eof: start a grandchild (in this server's group); on SIGTERM,
+//                        exit only after the grandchild has ended, saying which signal ended it
 //   --fail-start         write a line on stderr and exit 1 before reading anything
 //   --child              start a grandchild (which ignores SIGTERM) and print its pid on stderr
 // Beyond tools/call's answers, `nokind` writes a message of no JSON-RPC kind and `ask` sends the
@@ -34,7 +36,21 @@ if (flag("stubborn")) {
   process.on("SIGTERM", () => process.stderr.write("fixture: SIGTERM ignored\n"));
   setInterval(() => {}, 60_000);
 }
-if (flag("ignore-eof")) {
+if (flag("ignore-eof") && flag("term-group")) {
+  // The grandchild ends on SIGTERM only if the signal reaches the whole group: a SIGTERM sent to
+  // this process alone leaves it (and so this process) waiting until the client's SIGKILL.
+  const grandchild = spawn(process.execPath, ["-e", "setInterval(()=>{},60000)"], { stdio: "ignore" });
+  const ended = new Promise<string>((resolve) =>
+    grandchild.once("exit", (code, signal) => resolve(signal ?? `code ${code}`)),
+  );
+  process.on("SIGTERM", () => {
+    process.stderr.write("fixture: SIGTERM, waiting for the grandchild\n");
+    void ended.then((how) =>
+      process.stderr.write(`fixture: SIGTERM, grandchild ended by ${how}, exiting\n`, () => process.exit(0)),
+    );
+  });
+  setInterval(() => {}, 60_000);
+} else if (flag("ignore-eof")) {
   process.on("SIGTERM", () => {
     process.stderr.write("fixture: SIGTERM, exiting\n", () => process.exit(0));
   });
