@@ -56,7 +56,9 @@ function lastStart(lines: string[]): number {
 /** The trace's lines: JSON test names, and `0` for each beat of the event loop. */
 function traceLines(file: string): string[] {
   try {
-    return readFileSync(file, "utf8").split("\n").filter((line) => line !== "");
+    return readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => line !== "");
   } catch {
     return [];
   }
