@@ -57,9 +57,18 @@ test("tiny-pi MCP：工作区配置的服务器没有终端时不启动（一行
       const refused = await runCli([...model(server.baseURL), "--no-session", "你好"], workspace, env);
       assert.equal(refused.code, 0, refused.stderr);
       assert.match(refused.stderr, /没有启动 MCP 服务器 memory：.*加 --trust-mcp 才启动/, "未信任的服务器应一行说明");
-      const trusted = await runCli([...model(server.baseURL), "--no-session", "--trust-mcp", "你好"], workspace, env);
+      const trusted = await runCli(
+        [...model(server.baseURL), "--no-session", "--trust-mcp", "--defer-tools", "none", "你好"],
+        workspace,
+        env,
+      );
       assert.equal(trusted.code, 0, trusted.stderr);
       assert.match(trusted.stderr, /已启动 MCP 服务器：memory（9 个工具）/);
+      assert.match(
+        trusted.stderr,
+        /延迟 9 个（模型用 tool_search 按需找到；MCP 服务器的工具在 mcp\.json 里写 "direct": true 直接声明）/,
+        "--defer-tools 只管扩展工具：开始的一行不说它能让 MCP 工具直接声明，而说 mcp.json 的 direct",
+      );
       const names = ((server.requests[1]?.tools ?? []) as { function: { name: string } }[]).map(
         (tool) => tool.function.name,
       );
@@ -210,6 +219,13 @@ test("tiny-pi mcp：列出服务器、来源、信任、状态与工具数，不
     assert.match(listed.stdout, /fixture .*你自己的配置/);
     assert.match(listed.stdout, /可用：fixture 1\.0\.0，协议 2025-11-25，17 个工具/);
     assert.match(listed.stdout, /memory .*未信任[\s\S]*未启动：未信任/);
+    const allowed = await runCli(["mcp", "--trust-mcp"], workspace, env);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.match(
+      allowed.stdout,
+      /memory .*未记住信任，这次由 --trust-mcp 放行）\n {2}可用：/,
+      "--trust-mcp 启动了未信任的服务器：信任一栏说它是这次放行的，不与“可用”矛盾",
+    );
     await noneLeft(workspace);
   });
 });

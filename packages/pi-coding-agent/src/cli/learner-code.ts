@@ -222,7 +222,7 @@ export const CODE_ROWS: readonly CodeRow[] = [
   {
     checkpoint: "17",
     label: "MCP",
-    what: () => "McpClient、StdioTransport",
+    what: () => "McpClient、StdioTransport、mcpTools",
     exports: ["McpClient", "StdioTransport", "mcpTools"],
     uses: [],
     learnerOnly: true,

@@ -26,7 +26,10 @@ export async function mcpCommandText(args: CliArgs, env: NodeJS.ProcessEnv): Pro
     config.servers.map(async (entry) => {
       const trust = serverTrust(entry, home);
       const what = entry.command !== undefined ? [entry.command, ...(entry.args ?? [])].join(" ") : entry.url;
-      const head = `${entry.name}  ${what}  （${entry.file}；${TRUST_WORDS[trust]}${entry.readOnly ? "；只读" : ""}）`;
+      // --trust-mcp lets this run start an untrusted server without remembering it as trusted.
+      const trustWord =
+        trust === "untrusted" && args.trustMcp === true ? "未记住信任，这次由 --trust-mcp 放行" : TRUST_WORDS[trust];
+      const head = `${entry.name}  ${what}  （${entry.file}；${trustWord}${entry.readOnly ? "；只读" : ""}）`;
       if (trust === "untrusted" && args.trustMcp !== true)
         return `${head}\n  未启动：未信任（在终端里运行 tiny-pi 时回答 y，或加 --trust-mcp）`;
       const failures: string[] = [];
