@@ -288,7 +288,11 @@ test("限制：调用方中止时在途的嵌套调用标为 cancelled，运行�
     signal: controller.signal,
   });
   assertEndedOnce(run);
-  assert.equal(run.failure, "aborted", "调用方的中止结束这次运行（runCode 监听 signal 的 abort），失败是 aborted");
+  assert.equal(
+    run.failure,
+    "aborted",
+    "调用方的中止结束这次运行，失败是 aborted（runCode 监听 signal 的 abort，不等脚本跑完）",
+  );
   assert.equal(run.calls[0]?.outcome, "cancelled", "中止时还在途的嵌套调用记为 cancelled");
   assert.ok(waits.aborted(), "在途的工具收到了中止信号");
   assertHostUntouched();
