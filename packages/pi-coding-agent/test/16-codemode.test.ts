@@ -12,7 +12,7 @@ import { engineModule } from "../src/codemode/engine-module.js";
 import { NestedCallBridge } from "../src/codemode/nested-calls.js";
 import type { ReplyMessage } from "../src/codemode/protocol.js";
 import { type HostLink, runScript, type ScriptOutcome } from "../src/codemode/run-script.js";
-import { runCode } from "../src/codemode/sandbox.js";
+import { type CodeRun, runCode, workerError } from "../src/codemode/sandbox.js";
 import { ExposedRegistry } from "../src/exposure/registry.js";
 import {
   assertHostUntouched,
@@ -109,7 +109,13 @@ test("一次运行：每个回复之后跑完待办的 job；永远不兑现的 
 
 // ─── Lab 16.2 · 桥 ───
 
-const BOUNDS = { maxCalls: 256, maxArgumentBytes: 8192, maxTotalArgumentBytes: 32_768, maxRecordedText: 500 };
+const BOUNDS = {
+  maxCalls: 256,
+  maxArgumentBytes: 8192,
+  maxTotalArgumentBytes: 32_768,
+  maxReplyBytes: 1024 * 1024,
+  maxRecordedText: 500,
+};
 
 test("桥：嵌套调用的 id 是 <父>/<n>，记下名字、参数与结果；一个失败不丢其他调用的结果", {
   timeout: TEST_TIMEOUT_MS,
@@ -165,7 +171,7 @@ test("桥：只提供可调用的工具，未知的名字得到 did you mean，�
   assert.equal(bridge.calls.length, 4, "close() 之后的调用不记录");
 });
 
-test("桥：调用次数、单次参数字节、参数总字节与错误文字都有上限", { timeout: TEST_TIMEOUT_MS }, async () => {
+test("桥：调用次数、单次参数字节、参数总字节、回复字节与错误文字都有上限", { timeout: TEST_TIMEOUT_MS }, async () => {
   const few = new NestedCallBridge("c", [echoTool()], { ...BOUNDS, maxCalls: 2 });
   await few.call("echo", "{}");
   await few.call("echo", "{}");
@@ -186,9 +192,32 @@ test("桥：调用次数、单次参数字节、参数总字节与错误文字�
   const noisy = new NestedCallBridge("c", [failingTool("e".repeat(5000))], BOUNDS);
   await noisy.call("fails", "{}");
   assert.ok((noisy.calls[0]?.text.length ?? 0) <= 501, "记录里的错误文字最多 maxRecordedText 个字符");
+  const narrow = new NestedCallBridge("c", [echoTool()], { ...BOUNDS, maxReplyBytes: 100 });
+  const fits = await narrow.call("echo", JSON.stringify({ s: "x".repeat(92) }));
+  const tooBig = await narrow.call("echo", JSON.stringify({ s: "x".repeat(93) }));
+  assert.deepEqual(
+    [fits, tooBig].map((answer) => "ok" in answer && answer.ok),
+    [true, false],
+    "回复的字节有上限：刚好 maxReplyBytes 的结果照常送进 worker，多一个字节的只让这次调用失败",
+  );
+  assert.match(
+    "text" in tooBig ? tooBig.text : "",
+    /^the result of echo is 101 bytes; a script may receive at most 100 bytes per call/,
+    "超过回复上限的调用得到一行错误，说出结果的字节数与上限，不是结果本身",
+  );
+  assert.equal(narrow.calls[1]?.outcome, "error", "超过回复上限的调用记为 error");
 });
 
 // ─── Lab 16.3 · 限制 ───
+
+/** A run ended by its deadline, an abort or the worker's result keeps that ending: the exit that follows is too late. */
+function assertEndedOnce(run: CodeRun): void {
+  assert.doesNotMatch(
+    run.error ?? "",
+    /stopped before the script finished/,
+    "end() 只生效一次：先到的结束（截止时间、中止、worker 的结果）说了算，随后 worker 的 exit 不能把它改写成 error",
+  );
+}
 
 test("限制：墙钟截止时间打断引擎并结束 worker，运行以 timeout 结束", { timeout: TEST_TIMEOUT_MS }, async () => {
   const run = await runCode({
@@ -197,6 +226,7 @@ test("限制：墙钟截止时间打断引擎并结束 worker，运行以 timeou
     parentId: "c",
     limits: { timeoutMs: 300 },
   });
+  assertEndedOnce(run);
   assert.equal(run.failure, "timeout", "死循环到截止时间被打断，失败是 timeout");
   const next = await runCode({ code: "return [typeof leak, ({}).mark === undefined]", tools: [], parentId: "c" });
   assert.deepEqual(
@@ -208,12 +238,30 @@ test("限制：墙钟截止时间打断引擎并结束 worker，运行以 timeou
   assertHostUntouched();
 });
 
-test("限制：内存炸弹是这次运行的 out of memory，超过上限的输出被截断并附一行说明", {
+test("限制：内存炸弹（引擎的上限或 worker 的堆）是这次运行的 out of memory，超过上限的输出被截断并附一行说明", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   const bomb = await runCode({ code: "return new Array(1e9).fill(0).length", tools: [], parentId: "c" });
+  assertEndedOnce(bomb);
   assert.equal(bomb.failure, "memory", "超过内存上限的分配是这次运行的 memory 失败");
   assert.match(bomb.error ?? "", /out of memory/, "错误说出 out of memory");
+  // A real worker heap exhaustion can abort the whole process, so the worker's error is classified directly.
+  const heap = workerError(
+    Object.assign(new Error("Worker terminated due to reaching memory limit: JS heap out of memory"), {
+      code: "ERR_WORKER_OUT_OF_MEMORY",
+    }),
+  );
+  assert.equal(
+    heap.failure,
+    "memory",
+    "worker 的 V8 堆耗尽（ERR_WORKER_OUT_OF_MEMORY）也是这次运行的 memory 失败，不是 error",
+  );
+  assert.match(heap.message, /^out of memory/, "worker 的堆耗尽时错误说出 out of memory");
+  assert.deepEqual(
+    workerError(new Error("boom\n    at somewhere")),
+    { failure: "error", message: "the sandbox failed: boom" },
+    "worker 的其他错误是 error，只留第一行",
+  );
   const loud = await runCode({
     code: "for (let i = 0; i < 50; i++) console.log('line ' + i + ' ' + 'x'.repeat(20))",
     tools: [],
@@ -228,14 +276,23 @@ test("限制：内存炸弹是这次运行的 out of memory，超过上限的输
 test("限制：调用方中止时在途的嵌套调用标为 cancelled，运行以 aborted 结束", { timeout: TEST_TIMEOUT_MS }, async () => {
   const waits = waitingTool();
   const controller = new AbortController();
-  void waits.started.then(() => controller.abort());
+  // Released right after the abort: a run that never listened to the abort then finishes normally, and says so.
+  void waits.started.then(() => {
+    controller.abort();
+    waits.release();
+  });
   const run = await runCode({
     code: "await tools.waits({})",
     tools: [waits.tool],
     parentId: "c",
     signal: controller.signal,
   });
-  assert.equal(run.failure, "aborted", "调用方的中止结束这次运行，失败是 aborted");
+  assertEndedOnce(run);
+  assert.equal(
+    run.failure,
+    "aborted",
+    "调用方的中止结束这次运行，失败是 aborted（runCode 监听 signal 的 abort，不等脚本跑完）",
+  );
   assert.equal(run.calls[0]?.outcome, "cancelled", "中止时还在途的嵌套调用记为 cancelled");
   assert.ok(waits.aborted(), "在途的工具收到了中止信号");
   assertHostUntouched();
@@ -312,7 +369,10 @@ test("code 工具：超时的脚本是一个说出失败的工具结果（不抛
   const abortable = new ToolRegistry();
   abortable.register(createCodeTool({ callable: () => [waits.tool] }));
   const controller = new AbortController();
-  void waits.started.then(() => controller.abort());
+  void waits.started.then(() => {
+    controller.abort();
+    waits.release();
+  });
   const aborted = await runAgentLoop({
     model: new ScriptedModel([
       codeCall("c1", "await tools.waits({})"),

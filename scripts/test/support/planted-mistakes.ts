@@ -5,7 +5,7 @@
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
-// author's and the chapter-16 walk's, chapter 17's its author's and the chapter-17 walk's; the others
+// author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's; the others
 // are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
@@ -2519,6 +2519,68 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /调用方中止时 execute\(\) 抛出一行错误/,
+  },
+  // Chapter 16, fixes after the walk: the worker's heap, replies into it, the abort and end() once.
+  {
+    checkpoint: "16",
+    name: "worker 的 V8 堆耗尽报成 error：看不出是内存",
+    lab: "16.3",
+    mutations: [
+      {
+        file: sandbox,
+        find: '    return { failure: "memory", message: "out of memory: the sandbox\'s worker ran out of heap" };',
+        replace: '    return { failure: "error", message: "out of memory: the sandbox\'s worker ran out of heap" };',
+      },
+    ],
+    says: /worker 的 V8 堆耗尽（ERR_WORKER_OUT_OF_MEMORY）也是这次运行的 memory 失败/,
+  },
+  {
+    checkpoint: "16",
+    name: "从不监听调用方的 abort：中止之后脚本照样跑完",
+    lab: "16.3",
+    mutations: [
+      { file: sandbox, find: '    options.signal?.addEventListener("abort", onAbort, { once: true });\n', replace: "" },
+    ],
+    says: /调用方的中止结束这次运行，失败是 aborted（runCode 监听 signal 的 abort/,
+  },
+  {
+    checkpoint: "16",
+    name: "end() 不防第二次：随后 worker 的 exit 把结果改写成 error",
+    lab: "16.3",
+    mutations: [
+      {
+        file: sandbox,
+        find: "      if (ended) return;\n      ended = true;\n      Atomics.store(",
+        replace: "      ended = true;\n      Atomics.store(",
+      },
+    ],
+    says: /end\(\) 只生效一次：先到的结束/,
+  },
+  {
+    checkpoint: "16",
+    name: "工具的结果不论多大都整个送进 worker",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        find: "    if (replyBytes > this.bounds.maxReplyBytes) {\n      return this.finish(",
+        replace: "    if (replyBytes > Number.POSITIVE_INFINITY) {\n      return this.finish(",
+      },
+    ],
+    says: /回复的字节有上限/,
+  },
+  {
+    checkpoint: "16",
+    name: "回复的上限差一：刚好 maxReplyBytes 的结果也被拒绝",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        find: "    if (replyBytes > this.bounds.maxReplyBytes) {",
+        replace: "    if (replyBytes >= this.bounds.maxReplyBytes) {",
+      },
+    ],
+    says: /刚好 maxReplyBytes 的结果照常送进 worker/,
   },
   {
     checkpoint: "17",

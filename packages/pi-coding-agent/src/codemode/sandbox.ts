@@ -81,12 +81,21 @@ export async function runCode(options: CodeRunOptions): Promise<CodeRun> {
       });
     });
     worker.on("error", (error: Error & { code?: string }) => {
-      if (error.code === "ERR_WORKER_OUT_OF_MEMORY")
-        fail("memory", "out of memory: the sandbox's worker ran out of heap");
-      else fail("error", `the sandbox failed: ${error.message.split("\n", 1)[0]}`);
+      const died = workerError(error);
+      fail(died.failure, died.message);
     });
     worker.on("exit", () => fail("error", "the sandbox stopped before the script finished"));
   });
+}
+
+/**
+ * How a worker's `error` event ends the run. V8 reports a worker whose own heap (resourceLimits) ran out as
+ * ERR_WORKER_OUT_OF_MEMORY: that is the run's "memory" failure like the engine's own limit, not a sandbox error.
+ */
+export function workerError(error: Error & { code?: string }): { failure: CodeFailure; message: string } {
+  if (error.code === "ERR_WORKER_OUT_OF_MEMORY")
+    return { failure: "memory", message: "out of memory: the sandbox's worker ran out of heap" };
+  return { failure: "error", message: `the sandbox failed: ${error.message.split("\n", 1)[0]}` };
 }
 
 /** A new worker thread with a fresh VM for `code`; counted in liveSandboxWorkers() until it exits. */

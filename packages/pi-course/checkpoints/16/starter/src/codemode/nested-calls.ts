@@ -28,7 +28,10 @@ export interface NestedCall {
 /** What the script's promise gets, or `end`: the run must stop (a bound of the whole run was crossed). */
 export type BridgeAnswer = { ok: boolean; text: string } | { end: string };
 
-type Bounds = Pick<CodeLimits, "maxCalls" | "maxArgumentBytes" | "maxTotalArgumentBytes" | "maxRecordedText">;
+type Bounds = Pick<
+  CodeLimits,
+  "maxCalls" | "maxArgumentBytes" | "maxTotalArgumentBytes" | "maxReplyBytes" | "maxRecordedText"
+>;
 
 export class NestedCallBridge {
   readonly calls: NestedCall[] = [];
@@ -59,7 +62,10 @@ export class NestedCallBridge {
     // （数组、null 都不算）→ refused。Buffer.byteLength(args) 是字节数。
     // Lab 16.2 ③：await executeToolCall({ type: "toolCall", id: record.id, name, arguments }, this.registry,
     // { signal: this.cancel.signal })；等待期间 close() 已经把它记成 cancelled 就返回 { ok: false, text: record.text }；
-    // 否则把各段 content 的 text 用 "\n" 连起来，isError 就是 "error"，否则 "ok"：this.finish(record, 结果, text, text)。
+    // 否则把各段 content 的 text 用 "\n" 连起来。成功的结果要整个送进 worker 的堆：它的 Buffer.byteLength 超过
+    // maxReplyBytes 就 this.finish(record, "error", 一行：`the result of ${name} is N bytes; a script may receive at most
+    // M bytes per call (ask for less)`)，不送结果（失败的回答是记录里截短的文字，本来就小）。其余 isError 就是 "error"，
+    // 否则 "ok"：this.finish(record, 结果, text, text)。
     throw new Error("Lab 16.2 桥 尚未实现");
   }
 

@@ -60,8 +60,19 @@ export async function runCode(options: CodeRunOptions): Promise<CodeRun> {
   // options.signal 的 abort 是 fail("aborted", "the run was aborted")（{ once: true }）。
   // Lab 16.3 ④：worker 的 "message"：已结束就不管；type "done" → end(finished(message, execute))；否则是嵌套调用：
   // bridge.call(name, args) 的回答带 end 就 fail("limit", answer.end)，不然 worker.postMessage({ type: "reply",
-  // seq, ...answer })。"error"：code 是 ERR_WORKER_OUT_OF_MEMORY 就 fail("memory", "out of memory: …")，否则一行
-  // "the sandbox failed: …"；"exit"：fail("error", "the sandbox stopped before the script finished")。
+  // seq, ...answer })。"error"：workerError(error) 给出 { failure, message }，fail(failure, message)；
+  // "exit"：fail("error", "the sandbox stopped before the script finished")。
+  throw new Error("Lab 16.3 限制 尚未实现");
+}
+
+/**
+ * How a worker's `error` event ends the run. V8 reports a worker whose own heap (resourceLimits) ran out as
+ * ERR_WORKER_OUT_OF_MEMORY: that is the run's "memory" failure like the engine's own limit, not a sandbox error.
+ */
+export function workerError(error: Error & { code?: string }): { failure: CodeFailure; message: string } {
+  // Lab 16.3 ⑤：error.code 是 "ERR_WORKER_OUT_OF_MEMORY"（worker 自己的 V8 堆耗尽）→ { failure: "memory", message:
+  // "out of memory: the sandbox's worker ran out of heap" }；别的错误 → { failure: "error", message:
+  // "the sandbox failed: " + error.message 的第一行 }。真的让 worker 的堆耗尽可能让整个进程崩溃，所以测试直接调用它。
   throw new Error("Lab 16.3 限制 尚未实现");
 }
 
