@@ -72,16 +72,22 @@ test("目录：物理模型与虚拟模型的 id 互不相同；重复的 id、�
     /^Error: 模型 backup\/big 的 provider backup 没有注册/,
     "目录只收已注册 provider 的模型",
   );
+  assert.throws(
+    () => createModelCatalogue(["local"], [{ ...BIG, id: "big" }]),
+    /^Error: 模型 big 的 id 应当是 local\/big（provider\/modelId）/,
+    "物理模型的 id 是 provider/modelId",
+  );
 });
 
 test("目录：解析虚拟模型时拒绝虚拟到虚拟、未知的 id、未注册的 provider、抛错的选择函数，各一行", {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
-  const routes: Record<string, () => string> = {
+  const routes: Record<string, () => string | string[]> = {
     loop: () => "other",
     other: () => BIG.id,
     unknown: () => "local/huge",
     unregistered: () => "cloud/big",
+    empty: () => [],
     throws: () => {
       throw new Error("预算用完了\n第二行");
     },
@@ -111,6 +117,8 @@ test("目录：解析虚拟模型时拒绝虚拟到虚拟、未知的 id、未�
     "未注册的 provider 被拒",
   );
   assert.equal(refusal("throws"), "虚拟模型 throws 的路由出错（预算用完了）：这个请求没有发出", "抛错的路由是一行");
+  assert.match(refusal("empty"), /^虚拟模型 empty 的路由没有给出物理模型 id/, "没有给出任何物理模型的路由被拒");
+  assert.match(refusal("nowhere"), /^nowhere 不是目录里的虚拟模型$/, "只解析目录里的虚拟模型");
   for (const id of Object.keys(routes))
     if (id !== "other") assert.doesNotMatch(refusal(id), /\n/, `${id} 的拒绝是一行`);
   assert.deepEqual(
