@@ -1,8 +1,8 @@
 // The course's payoff, checked on a finished practice tree of the last checkpoint tiny-pi has a
 // row for (learner-code.ts): `tiny-pi --from` that tree runs entirely on the learner's code
 // (loop, tools, Agent, session store, compaction, resources, extensions, Runtime, exposure, codemode, the
-// MCP client that starts the tests' fixture server), against a model
-// server on 127.0.0.1, with a real `read` and `edit` on a temp workspace; the session it wrote is
+// MCP client that starts the tests' fixture server, the model catalogue, routing and branch state),
+// against a model server on 127.0.0.1, with a real `read` and `edit` on a temp workspace; the session it wrote is
 // resumed. The tree is the one the integrity checks finished (ProveContext), so nothing is made twice.
 // That tree was made without --from: its record (.pi-course-practice.json) says only its own chapter
 // is the learner's, and the start line says so chapter by chapter; then the record is rewritten as
@@ -64,7 +64,7 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
     assert.equal(started.code, 0, started.stderr);
     assert.match(
       started.stderr,
-      /^.* 里你写的：MCP McpClient、StdioTransport、mcpTools；课程的参考实现（建练习目录时带进来的）：provider openAICompatibleModel.*、loop runAgentLoop、工具 [a-z,]+、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool$/m,
+      /^.* 里你写的：模型 目录与路由；课程的参考实现（建练习目录时带进来的）：provider openAICompatibleModel.*、loop runAgentLoop、工具 [a-z,]+、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport、mcpTools$/m,
       "没有 --from 建的练习目录：开头一行按章说出哪些是你的、哪些是课程的参考实现，不说“全部是你自己写的”",
     );
     // The record a chain carried from chapter 00 with --from writes: every chapter is the learner's.
@@ -94,7 +94,7 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
     assert.equal(first.code, 0, first.stderr);
     assert.match(
       first.stderr,
-      /^全部是 .* 里你自己写的代码：provider openAICompatibleModel、loop runAgentLoop、工具 read,edit、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport、mcpTools$/m,
+      /^全部是 .* 里你自己写的代码：provider openAICompatibleModel、loop runAgentLoop、工具 read,edit、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport、mcpTools、模型 目录与路由$/m,
       "开头一行说出全部是你写的代码",
     );
     assert.match(

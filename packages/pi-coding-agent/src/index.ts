@@ -29,6 +29,7 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from "./mcp/index.js";
+export * from "./models/index.js";
 export * from "./modes/index.js";
 export * from "./resources/index.js";
 export * from "./runtime/index.js";

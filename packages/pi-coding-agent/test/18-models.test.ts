@@ -51,6 +51,12 @@ test("目录：物理模型与虚拟模型的 id 互不相同；重复的 id、�
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   const route = () => BIG.id;
+  const catalogue = createModelCatalogue(["local"], [BIG, SMALL], [{ id: "auto", route, describe: "" }]);
+  assert.deepEqual(
+    [...catalogue.physical.keys(), ...catalogue.virtual.keys()],
+    ["local/big", "local/small", "auto"],
+    "目录按 id 收下每个物理模型与虚拟模型",
+  );
   assert.throws(
     () => createModelCatalogue(["local"], [BIG, { ...BIG }]),
     /^Error: 模型 id local\/big 在目录里出现了两次/,
@@ -66,18 +72,22 @@ test("目录：物理模型与虚拟模型的 id 互不相同；重复的 id、�
     /^Error: 模型 backup\/big 的 provider backup 没有注册/,
     "目录只收已注册 provider 的模型",
   );
-  const catalogue = createModelCatalogue(["local"], [BIG, SMALL], [{ id: "auto", route, describe: "" }]);
-  assert.deepEqual([...catalogue.physical.keys(), ...catalogue.virtual.keys()], ["local/big", "local/small", "auto"]);
+  assert.throws(
+    () => createModelCatalogue(["local"], [{ ...BIG, id: "big" }]),
+    /^Error: 模型 big 的 id 应当是 local\/big（provider\/modelId）/,
+    "物理模型的 id 是 provider/modelId",
+  );
 });
 
-test("目录：解析路由拒绝虚拟到虚拟、未知的 id、未注册的 provider、抛错的路由，各一行", {
+test("目录：解析虚拟模型时拒绝虚拟到虚拟、未知的 id、未注册的 provider、抛错的选择函数，各一行", {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
-  const routes: Record<string, () => string> = {
+  const routes: Record<string, () => string | string[]> = {
     loop: () => "other",
     other: () => BIG.id,
     unknown: () => "local/huge",
     unregistered: () => "cloud/big",
+    empty: () => [],
     throws: () => {
       throw new Error("预算用完了\n第二行");
     },
@@ -107,6 +117,8 @@ test("目录：解析路由拒绝虚拟到虚拟、未知的 id、未注册的 p
     "未注册的 provider 被拒",
   );
   assert.equal(refusal("throws"), "虚拟模型 throws 的路由出错（预算用完了）：这个请求没有发出", "抛错的路由是一行");
+  assert.match(refusal("empty"), /^虚拟模型 empty 的路由没有给出物理模型 id/, "没有给出任何物理模型的路由被拒");
+  assert.match(refusal("nowhere"), /^nowhere 不是目录里的虚拟模型$/, "只解析目录里的虚拟模型");
   for (const id of Object.keys(routes))
     if (id !== "other") assert.doesNotMatch(refusal(id), /\n/, `${id} 的拒绝是一行`);
   assert.deepEqual(
@@ -116,7 +128,7 @@ test("目录：解析路由拒绝虚拟到虚拟、未知的 id、未注册的 p
   );
 });
 
-// ─── Lab 18.2 · 路由一个请求 ───
+// ─── Lab 18.2 · 路由 ───
 
 test("路由：每个请求带着原因问一次路由：用户的提示是 prompt，工具结果之后是 continuation，压缩摘要是 compaction", {
   timeout: TEST_TIMEOUT_MS,
@@ -127,7 +139,7 @@ test("路由：每个请求带着原因问一次路由：用户的提示是 prom
   );
   const model = routedModel(catalogue, "auto", { connect });
   const result = await runAgentLoop({ model, context: { messages: [userMessage("看一下 a")] }, tools: lookTools() });
-  assert.equal(result.reason, "stop");
+  assert.equal(result.reason, "stop", "经过路由的一轮照常结束");
   const summariser = routedModel(catalogue, "auto", { connect, reason: "compaction" });
   await summariser.stream({ messages: [userMessage("总结")], tools: [] }).result();
   assert.deepEqual(
@@ -154,7 +166,11 @@ test("路由：previous 是分支上一次的选择，出错或中止的回答�
   const model = routedModel(catalogue, "auto", { connect, previous: () => "local/big" });
   const reply = (await model.stream({ messages: history, tools: [] }).result()) as unknown as Record<string, unknown>;
   assert.deepEqual(asked, [{ reason: "prompt", previous: "local/small" }], "出错与中止的回答不是选择");
-  assert.deepEqual([reply.api, reply.provider, reply.model], ["openai-completions", "backup", "big"]);
+  assert.deepEqual(
+    [reply.api, reply.provider, reply.model],
+    ["openai-completions", "backup", "big"],
+    "回答带上 Pi 的 api、provider、model，写的是路由选中的模型",
+  );
   await model.stream({ messages: [userMessage("新分支")], tools: [] }).result();
   assert.equal(asked[1]?.previous, "local/big", "消息里没有选择时，用分支上生效的模型");
 });
@@ -213,14 +229,14 @@ test("路由：没有设路由时，loop 的事件与微任务的先后与第 09
   const direct = await trace(new ScriptedModel(script));
   const { catalogue, connect } = fleet(() => BIG.id, { [BIG.id]: script });
   const throughCatalogue = await trace(catalogueModel(catalogue, BIG.id, { connect }));
-  assert.ok(direct.includes("tick") && direct.includes("turn_end"));
+  assert.ok(direct.includes("tick") && direct.includes("turn_end"), "记录里既有事件也有微任务");
   assert.deepEqual(throughCatalogue, direct, "选了物理模型（没有路由）时，事件与微任务交错的顺序不变");
   const routed = fleet(() => BIG.id, { [BIG.id]: script });
   const throughRoute = await trace(routedModel(routed.catalogue, "auto", { connect: routed.connect }));
   assert.deepEqual(throughRoute, direct, "经过路由也不多等一步：标记谁回答不靠包一层 then");
 });
 
-test("回退：第一个模型答 5xx 或连不上时同一个请求交给下一个，失败的那次不进 transcript；4xx 不回退", {
+test("路由：回退——第一个模型答 5xx 或连不上时同一个请求交给下一个，失败的那次不进 transcript；4xx 不回退", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   const notes: string[] = [];
@@ -239,7 +255,7 @@ test("回退：第一个模型答 5xx 或连不上时同一个请求交给下一
     tools: lookTools(),
     onEvent: (event) => events.push(event.type === "model_event" ? event.event.type : event.type),
   });
-  assert.equal(first.reason, "stop");
+  assert.equal(first.reason, "stop", "第一个模型 503 时，这一轮由下一个模型答完");
   assert.deepEqual(
     first.messages.map((message) => message.role),
     ["user", "assistant"],
@@ -251,17 +267,17 @@ test("回退：第一个模型答 5xx 或连不上时同一个请求交给下一
   assert.equal(second.stopReason, "stop", "连不上也回退");
   const third = await model.stream({ messages: [userMessage("三")], tools: [] }).result();
   assert.deepEqual([third.stopReason, third.errorMessage], ["error", "401 bad key"], "4xx 是请求本身的问题，不回退");
-  assert.deepEqual(notes, ["local/big→backup/big", "local/big→backup/big"]);
-  assert.equal(models.get(BACKUP.id)?.requests.length, 2);
+  assert.deepEqual(notes, ["local/big→backup/big", "local/big→backup/big"], "每次回退都告诉调用者从谁转到谁");
+  assert.equal(models.get(BACKUP.id)?.requests.length, 2, "4xx 的请求没有交给备用模型");
 });
 
-// ─── Lab 18.3 · 分支上的模型 ───
+// ─── Lab 18.3 · 分支上的状态 ───
 
 function entry(id: string, parentId: string | null, fields: object): SessionEntry {
   return { id, parentId, timestamp: "2026-01-01T00:00:00.000Z", ...fields } as SessionEntry;
 }
 
-test("分支上的模型：从叶往回最新的 model_change 或带 provider/model 的回答决定，别的分支上更新的不算；thinking 默认 off", {
+test("分支上的状态：从叶往回最新的 model_change 或带 provider/model 的回答决定，别的分支上更新的不算；thinking 默认 off", {
   timeout: TEST_TIMEOUT_MS,
 }, () => {
   const root = messageEntry(userMessage("你好"), null, "00000001");
@@ -273,23 +289,40 @@ test("分支上的模型：从叶往回最新的 model_change 或带 provider/mo
   const replyB = messageEntry(marked(says("好"), "local", "big"), "00000005", "00000006");
   assert.equal(modelInForce([root]), undefined, "没有选过模型的分支什么也不说");
   assert.equal(modelInForce([root, onA, think, failedReply]), "local/small", "出错的回答不算选择，别的分支不算");
-  assert.equal(modelInForce([root, onB]), "backup/big");
+  assert.equal(modelInForce([root, onB]), "backup/big", "分支上最新的 model_change 决定");
   assert.equal(modelInForce([root, onB, replyB]), "local/big", "比 model_change 新的回答也算");
-  assert.equal(thinkingLevelInForce([root, onA, think, failedReply]), "high");
+  assert.equal(thinkingLevelInForce([root, onA, think, failedReply]), "high", "最新的 thinking_level_change 决定");
   assert.equal(thinkingLevelInForce([root, onB, replyB]), "off", "没有 thinking_level_change 的分支是 off");
 });
 
-test("分支上的模型：写出的 model_change 与 thinking_level_change 正是 Pi 的形状；模型没变、没有回答时不写", {
+test("分支上的状态：写出的 model_change 与 thinking_level_change 正是 Pi 的形状；模型没变、没有回答时不写", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   const change = modelChangeEntry("local/small", "0000000a", "0000000b", new Date("2026-01-01T00:00:00Z"));
-  assert.deepEqual(Object.keys(change).sort(), ["id", "modelId", "parentId", "provider", "timestamp", "type"]);
-  assert.deepEqual([change.type, change.provider, change.modelId], ["model_change", "local", "small"]);
+  assert.deepEqual(
+    Object.keys(change).sort(),
+    ["id", "modelId", "parentId", "provider", "timestamp", "type"],
+    "model_change 正是 Pi 的字段，不多不少",
+  );
+  assert.deepEqual(
+    [change.type, change.provider, change.modelId, change.parentId, change.timestamp],
+    ["model_change", "local", "small", "0000000a", "2026-01-01T00:00:00.000Z"],
+    "provider 与 modelId 从 provider/modelId 拆开",
+  );
   const level = thinkingLevelChangeEntry("high", "0000000b", "0000000c");
-  assert.deepEqual(Object.keys(level).sort(), ["id", "parentId", "thinkingLevel", "timestamp", "type"]);
+  assert.deepEqual(
+    Object.keys(level).sort(),
+    ["id", "parentId", "thinkingLevel", "timestamp", "type"],
+    "thinking_level_change 正是 Pi 的字段",
+  );
+  assert.deepEqual(
+    [level.type, level.thinkingLevel],
+    ["thinking_level_change", "high"],
+    "thinking_level_change 记下级别",
+  );
   assert.equal(changeAfterTurn("local/big", "local/big", "0000000a"), undefined, "同一个模型不写");
   assert.equal(changeAfterTurn("local/big", undefined, "0000000a"), undefined, "没有回答（失败、路由出错）不写");
-  assert.equal(changeAfterTurn("local/big", "backup/big", "0000000a")?.modelId, "big");
+  assert.equal(changeAfterTurn("local/big", "backup/big", "0000000a")?.provider, "backup", "换了模型就写一条");
   await withDir(async (dir) => {
     await sessionFile(dir, [messageEntry(userMessage("hi"), null, "0000000a"), change, level]);
     const reopened = await JsonlSessionStore.open(path.join(dir, "session.jsonl"));
@@ -297,7 +330,7 @@ test("分支上的模型：写出的 model_change 与 thinking_level_change 正�
   });
 });
 
-test("分支上的模型：一轮回退到另一个模型后，model_change 写在这一轮的消息之后，只写一次；路由出错什么也不写", {
+test("分支上的状态：一轮回退到另一个模型后，model_change 写在这一轮的消息之后，只写一次；选不出模型的一轮不写", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withDir(async (dir) => {
@@ -319,7 +352,7 @@ test("分支上的模型：一轮回退到另一个模型后，model_change 写�
     await runtime.prompt("第二轮");
     broken = true;
     const failedTurn = await runtime.prompt("第三轮");
-    assert.equal(failedTurn.reason, "error");
+    assert.equal(failedTurn.reason, "error", "路由出错的一轮以 error 结束");
     const types = store.entries().map((entry) => (entry.type === "message" ? entry.message.role : entry.type));
     assert.deepEqual(
       types,
@@ -330,14 +363,15 @@ test("分支上的模型：一轮回退到另一个模型后，model_change 写�
     assert.match(
       last.type === "message" && last.message.role === "assistant" ? String(last.message.errorMessage) : "",
       /^虚拟模型 auto 的路由出错（路由坏了）/,
+      "路由出错写成失败回答的一行",
     );
     const change = store.entries()[2] as SessionEntry & { provider: string; modelId: string };
-    assert.deepEqual([change.provider, change.modelId], ["backup", "big"]);
-    assert.equal(modelInForce(store.entries()), "backup/big");
+    assert.deepEqual([change.provider, change.modelId], ["backup", "big"], "记下的是真正回答的模型");
+    assert.equal(modelInForce(store.entries()), "backup/big", "分支上生效的是回退到的模型");
   });
 });
 
-test("分支上的模型：从一个较早的条目重新打开，生效的是那个分支的模型，不是最后用过的", {
+test("分支上的状态：从一个较早的条目重新打开，生效的是那个分支的模型，不是最后用过的", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   await withDir(async (dir) => {
@@ -359,13 +393,13 @@ test("分支上的模型：从一个较早的条目重新打开，生效的是�
     const first = new ModelRecord(openRuntime({ session: store, model: models.model, parts: partsOf() }), models);
     await first.runtime.prompt("一");
     const early = first.runtime.leafId() as string;
-    assert.equal(await first.switchTo("small"), "（已切换到 local/small）");
+    assert.equal(await first.switchTo("small"), "（已切换到 local/small）", "/model 按模型自己的 id 找到 local/small");
     await first.runtime.prompt("二");
     const types = store.entries().map((entry) => (entry.type === "message" ? entry.message.role : entry.type));
     assert.deepEqual(types, ["user", "assistant", "model_change", "user", "assistant"], "切换立即记下，只记一次");
-    assert.equal(modelInForce(store.entries()), "local/small");
+    assert.equal(modelInForce(store.entries()), "local/small", "切换之后生效的是新模型");
     const reopened = openRuntime({ session: store, leaf: early, model: models.model, parts: partsOf() });
     assert.equal(modelInForce(reopened.compaction.path()), "local/big", "早先的分支上生效的是 local/big");
-    assert.equal(new ModelRecord(reopened, models).current(), "local/big");
+    assert.equal(new ModelRecord(reopened, models).current(), "local/big", "重新打开早先的分支，恢复那个分支的模型");
   });
 });

@@ -5,8 +5,8 @@
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
-// author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's; the others
-// are the course's own.
+// author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
+// author's; the others are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -58,6 +58,9 @@ const mcpListTools = "packages/pi-coding-agent/src/mcp/list-tools.ts";
 const mcpCallTool = "packages/pi-coding-agent/src/mcp/call-tool.ts";
 const stdioTransport = "packages/pi-coding-agent/src/mcp/stdio-transport.ts";
 const mcpToolNames = "packages/pi-coding-agent/src/mcp/tool-names.ts";
+const modelCatalogue = "packages/pi-coding-agent/src/models/catalogue.ts";
+const modelRouting = "packages/pi-coding-agent/src/models/routing.ts";
+const branchState = "packages/pi-coding-agent/src/models/branch-state.ts";
 const runScript = "packages/pi-coding-agent/src/codemode/run-script.ts";
 const nestedCalls = "packages/pi-coding-agent/src/codemode/nested-calls.ts";
 const sandbox = "packages/pi-coding-agent/src/codemode/sandbox.ts";
@@ -2789,5 +2792,142 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /响应按 id 配对，不按到达顺序/,
+  },
+  {
+    checkpoint: "18",
+    name: "虚拟模型的 id 只和别的虚拟模型比，和物理模型重名也收下",
+    lab: "18.1",
+    mutations: [
+      {
+        file: modelCatalogue,
+        find: "    if (byId.has(model.id) || routes.has(model.id)) {",
+        replace: "    if (routes.has(model.id)) {",
+      },
+    ],
+    says: /虚拟模型不能用物理模型的 id/,
+  },
+  {
+    checkpoint: "18",
+    name: "目录收下没有注册的 provider 的模型",
+    lab: "18.1",
+    mutations: [
+      {
+        file: modelCatalogue,
+        find: "    if (!registered.has(model.provider)) {",
+        replace: "    if (registered.size === 0) {",
+      },
+    ],
+    says: /目录只收已注册 provider 的模型/,
+  },
+  {
+    checkpoint: "18",
+    name: "路由指向另一个虚拟模型时没有拒绝，报成了未知的模型",
+    lab: "18.1",
+    mutations: [
+      {
+        file: modelCatalogue,
+        find: "  if (catalogue.virtual.has(id)) {",
+        replace: "  if (catalogue.virtual.has(id) && id === via) {",
+      },
+    ],
+    says: /虚拟到虚拟被拒/,
+  },
+  {
+    checkpoint: "18",
+    name: "抛错的路由把整条多行消息带进了拒绝",
+    lab: "18.1",
+    mutations: [
+      {
+        file: modelCatalogue,
+        find: '    const cause = String((error as Error)?.message ?? error).split("\\n")[0];',
+        replace: "    const cause = String((error as Error)?.message ?? error);",
+      },
+    ],
+    says: /抛错的路由是一行/,
+  },
+  {
+    checkpoint: "18",
+    name: "每个请求都说是 prompt：工具结果之后的继续没有告诉路由",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: '  return messages.at(-1)?.role === "toolResult" ? "continuation" : "prompt";',
+        replace: '  return messages.length > 0 ? "prompt" : "continuation";',
+      },
+    ],
+    says: /第一次是提示，工具结果之后是继续/,
+  },
+  {
+    checkpoint: "18",
+    name: "previous 只问分支，不看这一轮里已有的选择",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: "          previous: newestChoice(request.messages) ?? options.previous?.(),",
+        replace: "          previous: options.previous?.() ?? newestChoice(request.messages),",
+      },
+    ],
+    says: /出错与中止的回答不是选择/,
+  },
+  {
+    checkpoint: "18",
+    name: "路由给出几个模型时只用第一个，不回退",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: "      if (chosen.length === 1) return answeredStream(",
+        replace: "      if (chosen.length >= 1) return answeredStream(",
+      },
+    ],
+    says: /第一个模型 503 时，这一轮由下一个模型答完/,
+  },
+  {
+    checkpoint: "18",
+    name: "从根往叶读分支：最早的选择赢了",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: "  for (let index = path.length - 1; index >= 0; index -= 1) {\n    const chosen",
+        replace: "  for (let index = 0; index < path.length; index += 1) {\n    const chosen",
+      },
+    ],
+    says: /比 model_change 新的回答也算/,
+  },
+  {
+    checkpoint: "18",
+    name: "没有 thinking_level_change 的分支不是 off",
+    lab: "18.3",
+    mutations: [{ file: branchState, find: '  return "off";', replace: '  return "medium";' }],
+    says: /没有 thinking_level_change 的分支是 off/,
+  },
+  {
+    checkpoint: "18",
+    name: "model_change 多写了一个 Pi 没有的字段",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: "    modelId: id.slice(slash + 1),\n",
+        replace: "    modelId: id.slice(slash + 1),\n    ...{ model: id },\n",
+      },
+    ],
+    says: /model_change 正是 Pi 的字段，不多不少/,
+  },
+  {
+    checkpoint: "18",
+    name: "模型没变也写一条 model_change",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: "  if (after === undefined || after === before) return undefined;",
+        replace: "  if (after === undefined) return undefined;",
+      },
+    ],
+    says: /同一个模型不写/,
   },
 ];

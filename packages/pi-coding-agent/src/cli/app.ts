@@ -9,6 +9,7 @@ import { windowInForce, windowLine } from "../host/context-window.js";
 import { EXIT_INTERRUPTED, UsageError } from "../host/errors.js";
 import { type McpRun, openMcpServers } from "../host/mcp-run.js";
 import { ModelRecord } from "../host/model-record.js";
+import { courseModelsCode } from "../host/model-switch.js";
 import { courseRuntimeCode, type OpenedRun, openRun } from "../host/open-run.js";
 import { piFieldsStore } from "../host/pi-fields.js";
 import { redactingStore } from "../host/redacting.js";
@@ -19,7 +20,6 @@ import { ignoredByGit } from "../host/session-gitignore.js";
 import { forkSession, type HostSession, newSession, noSession, resumeSession } from "../host/session-store.js";
 import { expandSlash } from "../host/slash-prompts.js";
 import { createWorkspaceTools } from "../index.js";
-import { modelInForce } from "../models/index.js";
 import type { Runtime } from "../runtime/index.js";
 import { pathTo } from "../session/session-tree.js";
 import { type CliArgs, DEFAULT_PROTECTED_PATHS } from "./args.js";
@@ -54,7 +54,9 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
   const notes = process.stderr;
   const home = tinyPiHome(process.env);
   // The catalogue and --model: checked before the session is opened, so a refusal touches no session file.
-  const loaded = loadModels(args, home);
+  // With --from a chapter-18 directory, the catalogue, routing and branch state are the learner's.
+  const modelsCode = learner.code.models ?? courseModelsCode;
+  const loaded = loadModels(args, home, modelsCode);
   // Resources (no extension is imported yet) and a one-shot /template or /skill: before the
   // session is opened, so a prompt naming neither touches no session file.
   const resourceCode = learner.code.resources ?? courseResourceCode;
@@ -76,13 +78,15 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
 
   const opened = await openSession(args, learner.code.session);
   // A resumed branch continues on its own model unless --model names another.
-  const branchModel = opened.leaf === undefined ? undefined : modelInForce(pathTo(opened.store.entries(), opened.leaf));
+  const branchModel =
+    opened.leaf === undefined ? undefined : modelsCode.modelInForce(pathTo(opened.store.entries(), opened.leaf));
   // With --from a chapter-05 directory, the endpoints are answered by the learner's own provider.
   const choice = await chooseModel(
     loaded,
     branchModel,
     (note) => notes.write(`${fallbackLine(note, redact)}\n`),
     learner.code.openAICompatibleModel,
+    modelsCode,
   );
   const { models } = choice;
   function redact(text: string): string {
@@ -183,7 +187,7 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
             unsubscribe();
             // The branch reopened continues on its own model.
             const reopened = run.reopen(leaf);
-            const restored = modelInForce(reopened.compaction.path());
+            const restored = models.code.modelInForce(reopened.compaction.path());
             if (restored !== undefined && models.catalogue.physical.has(restored)) models.select(restored);
             record = new ModelRecord(reopened, models);
             runtime = record.runtime;

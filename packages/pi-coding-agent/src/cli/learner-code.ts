@@ -16,6 +16,7 @@ import type { Agent, runAgentLoop } from "@pi/course";
 import type { createCodeTool } from "../codemode/index.js";
 import type { CompactionCode } from "../host/compaction-code.js";
 import type { McpCode } from "../host/mcp-servers.js";
+import type { ModelsCode } from "../host/model-switch.js";
 import type { RuntimeCode13 } from "../host/open-run.js";
 import type { ResourceCode } from "../host/resource-code.js";
 import type { SessionCode } from "../host/session-code.js";
@@ -52,6 +53,8 @@ export interface LearnerCode {
   createCodeTool?: CodeToolFactory;
   /** Chapter 17's MCP client, its stdio transport and the adapter that makes server tools tools. */
   mcp?: McpCode;
+  /** Chapter 18's catalogue, routing and the model in force on the branch. */
+  models?: ModelsCode;
 }
 
 /** Chapter 12's exports tiny-pi takes: every field of ResourceCode. */
@@ -73,6 +76,19 @@ const RESOURCE_EXPORTS = [
   "loadExtensions",
   "hookedRegistry",
 ] as const satisfies readonly (keyof ResourceCode)[];
+
+/** Chapter 18's exports tiny-pi takes: every field of ModelsCode. */
+const MODELS_EXPORTS = [
+  "parseModelsJson",
+  "createModelCatalogue",
+  "resolveRoute",
+  "catalogueModel",
+  "modelInForce",
+  "thinkingLevelInForce",
+  "modelChangeEntry",
+  "thinkingLevelChangeEntry",
+  "changeAfterTurn",
+] as const satisfies readonly (keyof ModelsCode)[];
 
 export interface CodeRow {
   /** The checkpoint (manifest id) whose teaching files hold this code. */
@@ -232,6 +248,17 @@ export const CODE_ROWS: readonly CodeRow[] = [
         StdioTransport: module.StdioTransport as McpCode["StdioTransport"],
         mcpTools: module.mcpTools as McpCode["mcpTools"],
       };
+    },
+  },
+  {
+    checkpoint: "18",
+    label: "模型",
+    what: () => "目录与路由",
+    exports: MODELS_EXPORTS,
+    uses: [],
+    learnerOnly: true,
+    fill: (code, module) => {
+      code.models = Object.fromEntries(MODELS_EXPORTS.map((name) => [name, module[name]])) as unknown as ModelsCode;
     },
   },
 ];

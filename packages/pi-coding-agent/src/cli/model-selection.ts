@@ -7,17 +7,15 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Model } from "@pi/core";
 import { UsageError } from "../host/errors.js";
-import { ModelSwitch } from "../host/model-switch.js";
+import { courseModelsCode, ModelSwitch, type ModelsCode } from "../host/model-switch.js";
 import type { Redact } from "../host/redacting.js";
 import {
   CHAT_COMPLETIONS_API,
-  createModelCatalogue,
   DEFAULT_CONTEXT_WINDOW,
   type FallbackNote,
   lookupModel,
   type ModelCatalogue,
   type PhysicalModel,
-  parseModelsJson,
 } from "../models/index.js";
 import type { CliArgs } from "./args.js";
 import { readmeRoundTripModel } from "./embedded-model.js";
@@ -56,8 +54,12 @@ export interface LoadedModels {
   wanted?: string;
 }
 
-/** The catalogue --base-url/--model or models.json describe; undefined: neither (the embedded model). */
-export function loadModels(args: Pick<CliArgs, "endpoint" | "modelName">, home: string): LoadedModels | undefined {
+/** The catalogue --base-url/--model or models.json describe; undefined: neither (the embedded model). `code`: whose catalogue. */
+export function loadModels(
+  args: Pick<CliArgs, "endpoint" | "modelName">,
+  home: string,
+  code: ModelsCode = courseModelsCode,
+): LoadedModels | undefined {
   const { endpoint } = args;
   if (endpoint !== undefined) {
     const { baseURL, model, apiKey } = endpoint;
@@ -70,7 +72,7 @@ export function loadModels(args: Pick<CliArgs, "endpoint" | "modelName">, home: 
       contextWindow: DEFAULT_CONTEXT_WINDOW,
     };
     const keys = new Map(apiKey === undefined ? [] : [[BASE_URL_PROVIDER, apiKey] as const]);
-    return { catalogue: createModelCatalogue([BASE_URL_PROVIDER], [physical]), keys, wanted: physical.id };
+    return { catalogue: code.createModelCatalogue([BASE_URL_PROVIDER], [physical]), keys, wanted: physical.id };
   }
   const file = modelsFile(home);
   const wanted = args.modelName;
@@ -81,7 +83,7 @@ export function loadModels(args: Pick<CliArgs, "endpoint" | "modelName">, home: 
     );
   }
   try {
-    const { catalogue, apiKeys } = parseModelsJson(readFileSync(file, "utf8"), file);
+    const { catalogue, apiKeys } = code.parseModelsJson(readFileSync(file, "utf8"), file);
     const picked = wanted === undefined ? undefined : lookupModel(catalogue, wanted, `--model ${wanted}：${file} 里`);
     return { catalogue, keys: apiKeys, ...(picked !== undefined ? { wanted: picked } : {}) };
   } catch (error) {
@@ -92,26 +94,28 @@ export function loadModels(args: Pick<CliArgs, "endpoint" | "modelName">, home: 
 /**
  * The selection of `loaded`: --model's, else `branchModel` (the model in force on a resumed
  * branch) when the catalogue has it, else the embedded model. `provider`: the learner's
- * openAICompatibleModel (chapter 05) instead of the course's.
+ * openAICompatibleModel (chapter 05) instead of the course's; `code`: whose routing and branch
+ * state (chapter 18).
  */
 export async function chooseModel(
   loaded: LoadedModels | undefined,
   branchModel: string | undefined,
   onFallback: (note: FallbackNote) => void,
   provider?: ProviderCode,
+  code: ModelsCode = courseModelsCode,
 ): Promise<ModelChoice> {
   const selection =
     loaded?.wanted ??
     (branchModel !== undefined && loaded?.catalogue.physical.has(branchModel) ? branchModel : undefined);
-  if (loaded === undefined || selection === undefined) return embeddedChoice(onFallback);
-  return remoteChoice(loaded.catalogue, loaded.keys, selection, onFallback, provider);
+  if (loaded === undefined || selection === undefined) return embeddedChoice(onFallback, code);
+  return remoteChoice(loaded.catalogue, loaded.keys, selection, onFallback, code, provider);
 }
 
-function embeddedChoice(onFallback: (note: FallbackNote) => void): ModelChoice {
-  const catalogue = createModelCatalogue([EMBEDDED.provider], [EMBEDDED]);
+function embeddedChoice(onFallback: (note: FallbackNote) => void, code: ModelsCode): ModelChoice {
+  const catalogue = code.createModelCatalogue([EMBEDDED.provider], [EMBEDDED]);
   const model = readmeRoundTripModel();
   return {
-    models: new ModelSwitch(catalogue, () => model, EMBEDDED.id, onFallback),
+    models: new ModelSwitch(catalogue, () => model, EMBEDDED.id, onFallback, code),
     remote: false,
     redact: (text) => text,
   };
@@ -133,6 +137,7 @@ async function remoteChoice(
   written: ReadonlyMap<string, string>,
   selection: string,
   onFallback: (note: FallbackNote) => void,
+  code: ModelsCode,
   provider?: ProviderCode,
 ): Promise<ModelChoice> {
   const course = await import("@pi/ai");
@@ -147,5 +152,5 @@ async function remoteChoice(
     const options = { baseURL: model.baseUrl, model: model.modelId };
     return openAICompatibleModel(apiKey === undefined ? options : { ...options, apiKey });
   };
-  return { models: new ModelSwitch(catalogue, connect, selection, onFallback), remote: true, redact };
+  return { models: new ModelSwitch(catalogue, connect, selection, onFallback, code), remote: true, redact };
 }

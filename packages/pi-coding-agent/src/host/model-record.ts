@@ -1,15 +1,7 @@
 // Model changes on the branch, as Pi records them: after a turn, a `model_change` when the model
 // that answered is not the one in force before it (a fallback, a route's new choice); at /model,
 // one for the physical model switched to. The Runtime writes them like any entry of its path.
-import {
-  changeAfterTurn,
-  lookupModel,
-  modelChangeEntry,
-  modelInForce,
-  THINKING_LEVELS,
-  thinkingLevelChangeEntry,
-  thinkingLevelInForce,
-} from "../models/index.js";
+import { type changeAfterTurn, lookupModel, THINKING_LEVELS } from "../models/index.js";
 import type { Runtime } from "../runtime/index.js";
 import type { ModelSwitch } from "./model-switch.js";
 
@@ -27,7 +19,7 @@ export class ModelRecord {
     private readonly inner: Runtime,
     private readonly models: ModelSwitch,
   ) {
-    this.inForce = modelInForce(inner.compaction.path()) ?? models.startsOn().id;
+    this.inForce = models.code.modelInForce(inner.compaction.path()) ?? models.startsOn().id;
     this.runtime = { ...inner, prompt: (input, options) => this.prompt(input, options) };
   }
 
@@ -41,7 +33,9 @@ export class ModelRecord {
     this.models.setInForce(before);
     const result = await this.inner.prompt(...args);
     const answered = this.models.answered(result.messages);
-    await this.record(changeAfterTurn(before, answered, this.inner.leafId(), this.inner.compaction.newId()));
+    await this.record(
+      this.models.code.changeAfterTurn(before, answered, this.inner.leafId(), this.inner.compaction.newId()),
+    );
     return result;
   }
 
@@ -57,7 +51,7 @@ export class ModelRecord {
     }
     models.select(id);
     if (models.catalogue.physical.has(id) && id !== this.inForce) {
-      await this.record(modelChangeEntry(id, this.inner.leafId(), this.inner.compaction.newId()));
+      await this.record(models.code.modelChangeEntry(id, this.inner.leafId(), this.inner.compaction.newId()));
     }
     return `（已切换到 ${models.describe()}）`;
   }
@@ -67,14 +61,14 @@ export class ModelRecord {
    * tiny-pi's provider sends no reasoning effort: the level is kept for Pi and for routes to read.
    */
   async setThinking(level: string): Promise<string> {
-    const current = thinkingLevelInForce(this.inner.compaction.path());
+    const current = this.models.code.thinkingLevelInForce(this.inner.compaction.path());
     if (level === "") return `当前思考级别：${current}；用 /thinking ${THINKING_LEVELS.join("|")} 设置`;
     if (!(THINKING_LEVELS as readonly string[]).includes(level)) {
       return `/thinking ${level}：不是 Pi 的思考级别，可选 ${THINKING_LEVELS.join("、")}`;
     }
     if (level !== current) {
       this.inner.compaction.appendEntry(
-        thinkingLevelChangeEntry(level, this.inner.leafId(), this.inner.compaction.newId()),
+        this.models.code.thinkingLevelChangeEntry(level, this.inner.leafId(), this.inner.compaction.newId()),
       );
       await this.inner.flush();
     }

@@ -6,19 +6,53 @@ import type { Model } from "@pi/core";
 import {
   type Connect,
   catalogueModel,
+  changeAfterTurn,
+  createModelCatalogue,
   type FallbackNote,
   isReply,
   type ModelCatalogue,
   type ModelPrices,
+  modelChangeEntry,
+  modelInForce,
   newestChoice,
   type PhysicalModel,
+  parseModelsJson,
   physicalId,
   resolveRoute,
+  thinkingLevelChangeEntry,
+  thinkingLevelInForce,
 } from "../models/index.js";
 import type { ModelIdentity } from "./pi-fields.js";
 
+/** Chapter 18's code tiny-pi runs: the catalogue, the routing and the branch's state (the course's, or a learner's with --from). */
+export interface ModelsCode {
+  parseModelsJson: typeof parseModelsJson;
+  createModelCatalogue: typeof createModelCatalogue;
+  resolveRoute: typeof resolveRoute;
+  catalogueModel: typeof catalogueModel;
+  modelInForce: typeof modelInForce;
+  thinkingLevelInForce: typeof thinkingLevelInForce;
+  modelChangeEntry: typeof modelChangeEntry;
+  thinkingLevelChangeEntry: typeof thinkingLevelChangeEntry;
+  changeAfterTurn: typeof changeAfterTurn;
+}
+
+export const courseModelsCode: ModelsCode = {
+  parseModelsJson,
+  createModelCatalogue,
+  resolveRoute,
+  catalogueModel,
+  modelInForce,
+  thinkingLevelInForce,
+  modelChangeEntry,
+  thinkingLevelChangeEntry,
+  changeAfterTurn,
+};
+
 export class ModelSwitch {
   readonly catalogue: ModelCatalogue;
+  /** Whose catalogue, routing and branch state run. */
+  readonly code: ModelsCode;
   private readonly connect: Connect;
   private readonly connections = new Map<string, Model>();
   private selection: string;
@@ -38,8 +72,10 @@ export class ModelSwitch {
     connect: Connect,
     selection: string,
     onFallback: (note: FallbackNote) => void,
+    code: ModelsCode = courseModelsCode,
   ) {
     this.catalogue = catalogue;
+    this.code = code;
     this.connect = (model) => {
       let connection = this.connections.get(model.id);
       if (connection === undefined) {
@@ -57,8 +93,8 @@ export class ModelSwitch {
   select(id: string): void {
     this.selection = id;
     const routing = { connect: this.connect, previous: () => this.inForce, onFallback: this.onFallback };
-    this.conversation = catalogueModel(this.catalogue, id, routing);
-    this.summaries = catalogueModel(this.catalogue, id, { ...routing, reason: "compaction" });
+    this.conversation = this.code.catalogueModel(this.catalogue, id, routing);
+    this.summaries = this.code.catalogueModel(this.catalogue, id, { ...routing, reason: "compaction" });
   }
 
   selected(): string {
@@ -74,7 +110,7 @@ export class ModelSwitch {
   startsOn(): PhysicalModel {
     const physical = this.catalogue.physical.get(this.selection);
     if (physical !== undefined) return physical;
-    const [first] = resolveRoute(this.catalogue, this.selection, {
+    const [first] = this.code.resolveRoute(this.catalogue, this.selection, {
       reason: "prompt",
       previous: undefined,
       messages: [],

@@ -9,7 +9,7 @@ import {
   type SessionEntry,
   type ThinkingLevelChangeEntry,
 } from "../session/entries.js";
-import { choiceOf } from "./answered.js";
+import { answeredBy, isReply } from "./answered.js";
 import { physicalId } from "./catalogue.js";
 
 /** Pi's thinking levels; a branch with no `thinking_level_change` is at "off". */
@@ -17,7 +17,9 @@ export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhig
 
 function chosenBy(entry: SessionEntry): string | undefined {
   if (entry.type === "model_change") return physicalId(entry.provider, entry.modelId);
-  return entry.type === "message" ? choiceOf(entry.message) : undefined;
+  // A reply names who answered it; an errored or aborted one is no choice (the branch stays where it was).
+  if (entry.type !== "message" || !isReply(entry.message)) return undefined;
+  return answeredBy(entry.message);
 }
 
 /** The physical id in force at the end of `path` (root → leaf), or undefined when the branch never named one. */
