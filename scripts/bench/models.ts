@@ -8,15 +8,8 @@
 // ever add time; the fastest round is the closest to the code's own cost). The model in force: modelInForce walking a 100,000-entry branch whose
 // only model_change is next to the root (the whole branch is read), median of 11.
 
+import { createModelCatalogue, modelChangeEntry, modelInForce, routedModel, type SessionEntry } from "@pi/coding-agent";
 import { type Message, type Model, type ModelRequest, type ToolCall, text, userMessage } from "@pi/core";
-// Not exported from @pi/coding-agent's index until chapter 18 is a checkpoint of its own: read from the source.
-import {
-  createModelCatalogue,
-  modelChangeEntry,
-  modelInForce,
-  routedModel,
-} from "../../packages/pi-coding-agent/src/models/index.js";
-import type { SessionEntry } from "../../packages/pi-coding-agent/src/session/entries.js";
 import { BenchModel } from "./bench-model.js";
 import { loopOver } from "./bench-runs.js";
 import { collectGarbage } from "./gc.js";
