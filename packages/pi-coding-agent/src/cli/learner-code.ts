@@ -20,12 +20,12 @@ import type { RuntimeCode13 } from "../host/open-run.js";
 import type { ResourceCode } from "../host/resource-code.js";
 import type { SessionCode } from "../host/session-code.js";
 import type { ExposureCode } from "../host/tool-exposure.js";
+import type { ToolFactory } from "../host/tool-selection.js";
 import type { EngineFactory } from "../runtime/index.js";
 import type { CliArgs } from "./args.js";
 import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
 import { learnerChapters } from "./practice-record.js";
 import type { RuntimePart } from "./runtime-line.js";
-import type { ToolFactory } from "./tool-selection.js";
 
 export type RunAgentLoop = typeof runAgentLoop;
 /** Chapter 16's export tiny-pi takes: the code tool (its sandbox, bridge and limits come with it). */

@@ -1,0 +1,63 @@
+// One tiny-pi run as its command line chose it, in the host's words, and whose code it runs on.
+// cli/invocation.ts builds the configuration from the parsed flags, in one place; prepare-run.ts
+// and assemble-run.ts compose the run from it, each chapter's part where its layer is.
+import type { openAICompatibleModel } from "@pi/ai";
+import type { createCodeTool } from "../codemode/index.js";
+import type { CompactionCode } from "./compaction-code.js";
+import type { McpCode } from "./mcp-servers.js";
+import type { RuntimeCode13 } from "./open-run.js";
+import type { ResourceCode } from "./resource-code.js";
+import type { SessionCode } from "./session-code.js";
+import type { SessionChoice } from "./session-store.js";
+import type { DeferChoice, ExposureCode } from "./tool-exposure.js";
+import type { ToolFactory } from "./tool-selection.js";
+
+/** A real OpenAI-compatible endpoint (--base-url, --model, --api-key). */
+export interface Endpoint {
+  baseURL: string;
+  model: string;
+  apiKey?: string;
+}
+
+/** Which models answer: an endpoint, or an id of models.json (--model alone); neither: the embedded model. */
+export interface ModelsChoice {
+  endpoint?: Endpoint;
+  modelName?: string;
+}
+
+export interface RunConfig {
+  /** Absolute path of the workspace the tools work in. */
+  workspace: string;
+  /** The user's tiny-pi folder (cli/tiny-pi-home.ts). */
+  home: string;
+  models: ModelsChoice;
+  /** The workspace tools chosen (--tools), in order; `code` is chapter 16's code tool. */
+  tools: readonly string[];
+  maxSteps?: number;
+  /** --context-window and --reserve (tokens); absent: the server's report, a quarter of it. */
+  window: { contextWindow?: number; reserve?: number };
+  session: SessionChoice;
+  /** false: --no-context-files. */
+  contextFiles: boolean;
+  /** --trust-extensions. */
+  trustExtensions: boolean;
+  /** --trust-mcp. */
+  trustMcp: boolean;
+  /** --yes, and the paths write and edit may never touch. */
+  gate: { yes: boolean; protectedPaths: readonly string[] };
+  /** --defer-tools; absent: extension tools are deferred above the threshold. */
+  defer?: DeferChoice;
+}
+
+/** The chapters' code a run is composed of; each field absent: the course's own (a learner's with --from). */
+export interface RunCode {
+  openAICompatibleModel?: typeof openAICompatibleModel;
+  createWorkspaceTools?: ToolFactory;
+  session?: SessionCode;
+  compaction?: CompactionCode;
+  resources?: ResourceCode;
+  runtime?: RuntimeCode13;
+  exposure?: ExposureCode;
+  createCodeTool?: typeof createCodeTool;
+  mcp?: McpCode;
+}
