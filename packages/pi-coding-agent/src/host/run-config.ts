@@ -51,13 +51,22 @@ export interface RunConfig {
 
 /** The chapters' code a run is composed of; each field absent: the course's own (a learner's with --from). */
 export interface RunCode {
+  /** Chapter 05's provider, for --base-url and models.json's endpoints. */
   openAICompatibleModel?: typeof openAICompatibleModel;
+  /** Chapter 08's workspace tools. */
   createWorkspaceTools?: ToolFactory;
+  /** Chapter 10's session store and projection. */
   session?: SessionCode;
+  /** Chapter 11's compaction. */
   compaction?: CompactionCode;
+  /** Chapter 12's resources and tool hooks. */
   resources?: ResourceCode;
+  /** Chapter 13's Runtime, its engines and modes. */
   runtime?: RuntimeCode13;
+  /** Chapter 15's exposure: the registry and tool_search. */
   exposure?: ExposureCode;
+  /** Chapter 16's code tool: the sandbox and bridge a script runs in. */
   createCodeTool?: typeof createCodeTool;
+  /** Chapter 17's MCP client, its stdio transport and the adapter that makes server tools tools. */
   mcp?: McpCode;
 }
