@@ -3,7 +3,7 @@
 // resources, the session, the tools, MCP and chapter 13's Runtime), then presented: one prompt in
 // the chosen mode (run-once.ts) or the REPL (repl-run.ts). Nothing here persists, builds a context
 // or runs an extension: that is the Runtime's side.
-import { type AssembledRun, assembleRun } from "../host/assemble-run.js";
+import { assembleRun } from "../host/assemble-run.js";
 import { EXIT_INTERRUPTED } from "../host/errors.js";
 import { prepareRun } from "../host/prepare-run.js";
 import { embeddedModelNotice, readmeQuestion, readmeRoundTripModel } from "./embedded-model.js";
@@ -38,12 +38,12 @@ export async function runTinyPi(invocation: RunInvocation, from: string): Promis
   const questions =
     process.stdin.isTTY && process.stderr.isTTY ? terminalQuestions(process.stdin, process.stderr) : undefined;
   const engine = engineFor(learner, interactive);
-  const assembled: AssembledRun = await assembleRun(config, prepared, {
+  const assembled = await assembleRun(config, prepared, {
     code: learner.code,
     engine: engine.factory,
     toolsSource: learner.dirs.get("08") ?? "课程",
     embeddedModel: readmeRoundTripModel,
-    onFallback: (note) => notes.write(`${fallbackLine(note, (text) => assembled.choice.redact(text))}\n`),
+    onFallback: (note, redact) => notes.write(`${fallbackLine(note, redact)}\n`),
     ...(questions !== undefined ? { questions } : {}),
     notes,
     env: process.env,

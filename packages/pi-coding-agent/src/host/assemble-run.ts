@@ -15,7 +15,7 @@ import { courseRuntimeCode, type OpenedRun, openRun, type RuntimeCode13 } from "
 import { piFieldsStore } from "./pi-fields.js";
 import type { PreparedRun } from "./prepare-run.js";
 import type { Questions } from "./questions.js";
-import { redactingStore } from "./redacting.js";
+import { type Redact, redactingStore } from "./redacting.js";
 import type { RunCode, RunConfig } from "./run-config.js";
 import { ignoredByGit } from "./session-gitignore.js";
 import { type HostSession, openChosenSession } from "./session-store.js";
@@ -29,8 +29,8 @@ export interface RunSides {
   toolsSource: string;
   /** The model that answers when no endpoint or models.json is named. */
   embeddedModel: () => Model;
-  /** A request went to the next model of its route. */
-  onFallback(note: FallbackNote): void;
+  /** A request went to the next model of its route; `redact` takes the keys out of its reason. */
+  onFallback(note: FallbackNote, redact: Redact): void;
   questions?: Questions;
   notes: { write(text: string): unknown };
   env: NodeJS.ProcessEnv;
@@ -53,10 +53,10 @@ export async function assembleRun(config: RunConfig, prepared: PreparedRun, side
   // A resumed branch continues on its own model unless --model names another.
   const branchModel = opened.leaf === undefined ? undefined : modelInForce(pathTo(opened.store.entries(), opened.leaf));
   // With --from a chapter-05 directory, the endpoints are answered by the learner's own provider.
-  const choice = await chooseModel(
+  const choice: ModelChoice = await chooseModel(
     prepared.models,
     branchModel,
-    sides.onFallback,
+    (note) => sides.onFallback(note, choice.redact),
     sides.embeddedModel,
     code.openAICompatibleModel,
   );
