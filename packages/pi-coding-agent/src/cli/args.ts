@@ -4,6 +4,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "../host/errors.js";
+import type { Endpoint } from "../host/run-config.js";
+import type { SessionChoice } from "../host/session-store.js";
 import type { DeferChoice } from "../host/tool-exposure.js";
 import { windowOptions } from "./context-window-args.js";
 import { type OutputMode, outputMode } from "./output-mode.js";
@@ -14,11 +16,6 @@ export const usage =
   "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--mode text|print|json | --json | -p] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
   "[--no-context-files] [--trust-extensions] [--trust-mcp] [--yes] [--protected-paths LIST] [--defer-tools all|none|LIST] [prompt]" +
   " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources | tiny-pi mcp | tiny-pi export FILE [--out FILE.html]";
-
-export type SessionChoice =
-  | { kind: "new" }
-  | { kind: "none" }
-  | { kind: "resume" | "fork"; file: string; leaf?: string };
 
 /** `tiny-pi sessions`, `tiny-pi tree FILE` and `tiny-pi export FILE`: they only read session files (export writes the page). */
 export type SessionCommand =
@@ -34,7 +31,7 @@ export const DEFAULT_PROTECTED_PATHS = [".git/", ".tiny-pi/", "node_modules/"] a
 
 export interface CliArgs {
   /** A real OpenAI-compatible endpoint; absent: the embedded scripted model. */
-  endpoint?: { baseURL: string; model: string; apiKey?: string };
+  endpoint?: Endpoint;
   /** --model without --base-url: an id of models.json in tiny-pi's home (`provider/id`, an id, or a virtual model). */
   modelName?: string;
   /** Absolute path of the workspace the tools work in. */

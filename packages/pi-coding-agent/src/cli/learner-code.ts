@@ -9,8 +9,9 @@
 //
 // Adding a chapter is one row: its checkpoint id, the label of the start line, the exports
 // tiny-pi takes, the chapters whose code those exports run (their focused tests must pass as
-// well), and `fill`, which puts the exports into LearnerCode; plus the LearnerCode field that
-// app.ts hands to the code that uses it (chapter 11's row and `compaction` field are an example).
+// well), and `fill`, which puts the exports into LearnerCode; plus the field in host/run-config.ts's
+// RunCode (LearnerCode extends it) that the host's composition (host/assemble-run.ts) hands to
+// the code that uses it (chapter 11's row and `compaction` field are an example).
 import type { openAICompatibleModel } from "@pi/ai";
 import type { Agent, runAgentLoop } from "@pi/course";
 import type { createCodeTool } from "../codemode/index.js";
@@ -19,14 +20,15 @@ import type { McpCode } from "../host/mcp-servers.js";
 import type { ModelsCode } from "../host/model-switch.js";
 import type { RuntimeCode13 } from "../host/open-run.js";
 import type { ResourceCode } from "../host/resource-code.js";
+import type { RunCode } from "../host/run-config.js";
 import type { SessionCode } from "../host/session-code.js";
 import type { ExposureCode } from "../host/tool-exposure.js";
+import type { ToolFactory } from "../host/tool-selection.js";
 import type { EngineFactory } from "../runtime/index.js";
 import type { CliArgs } from "./args.js";
 import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
 import { learnerChapters } from "./practice-record.js";
 import type { RuntimePart } from "./runtime-line.js";
-import type { ToolFactory } from "./tool-selection.js";
 
 export type RunAgentLoop = typeof runAgentLoop;
 /** Chapter 16's export tiny-pi takes: the code tool (its sandbox, bridge and limits come with it). */
@@ -35,26 +37,14 @@ export type AgentClass = typeof Agent;
 /** Chapter 05's export tiny-pi takes: the provider that talks to --base-url. */
 export type ProviderCode = typeof openAICompatibleModel;
 
-/** The learner's code tiny-pi runs; each field absent: the course's own. */
-export interface LearnerCode {
-  openAICompatibleModel?: ProviderCode;
+/**
+ * The learner's code tiny-pi runs: every part the host composes a run of (host/run-config.ts's
+ * RunCode), and the loop and Agent the engine drives (engineFor below); each field absent: the course's own.
+ */
+export interface LearnerCode extends RunCode {
   runAgentLoop?: RunAgentLoop;
-  createWorkspaceTools?: ToolFactory;
   /** Chapter 09's Agent and the runAgentLoop it drives (its own package's). */
   agent?: { Agent: AgentClass; drives: RunAgentLoop };
-  session?: SessionCode;
-  compaction?: CompactionCode;
-  resources?: ResourceCode;
-  /** Chapter 13's Runtime, its engines and modes. */
-  runtime?: RuntimeCode13;
-  /** Chapter 15's exposure: the registry and tool_search. */
-  exposure?: ExposureCode;
-  /** Chapter 16's code tool: the sandbox and bridge a script runs in. */
-  createCodeTool?: CodeToolFactory;
-  /** Chapter 17's MCP client, its stdio transport and the adapter that makes server tools tools. */
-  mcp?: McpCode;
-  /** Chapter 18's catalogue, routing and the model in force on the branch. */
-  models?: ModelsCode;
 }
 
 /** Chapter 12's exports tiny-pi takes: every field of ResourceCode. */

@@ -1,9 +1,10 @@
 // What the person is told about models: the REPL banner's name for the selection, the start line
 // of a virtual model (and of a branch continuing on its own model), and why a request fell back.
+
+import type { ModelChoice } from "../host/model-selection.js";
 import type { ModelSwitch } from "../host/model-switch.js";
 import type { Redact } from "../host/redacting.js";
 import type { FallbackNote } from "../models/index.js";
-import type { ModelChoice } from "./model-selection.js";
 
 /** The banner's name for the selection: `model @ endpoint`, a virtual model and its route, or the embedded model. */
 export function modelLabel(choice: ModelChoice): string {

@@ -5,10 +5,8 @@
 // provider (and the openai SDK under it) is loaded only when an endpoint is named.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { openAICompatibleModel } from "@pi/ai";
 import type { Model } from "@pi/core";
-import { UsageError } from "../host/errors.js";
-import { courseModelsCode, ModelSwitch, type ModelsCode } from "../host/model-switch.js";
-import type { Redact } from "../host/redacting.js";
 import {
   CHAT_COMPLETIONS_API,
   DEFAULT_CONTEXT_WINDOW,
@@ -17,9 +15,10 @@ import {
   type ModelCatalogue,
   type PhysicalModel,
 } from "../models/index.js";
-import type { CliArgs } from "./args.js";
-import { readmeRoundTripModel } from "./embedded-model.js";
-import type { ProviderCode } from "./learner-code.js";
+import { UsageError } from "./errors.js";
+import { courseModelsCode, ModelSwitch, type ModelsCode } from "./model-switch.js";
+import type { Redact } from "./redacting.js";
+import type { ModelsChoice } from "./run-config.js";
 
 /** The provider name tiny-pi gives --base-url's endpoint, as Pi's models.json would name one. */
 export const BASE_URL_PROVIDER = "openai-compatible";
@@ -56,7 +55,7 @@ export interface LoadedModels {
 
 /** The catalogue --base-url/--model or models.json describe; undefined: neither (the embedded model). `code`: whose catalogue. */
 export function loadModels(
-  args: Pick<CliArgs, "endpoint" | "modelName">,
+  args: ModelsChoice,
   home: string,
   code: ModelsCode = courseModelsCode,
 ): LoadedModels | undefined {
@@ -93,7 +92,7 @@ export function loadModels(
 
 /**
  * The selection of `loaded`: --model's, else `branchModel` (the model in force on a resumed
- * branch) when the catalogue has it, else the embedded model. `provider`: the learner's
+ * branch) when the catalogue has it, else the embedded model (`embedded`). `provider`: the learner's
  * openAICompatibleModel (chapter 05) instead of the course's; `code`: whose routing and branch
  * state (chapter 18).
  */
@@ -101,19 +100,24 @@ export async function chooseModel(
   loaded: LoadedModels | undefined,
   branchModel: string | undefined,
   onFallback: (note: FallbackNote) => void,
-  provider?: ProviderCode,
+  embedded: () => Model,
+  provider?: typeof openAICompatibleModel,
   code: ModelsCode = courseModelsCode,
 ): Promise<ModelChoice> {
   const selection =
     loaded?.wanted ??
     (branchModel !== undefined && loaded?.catalogue.physical.has(branchModel) ? branchModel : undefined);
-  if (loaded === undefined || selection === undefined) return embeddedChoice(onFallback, code);
+  if (loaded === undefined || selection === undefined) return embeddedChoice(onFallback, embedded, code);
   return remoteChoice(loaded.catalogue, loaded.keys, selection, onFallback, code, provider);
 }
 
-function embeddedChoice(onFallback: (note: FallbackNote) => void, code: ModelsCode): ModelChoice {
+function embeddedChoice(
+  onFallback: (note: FallbackNote) => void,
+  embedded: () => Model,
+  code: ModelsCode,
+): ModelChoice {
   const catalogue = code.createModelCatalogue([EMBEDDED.provider], [EMBEDDED]);
-  const model = readmeRoundTripModel();
+  const model = embedded();
   return {
     models: new ModelSwitch(catalogue, () => model, EMBEDDED.id, onFallback, code),
     remote: false,
@@ -138,11 +142,11 @@ async function remoteChoice(
   selection: string,
   onFallback: (note: FallbackNote) => void,
   code: ModelsCode,
-  provider?: ProviderCode,
+  provider?: typeof openAICompatibleModel,
 ): Promise<ModelChoice> {
   const course = await import("@pi/ai");
   const { secretRedactor, urlCredentials } = course;
-  const openAICompatibleModel = provider ?? course.openAICompatibleModel;
+  const talkTo = provider ?? course.openAICompatibleModel;
   const keys = new Map([...written].map(([name, key]) => [name, resolveKey(key)] as const));
   // The provider's own default: without a key, OPENAI_API_KEY; and a key in a URL's query.
   const urls = [...catalogue.physical.values()].flatMap((model) => urlCredentials(model.baseUrl));
@@ -150,7 +154,7 @@ async function remoteChoice(
   const connect = (model: PhysicalModel): Model => {
     const apiKey = keys.get(model.provider);
     const options = { baseURL: model.baseUrl, model: model.modelId };
-    return openAICompatibleModel(apiKey === undefined ? options : { ...options, apiKey });
+    return talkTo(apiKey === undefined ? options : { ...options, apiKey });
   };
   return { models: new ModelSwitch(catalogue, connect, selection, onFallback, code), remote: true, redact };
 }

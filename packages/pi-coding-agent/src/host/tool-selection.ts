@@ -2,8 +2,7 @@
 // The tools come from chapter 08's createWorkspaceTools, the course's or a learner's (--tools-from).
 import { type Tool, ToolRegistry } from "@pi/core";
 import { CODE_TOOL_NAME, createCodeTool } from "../codemode/index.js";
-import { RunError } from "../host/errors.js";
-import type { ToolName } from "./tool-names.js";
+import { RunError } from "./errors.js";
 
 /** `createWorkspaceTools(root)`: the four tools of chapter 08, working inside `root`. */
 export type ToolFactory = (root: string) => Tool[];
@@ -15,13 +14,13 @@ export type ToolFactory = (root: string) => Tool[];
 export function selectTools(
   createTools: ToolFactory,
   workspace: string,
-  names: ToolName[],
+  names: readonly string[],
   source: string,
 ): ToolRegistry {
   const tools = createTools(workspace);
   const registry = new ToolRegistry();
   for (const name of names) {
-    if (name === CODE_TOOL_NAME) continue; // not a workspace tool: app.ts adds it (codeTool below)
+    if (name === CODE_TOOL_NAME) continue; // not a workspace tool: addCodeTool below adds it
     const tool = Array.isArray(tools) ? tools.find((candidate) => candidate?.name === name) : undefined;
     if (tool === undefined) {
       throw new RunError(
@@ -42,7 +41,7 @@ export function selectTools(
  */
 export function addCodeTool(
   registry: ToolRegistry,
-  names: readonly ToolName[],
+  names: readonly string[],
   hooked: () => ToolRegistry | undefined,
   create: typeof createCodeTool = createCodeTool,
 ): void {
