@@ -2930,4 +2930,127 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /同一个模型不写/,
   },
+  // Walk 18 (fresh learner): each of these passes every lab today; they are expected red-to-fix.
+  {
+    checkpoint: "18",
+    name: "从叶往回走差一步：分支第一条条目从不被读",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: "  for (let index = path.length - 1; index >= 0; index -= 1) {\n    const chosen",
+        replace: "  for (let index = path.length - 1; index > 0; index -= 1) {\n    const chosen",
+      },
+    ],
+    says: /走到根|分支的第一条/,
+  },
+  {
+    checkpoint: "18",
+    name: "中止的回答也被当成了分支上的选择",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: '  if (entry.type !== "message" || !isReply(entry.message)) return undefined;',
+        replace:
+          '  if (entry.type !== "message" || entry.message.role !== "assistant" || entry.message.stopReason === "error") return undefined;',
+      },
+    ],
+    says: /中止的回答(不是选择|不算)/,
+  },
+  {
+    checkpoint: "18",
+    name: "路由时把出错的回答从请求里删掉再交给物理模型",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: "      const [first] = chosen as [PhysicalModel];",
+        replace:
+          '      request = { ...request, messages: request.messages.filter((m) => !(m.role === "assistant" && m.stopReason === "error")) };\n      const [first] = chosen as [PhysicalModel];',
+      },
+    ],
+    says: /一字不差/,
+  },
+  {
+    checkpoint: "18",
+    name: "消息里有过工具结果就说是 continuation：下一轮的提示也成了继续",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: '  return messages.at(-1)?.role === "toolResult" ? "continuation" : "prompt";',
+        replace: '  return messages.some((message) => message.role === "toolResult") ? "continuation" : "prompt";',
+      },
+    ],
+    says: /最新一条是工具结果/,
+  },
+  {
+    checkpoint: "18",
+    name: "思考级别从根往叶读：最早的 thinking_level_change 赢了",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: '  for (let index = path.length - 1; index >= 0; index -= 1) {\n    const entry = path[index] as SessionEntry;\n    if (entry.type === "thinking_level_change")',
+        replace:
+          '  for (let index = 0; index < path.length; index += 1) {\n    const entry = path[index] as SessionEntry;\n    if (entry.type === "thinking_level_change")',
+      },
+    ],
+    says: /思考级别.*从叶往回|最新的 thinking_level_change/,
+  },
+  {
+    checkpoint: "18",
+    name: "model_change 在最后一个 / 处拆开：modelId 里的 / 跑进了 provider",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: '  const slash = id.indexOf("/");',
+        replace: '  const slash = id.lastIndexOf("/");',
+      },
+    ],
+    says: /第一个 \/|modelId 里可以(还)?有 \//,
+  },
+  {
+    checkpoint: "18",
+    name: "一条没带 provider/model 的回答让往回走停下，更早的 model_change 没被读到",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: "    const chosen = chosenBy(path[index] as SessionEntry);\n    if (chosen !== undefined) return chosen;",
+        replace:
+          '    const entry = path[index] as SessionEntry;\n    if (entry.type === "message" && isReply(entry.message)) return answeredBy(entry.message);\n    const chosen = chosenBy(entry);\n    if (chosen !== undefined) return chosen;',
+      },
+    ],
+    says: /带 provider\/model 的|没说出谁回答/,
+  },
+  {
+    checkpoint: "18",
+    name: "两个虚拟模型同名也收下：只和物理模型比",
+    lab: "18.1",
+    mutations: [
+      {
+        file: modelCatalogue,
+        find: "    if (byId.has(model.id) || routes.has(model.id)) {",
+        replace: "    if (byId.has(model.id)) {",
+      },
+    ],
+    says: /虚拟模型.*(同名|重复|两次)/,
+  },
+  {
+    checkpoint: "18",
+    name: "标记谁回答时包了一层 then 和新的流：每个请求多等一步",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: "  stream.result().then(markerOf(model), ignore);\n  return stream;",
+        replace:
+          "  const marked = stream.result().then((message) => ({ ...message, ...answererFields(model) }) as AssistantMessage);\n  return { [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](), result: () => marked };",
+      },
+    ],
+    says: /不多等一步|不靠包一层 then/,
+  },
 ];
