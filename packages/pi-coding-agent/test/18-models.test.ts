@@ -68,6 +68,19 @@ test("目录：物理模型与虚拟模型的 id 互不相同；重复的 id、�
     "虚拟模型不能用物理模型的 id",
   );
   assert.throws(
+    () =>
+      createModelCatalogue(
+        ["local"],
+        [BIG],
+        [
+          { id: "auto", route, describe: "" },
+          { id: "auto", route, describe: "" },
+        ],
+      ),
+    /^Error: 虚拟模型 auto 的 id 已经被占用/,
+    "两个虚拟模型也不能同名：id 已被另一个虚拟模型占用时同样拒绝",
+  );
+  assert.throws(
     () => createModelCatalogue(["local"], [BIG, BACKUP]),
     /^Error: 模型 backup\/big 的 provider backup 没有注册/,
     "目录只收已注册 provider 的模型",
@@ -135,7 +148,10 @@ test("路由：每个请求带着原因问一次路由：用户的提示是 prom
 }, async () => {
   const { catalogue, connect, asked, models } = fleet(
     (request) => (request.reason === "compaction" ? SMALL.id : BIG.id),
-    { [BIG.id]: [asks("call-1", "look", { path: "a" }), says("看完了。")], [SMALL.id]: [says("摘要")] },
+    {
+      [BIG.id]: [asks("call-1", "look", { path: "a" }), says("看完了。"), says("b 也看完了。")],
+      [SMALL.id]: [says("摘要")],
+    },
   );
   const model = routedModel(catalogue, "auto", { connect });
   const result = await runAgentLoop({ model, context: { messages: [userMessage("看一下 a")] }, tools: lookTools() });
@@ -149,6 +165,12 @@ test("路由：每个请求带着原因问一次路由：用户的提示是 prom
   );
   assert.equal(models.get(BIG.id)?.requests.length, 2, "对话的两个请求都到了路由选的模型");
   assert.equal(models.get(SMALL.id)?.requests.length, 1, "摘要到了更便宜的模型");
+  await model.stream({ messages: [...result.messages, userMessage("再看一下 b")], tools: [] }).result();
+  assert.equal(
+    asked.at(-1)?.reason,
+    "prompt",
+    "只有最新一条是工具结果时才是 continuation：早先有过工具结果、最新一条是用户的新提示，仍是 prompt",
+  );
 });
 
 test("路由：previous 是分支上一次的选择，出错或中止的回答不算；回答带上 Pi 的 api、provider、model", {
@@ -200,9 +222,49 @@ test("路由：路由从不改 transcript：物理模型收到的请求与直接
     "第二个请求只多了谁回答的字段",
   );
   assert.deepEqual(context, before, "调用者的 context 没有被改");
+  // A transcript with a failed reply in it: routing hands it on as it is, the failure included.
+  const failing = fleet(() => BIG.id, { [BIG.id]: [says("好")] });
+  const history = [userMessage("一"), marked(failed("503 overloaded"), "local", "big"), userMessage("再试一次")];
+  await routedModel(failing.catalogue, "auto", { connect: failing.connect })
+    .stream({ messages: history, tools: [] })
+    .result();
+  assert.deepEqual(
+    requestsOf(failing.models.get(BIG.id) as ScriptedModel)[0],
+    history,
+    "routing 不改 transcript：出错的回答也一字不差地交给物理模型，不删不补",
+  );
 });
 
-test("路由：没有设路由时，loop 的事件与微任务的先后与第 09 章直接用模型时完全一样（没有多出的 await）", {
+/**
+ * `model` whose result() settles a few microtasks after its last event (as a provider that finishes
+ * its bookkeeping after the stream closes): the loop is already waiting on it when it settles.
+ */
+function settlingLate(model: Model): Model {
+  return {
+    stream(request, options) {
+      const inner = model.stream(request, options);
+      let iterated!: () => void;
+      const closed = new Promise<void>((resolve) => {
+        iterated = resolve;
+      });
+      const result = (async () => {
+        const message = await inner.result();
+        await closed;
+        for (let step = 0; step < 3; step += 1) await null;
+        return message;
+      })();
+      return {
+        async *[Symbol.asyncIterator]() {
+          yield* inner;
+          iterated();
+        },
+        result: () => result,
+      };
+    },
+  };
+}
+
+test("路由：选物理模型（没有路由）和经过路由时，loop 的事件与微任务的先后都与第 09 章直接用模型时完全一样（没有多出的 await）", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   const script = [asks("call-1", "look", { path: "a" }), says("看完了。")];
@@ -234,6 +296,17 @@ test("路由：没有设路由时，loop 的事件与微任务的先后与第 09
   const routed = fleet(() => BIG.id, { [BIG.id]: script });
   const throughRoute = await trace(routedModel(routed.catalogue, "auto", { connect: routed.connect }));
   assert.deepEqual(throughRoute, direct, "经过路由也不多等一步：标记谁回答不靠包一层 then");
+  // A reply that settles only after its last event: a wrapping `then` would make the loop wait one step more.
+  const late = fleet(() => BIG.id, { [BIG.id]: script });
+  const directLate = await trace(settlingLate(new ScriptedModel(script)));
+  const routedLate = await trace(
+    routedModel(late.catalogue, "auto", { connect: (model) => settlingLate(late.connect(model)) }),
+  );
+  assert.deepEqual(
+    routedLate,
+    directLate,
+    "最终消息在最后一个事件之后才定下来时，经过路由也不多等一步：标记谁回答不靠包一层 then 和新的流",
+  );
 });
 
 test("路由：回退——第一个模型答 5xx 或连不上时同一个请求交给下一个，失败的那次不进 transcript；4xx 不回退", {
@@ -293,6 +366,25 @@ test("分支上的状态：从叶往回最新的 model_change 或带 provider/mo
   assert.equal(modelInForce([root, onB, replyB]), "local/big", "比 model_change 新的回答也算");
   assert.equal(thinkingLevelInForce([root, onA, think, failedReply]), "high", "最新的 thinking_level_change 决定");
   assert.equal(thinkingLevelInForce([root, onB, replyB]), "off", "没有 thinking_level_change 的分支是 off");
+  const lower = entry("00000007", "00000004", { type: "thinking_level_change", thinkingLevel: "low" });
+  assert.equal(
+    thinkingLevelInForce([root, onA, think, failedReply, lower]),
+    "low",
+    "思考级别也从叶往回读：最新的 thinking_level_change 决定，更早的 high 不算",
+  );
+  assert.equal(
+    modelInForce([entry("00000008", null, { type: "model_change", provider: "local", modelId: "small" })]),
+    "local/small",
+    "从叶往回一直走到根：分支的第一条（根）也要读",
+  );
+  const aborted = messageEntry(marked(assistantMessage([], "aborted"), "backup", "big"), "00000003", "00000009");
+  assert.equal(modelInForce([root, onA, think, aborted]), "local/small", "中止的回答不是选择，接着往回走");
+  const unnamed = messageEntry(says("没说是谁答的"), "00000003", "0000000a");
+  assert.equal(
+    modelInForce([root, onA, think, unnamed]),
+    "local/small",
+    "没说出谁回答的回答（没带 provider/model）被跳过，接着往回走到更早的 model_change",
+  );
 });
 
 test("分支上的状态：写出的 model_change 与 thinking_level_change 正是 Pi 的形状；模型没变、没有回答时不写", {
@@ -308,6 +400,12 @@ test("分支上的状态：写出的 model_change 与 thinking_level_change 正�
     [change.type, change.provider, change.modelId, change.parentId, change.timestamp],
     ["model_change", "local", "small", "0000000a", "2026-01-01T00:00:00.000Z"],
     "provider 与 modelId 从 provider/modelId 拆开",
+  );
+  const nested = modelChangeEntry("router/meta/llama-3", "0000000a", "0000000b");
+  assert.deepEqual(
+    [nested.provider, nested.modelId],
+    ["router", "meta/llama-3"],
+    "在第一个 / 处拆开：provider 里没有 /，modelId 里可以还有 /",
   );
   const level = thinkingLevelChangeEntry("high", "0000000b", "0000000c");
   assert.deepEqual(

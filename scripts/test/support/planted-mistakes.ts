@@ -2930,7 +2930,7 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /同一个模型不写/,
   },
-  // Walk 18 (fresh learner): each of these passes every lab today; they are expected red-to-fix.
+  // Walk 18 (fresh learner): each passed every lab until its focused assertion was added.
   {
     checkpoint: "18",
     name: "从叶往回走差一步：分支第一条条目从不被读",
@@ -2942,7 +2942,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: "  for (let index = path.length - 1; index > 0; index -= 1) {\n    const chosen",
       },
     ],
-    says: /走到根|分支的第一条/,
+    says: /从叶往回一直走到根：分支的第一条（根）也要读/,
   },
   {
     checkpoint: "18",
@@ -2956,7 +2956,7 @@ export const plantedMistakes: PlantedMistake[] = [
           '  if (entry.type !== "message" || entry.message.role !== "assistant" || entry.message.stopReason === "error") return undefined;',
       },
     ],
-    says: /中止的回答(不是选择|不算)/,
+    says: /中止的回答不是选择，接着往回走/,
   },
   {
     checkpoint: "18",
@@ -2970,7 +2970,7 @@ export const plantedMistakes: PlantedMistake[] = [
           '      request = { ...request, messages: request.messages.filter((m) => !(m.role === "assistant" && m.stopReason === "error")) };\n      const [first] = chosen as [PhysicalModel];',
       },
     ],
-    says: /一字不差/,
+    says: /routing 不改 transcript：出错的回答也一字不差/,
   },
   {
     checkpoint: "18",
@@ -2983,7 +2983,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: '  return messages.some((message) => message.role === "toolResult") ? "continuation" : "prompt";',
       },
     ],
-    says: /最新一条是工具结果/,
+    says: /只有最新一条是工具结果时才是 continuation/,
   },
   {
     checkpoint: "18",
@@ -2997,7 +2997,7 @@ export const plantedMistakes: PlantedMistake[] = [
           '  for (let index = 0; index < path.length; index += 1) {\n    const entry = path[index] as SessionEntry;\n    if (entry.type === "thinking_level_change")',
       },
     ],
-    says: /思考级别.*从叶往回|最新的 thinking_level_change/,
+    says: /思考级别也从叶往回读：最新的 thinking_level_change 决定/,
   },
   {
     checkpoint: "18",
@@ -3010,7 +3010,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: '  const slash = id.lastIndexOf("/");',
       },
     ],
-    says: /第一个 \/|modelId 里可以(还)?有 \//,
+    says: /在第一个 \/ 处拆开：provider 里没有 \/，modelId 里可以还有 \//,
   },
   {
     checkpoint: "18",
@@ -3024,7 +3024,7 @@ export const plantedMistakes: PlantedMistake[] = [
           '    const entry = path[index] as SessionEntry;\n    if (entry.type === "message" && isReply(entry.message)) return answeredBy(entry.message);\n    const chosen = chosenBy(entry);\n    if (chosen !== undefined) return chosen;',
       },
     ],
-    says: /带 provider\/model 的|没说出谁回答/,
+    says: /没说出谁回答的回答（没带 provider\/model）被跳过/,
   },
   {
     checkpoint: "18",
@@ -3037,7 +3037,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: "    if (byId.has(model.id)) {",
       },
     ],
-    says: /虚拟模型.*(同名|重复|两次)/,
+    says: /两个虚拟模型也不能同名/,
   },
   {
     checkpoint: "18",
@@ -3051,6 +3051,6 @@ export const plantedMistakes: PlantedMistake[] = [
           "  const marked = stream.result().then((message) => ({ ...message, ...answererFields(model) }) as AssistantMessage);\n  return { [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](), result: () => marked };",
       },
     ],
-    says: /不多等一步|不靠包一层 then/,
+    says: /最终消息在最后一个事件之后才定下来时，经过路由也不多等一步/,
   },
 ];

@@ -25,7 +25,8 @@ export function modelInForce(path: readonly SessionEntry[]): string | undefined 
   // Lab 18.3 ①：从叶（path 的最后一条）往回走，第一条说出了模型的条目决定：
   //   model_change → physicalId(entry.provider, entry.modelId)；
   //   message → isReply(entry.message) 时 answeredBy(entry.message)（带 provider/model 的回答；出错或中止的回答不算，接着往回走）；
-  //   别的条目什么也不说。走到根还没有 → undefined。只看 path：别的分支上的条目，再新也不算。
+  //   有效的回答却没带 provider/model（answeredBy 给出 undefined）→ 它什么也没说，跳过，接着往回走，不要停下；
+  //   别的条目什么也不说。一直走到根（path[0] 也要读）还没有 → undefined。只看 path：别的分支上的条目，再新也不算。
   throw new Error("Lab 18.3 分支上的状态 尚未实现");
 }
 

@@ -73,7 +73,8 @@ export function createModelCatalogue(
 ): ModelCatalogue {
   // Lab 18.1 ①：registered = new Set(providers)。每个物理模型：provider 不在 registered 里 →
   //   Error(`模型 ${model.id} 的 provider ${model.provider} 没有注册：先注册这个 provider，再把它的模型放进目录`)；
-  //   model.id 不等于 physicalId(provider, modelId) → Error(`模型 ${model.id} 的 id 应当是 …（provider/modelId）`)；
+  //   model.id 不等于 physicalId(model.provider, model.modelId) →
+  //   Error(`模型 ${model.id} 的 id 应当是 ${physicalId(model.provider, model.modelId)}（provider/modelId）`)；
   //   已经收过这个 id → Error(`模型 id ${model.id} 在目录里出现了两次：每个 id 只能有一个模型`)。
   // Lab 18.1 ②：每个虚拟模型：id 已被物理模型或另一个虚拟模型占用 →
   //   Error(`虚拟模型 ${model.id} 的 id 已经被占用：物理模型和虚拟模型的 id 不能相同`)。

@@ -81,7 +81,8 @@ export function routedModel(catalogue: ModelCatalogue, virtualId: string, option
     stream(request: ModelRequest, streamOptions?: ModelStreamOptions): ModelStream {
       // Lab 18.2 ③：问路由：resolveRoute(catalogue, virtualId, { reason, previous, messages: request.messages })，
       //   reason = options.reason ?? requestReason(request.messages)；
-      //   previous = newestChoice(request.messages) ?? options.previous?.()（这一轮里已有的选择优先；出错、中止的回答不算）。
+      //   previous = newestChoice(request.messages) ?? options.previous?.()（请求的全部消息里最新的有效回答优先，
+      //   不只是这一轮的；出错、中止的回答不算；消息里一条也没有才用分支上生效的模型）。
       //   解析抛错 → return refusedStream(error.message)：失败在协议之内，像 provider 报告失败那样，不抛出 stream()。
       // Lab 18.2 ④：只有一个模型 → answeredStream(options.connect(它).stream(request, streamOptions), 它)：
       //   request 原样交出去，一个字也不改。几个模型 → fallbackStream(每个模型一个
