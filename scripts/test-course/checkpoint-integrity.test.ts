@@ -1,8 +1,8 @@
 // Every integrity check of every checkpoint (lib/prove/integrity-checks.ts), run along the chain:
 // each target is built once and serves the diagnostic and the next checkpoint's parent, each
 // finished practice directory is the next checkpoint's `--from`. `checkpoint NN --prove` runs the
-// same checks for one checkpoint alone. With --node-sensitive (lib/run/node-sensitive.ts) the checks
-// that read only files are listed as skipped and nothing of theirs is made.
+// same checks for one checkpoint alone. With --node-sensitive (lib/run/node-sensitive.ts) the checks no
+// Node major can change are listed as skipped and nothing of theirs is made.
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
