@@ -50,8 +50,16 @@ test("README：CI 脚本 .ci/run 做 README 告诉新用户与维护者的事（
     .split("\n")
     .map((line) => /^phase "[^"]*" (npm .*)$/.exec(line.trim())?.[1])
     .filter((command) => command !== undefined);
-  assert.deepEqual(commands, ["npm ci", "npm test", "npm run test:course", "npm run -s test:node -- 22 24"]);
-  assert.ok(readme.includes("npm run test:node -- 22 24"), "README 的维护者部分写出 CI 的 Node 22、24 一步");
+  assert.deepEqual(commands, [
+    "npm ci",
+    "npm test",
+    "npm run test:course",
+    "npm run -s test:node -- --node-sensitive 22 24",
+  ]);
+  assert.ok(
+    readme.includes("npm run test:node -- --node-sensitive 22 24"),
+    "README 的维护者部分写出 CI 的 Node 22、24 一步",
+  );
   assert.ok(readme.includes("npm run test:matrix"), "README 的维护者部分写出本地重现矩阵的命令");
   assert.ok(readme.includes("npm run test:course"), "README 写出课程完整性测试的命令");
 });
