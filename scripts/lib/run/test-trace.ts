@@ -24,7 +24,7 @@ export interface TestTrace {
 export function startTestTrace(dir: string, distDir: string): TestTrace {
   runs += 1;
   const file = path.join(dir, distDir, `.focused-trace-${process.pid}-${runs}`);
-  const url = `${pathToFileURL(preload).href}?trace=${encodeURIComponent(file)}`;
+  const url = `${pathToFileURL(preload).href}?trace=${encodeURIComponent(file)}&beatMs=${BEAT_MS}`;
   const release = cleanupOnSignal(() => rmSync(file, { force: true }));
   return {
     args: [`--import=${url}`],
@@ -36,7 +36,7 @@ export function startTestTrace(dir: string, distDir: string): TestTrace {
     loopAliveAfterStart() {
       const lines = traceLines(file);
       const start = lastStart(lines);
-      return start !== -1 && lines.length - start - 1 >= BEATS_PER_SECOND;
+      return start !== -1 && (lines.length - start - 1) * BEAT_MS >= 1_000;
     },
     remove() {
       rmSync(file, { force: true });
@@ -45,7 +45,8 @@ export function startTestTrace(dir: string, distDir: string): TestTrace {
   };
 }
 
-const BEATS_PER_SECOND = 4;
+/** How often a test process's event loop writes its beat into the trace. */
+const BEAT_MS = 250;
 
 /** The index of the last test name in `lines`, or -1. */
 function lastStart(lines: string[]): number {
