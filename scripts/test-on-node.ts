@@ -3,26 +3,39 @@
 // removed afterwards (also on Ctrl-C). Node's test runner differs between majors (filtered counts,
 // glob expansion, reporters), so CI runs the README's `npm test`, then this for Node 22 and 24.
 //
-//   npm run test:node -- 22 24     the suite under the newest Node 22, then the newest Node 24
-//   npm run test:matrix            npm test, then the suite under Node 22 and 24
+//   npm run test:node -- 22 24     the suites under the newest Node 22, then the newest Node 24
+//   npm run test:node -- --node-sensitive 22 24
+//                                  the same, with test:course's Node-sensitive checks only
+//                                  (lib/run/node-sensitive.ts): what CI runs after the whole of
+//                                  both suites on Node 20
+//   npm run test:matrix            npm test and test:course, then the lighter pass under Node 22 and 24
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { repoRoot } from "./lib/course/manifest.js";
 import { npmContext, npmInvocation } from "./lib/run/child-process.js";
+import { NODE_SENSITIVE_FLAG } from "./lib/run/node-sensitive.js";
 
 /**
  * The suites CI runs on every Node: the README's `npm test`, then the course's integrity suite, then
  * the official MCP conformance suite against tiny-pi's MCP client (it needs Node >= 22, so it runs here
  * and not on the machine's Node 20).
  */
-const SUITES = [["test"], ["run", "test:course"], ["run", "test:mcp-conformance"]];
+const argv = process.argv.slice(2);
+const nodeSensitive = argv.includes(NODE_SENSITIVE_FLAG);
+const SUITES = [
+  ["test"],
+  ["run", "test:course", ...(nodeSensitive ? ["--", NODE_SENSITIVE_FLAG] : [])],
+  ["run", "test:mcp-conformance"],
+];
 
 const NODE_EXE = process.platform === "win32" ? "node.exe" : "node";
-const majors = process.argv.slice(2);
+const majors = argv.filter((arg) => arg !== NODE_SENSITIVE_FLAG);
 if (majors.length === 0 || majors.some((major) => !/^\d+$/.test(major))) {
-  console.error("用法：npm run test:node -- <Node 主版本号…>，例如 npm run test:node -- 22 24");
+  console.error(
+    `用法：npm run test:node -- [${NODE_SENSITIVE_FLAG}] <Node 主版本号…>，例如 npm run test:node -- ${NODE_SENSITIVE_FLAG} 22 24`,
+  );
   process.exit(2);
 }
 

@@ -2,7 +2,8 @@
 //   npm test              the packages' tests (unit, focused, property, hostile) and the course
 //                         machinery's (scripts/test), with the static checks of every checkpoint;
 //   npm run test:course   every checkpoint's integrity checks along the chain and the chapters'
-//                         mutation checks (scripts/test-course): the part that grows with the course.
+//                         mutation checks (scripts/test-course): the part that grows with the course;
+//                         with --node-sensitive only the checks a Node major can change (lib/run/node-sensitive.ts).
 // Files are named here because Node 20 does not expand globs and a bare `node --test` at the root
 // would also pick up the learners' red practice directories.
 import { spawnSync } from "node:child_process";
@@ -10,9 +11,16 @@ import os from "node:os";
 import { loadManifest, repoRoot as root } from "./lib/course/manifest.js";
 import { compiledTestFiles, testFilesUnder } from "./lib/course/test-files.js";
 import { hasTestForceExit } from "./lib/run/focused-run.js";
+import { NODE_SENSITIVE_FLAG, nodeSensitiveEnv } from "./lib/run/node-sensitive.js";
 
 const course = process.argv[2] === "--course";
-const extra = process.argv.slice(course ? 3 : 2);
+const rest = process.argv.slice(course ? 3 : 2);
+const nodeSensitive = rest.includes(NODE_SENSITIVE_FLAG);
+if (nodeSensitive && !course) {
+  console.error(`${NODE_SENSITIVE_FLAG} 只用于 npm run test:course`);
+  process.exit(2);
+}
+const extra = rest.filter((arg) => arg !== NODE_SENSITIVE_FLAG);
 const files = course
   ? await testFilesUnder(root, "scripts/test-course", ".test.ts")
   : [...(await testFilesUnder(root, "scripts/test", ".test.ts")), ...(await compiledTestFiles(root))];
@@ -43,7 +51,7 @@ const result = spawnSync(
     stdio: "inherit",
     // The focused test file tells a learner at the repository root that this is the reference loop;
     // the repository's own suite tests the reference on purpose.
-    env: { ...process.env, PI_COURSE_SUITE: "1" },
+    env: { ...process.env, PI_COURSE_SUITE: "1", ...(nodeSensitive ? nodeSensitiveEnv : {}) },
   },
 );
 process.exit(result.status ?? 1);

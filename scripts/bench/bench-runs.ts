@@ -2,6 +2,7 @@
 import {
   type Context,
   type Message,
+  type Model,
   type ToolCall,
   ToolRegistry,
   type ToolResultMessage,
@@ -56,6 +57,11 @@ async function runBare(model: BenchModel, results: ToolResultMessage[]): Promise
   }
 }
 
+/** Chapter 07's loop step of the "loop" variant over any Model answering like `bench` (a routed one, chapter 18). */
+export async function loopOver(model: Model, bench: BenchModel): Promise<Message[]> {
+  return (await runAgentLoop({ model, context, tools, maxSteps: bench.steps + 1 })).messages;
+}
+
 /** Runs `model` to its final stop with `variant` and returns the transcript. */
 export async function consume(variant: Variant, model: BenchModel): Promise<Message[]> {
   const maxSteps = model.steps + 1;
@@ -63,7 +69,7 @@ export async function consume(variant: Variant, model: BenchModel): Promise<Mess
     case "bare":
       return runBare(model, readyMadeResults(model.callsPerStep));
     case "loop":
-      return (await runAgentLoop({ model, context, tools, maxSteps })).messages;
+      return loopOver(model, model);
     case "injected":
       return (await runAgentLoop({ model, context, tools, maxSteps, executeToolCall: noopExecutor })).messages;
     case "agent":

@@ -6,12 +6,10 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createWorkspaceTools, estimateTextTokens } from "@pi/coding-agent";
+// The compiled package: the sandbox starts its worker from dist/codemode/worker.js, beside the module.
+import { createCodeTool, createWorkspaceTools, estimateTextTokens, runCode } from "@pi/coding-agent";
 import { assistantMessage, ScriptedModel, type ToolCall, ToolRegistry, text } from "@pi/core";
 import { runAgentLoop } from "@pi/course";
-// Codemode is not exported from @pi/coding-agent until it is a checkpoint (an export in index.ts would not build in
-// the trees of checkpoints 14 and 15, which do not have src/codemode/).
-import { createCodeTool, runCode } from "../../packages/pi-coding-agent/src/codemode/index.js";
 import { repoRoot } from "../lib/course/manifest.js";
 import { runNode } from "../lib/run/child-process.js";
 import { withTempDir } from "../lib/trees/temp-dir.js";

@@ -13,6 +13,7 @@ import { type InnerLoopReport, measureInnerLoop } from "./inner-loop.js";
 import { type LoopOverheadPlan, type LoopOverheadReport, measureLoopOverhead } from "./loop-overhead.js";
 import { describeMachine, machineLine } from "./machine.js";
 import { type McpReport, mcpGoals, mcpTable, measureMcp } from "./mcp.js";
+import { type ModelsPlan, type ModelsReport, measureModels, modelsGoals, modelsTable } from "./models.js";
 import { measurePracticeSetup, type PracticeSetupReport } from "./practice-setup.js";
 import { measureProviderOverhead, type ProviderPlan, type ProviderReport } from "./provider-overhead.js";
 import { measureRunPage, type PageReport, pageGoals, pageTable } from "./run-view.js";
@@ -41,11 +42,12 @@ const PARTS = [
   "exposure",
   "codemode",
   "mcp",
+  "models",
   "durable",
 ] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure,codemode,mcp,durable]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure,codemode,mcp,models,durable]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -73,6 +75,9 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
   durable   chapter 19: one commit's latency (median, p99) with and without fsync; recovery of a
             100,000-entry session with 1,000 open intents (open + plan)
 
+  models    chapter 18: what a request costs behind a virtual model's route over straight on the model, as a
+            share of chapter 07's loop step; the model in force on a 100,000-entry branch
+
   --quick  fewer rounds and runs (a smoke run; the figures are noisier)
   --json   print one JSON document instead of the tables
   --only   run only the named parts, comma-separated
@@ -85,6 +90,7 @@ interface Plan {
   setupRuns: number;
   toolsRuns: number;
   provider: ProviderPlan;
+  models: ModelsPlan;
 }
 
 const FULL: Plan = {
@@ -94,6 +100,7 @@ const FULL: Plan = {
   setupRuns: 5,
   toolsRuns: 3,
   provider: { rounds: 15, warmupRuns: 3 },
+  models: { steps: 1000, requests: 20_000, rounds: 21 },
 };
 const QUICK: Plan = {
   loop: { ...FULL.loop, rounds: 3, warmupRuns: 1, stepsPerSample: 2_000 },
@@ -102,6 +109,7 @@ const QUICK: Plan = {
   setupRuns: 2,
   toolsRuns: 1,
   provider: { rounds: 3, warmupRuns: 1 },
+  models: { steps: 1000, requests: 5_000, rounds: 5 },
 };
 
 function parseParts(value: string | undefined): Part[] {
@@ -163,6 +171,7 @@ async function main(): Promise<void> {
   let exposure: ExposureReport | undefined;
   let codemode: CodemodeReport | undefined;
   let mcp: McpReport | undefined;
+  let models: ModelsReport | undefined;
   let durable: DurableReport | undefined;
   if (parts.includes("loop")) {
     progress("loop overhead…");
@@ -212,6 +221,10 @@ async function main(): Promise<void> {
     progress("MCP client…");
     mcp = await measureMcp(plan.toolsRuns * 3);
   }
+  if (parts.includes("models")) {
+    progress("virtual models…");
+    models = await measureModels(plan.models);
+  }
   if (parts.includes("durable")) {
     progress("durable execution…");
     durable = await measureDurable();
@@ -231,6 +244,7 @@ async function main(): Promise<void> {
     ...(exposure ? exposureGoals(exposure) : []),
     ...(codemode ? codemodeGoals(codemode) : []),
     ...(mcp ? mcpGoals(mcp) : []),
+    ...(models ? modelsGoals(models) : []),
   ];
   if (options.json) {
     console.log(
@@ -250,6 +264,7 @@ async function main(): Promise<void> {
           exposure,
           codemode,
           mcp,
+          models,
           durable,
           goals,
         },
@@ -272,6 +287,7 @@ async function main(): Promise<void> {
     exposure && exposureTable(exposure),
     codemode && codemodeTable(codemode),
     mcp && mcpTable(mcp),
+    models && modelsTable(models),
     durable && durableTable(durable),
   ].filter((table) => table !== undefined);
   console.log(machineLine(machine));

@@ -31,8 +31,8 @@ interface McpModule {
 }
 const mcpModule = pathToFileURL(path.join(repoRoot, "packages/pi-coding-agent/dist/src/mcp/index.js")).href;
 
-/** 12 named tools + 988 generated = 1,000, 100 a page. */
-const THOUSAND_TOOLS = ["--tools", "988", "--page-size", "100"];
+/** 14 named tools + 986 generated = 1,000, 100 a page. */
+const THOUSAND_TOOLS = ["--tools", "986", "--page-size", "100"];
 
 export interface McpReport {
   memoryStart: Summary;

@@ -1,22 +1,28 @@
 // The course's payoff, checked on a finished practice tree of the last checkpoint tiny-pi has a
 // row for (learner-code.ts): `tiny-pi --from` that tree runs entirely on the learner's code
-// (loop, tools, Agent, session store, compaction, resources, extensions, Runtime), against a model
-// server on 127.0.0.1, with a real `read` and `edit` on a temp workspace; the session it wrote is
+// (loop, tools, Agent, session store, compaction, resources, extensions, Runtime, exposure, codemode, the
+// MCP client that starts the tests' fixture server, the model catalogue, routing and branch state),
+// against a model server on 127.0.0.1, with a real `read` and `edit` on a temp workspace; the session it wrote is
 // resumed. The tree is the one the integrity checks finished (ProveContext), so nothing is made twice.
+// That tree was made without --from: its record (.pi-course-practice.json) says only its own chapter
+// is the learner's, and the start line says so chapter by chapter; then the record is rewritten as
+// a chain carried from chapter 00 writes it, and the line says every part is the learner's.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync } from "node:fs";
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { CODE_ROWS } from "../../packages/pi-coding-agent/src/cli/learner-code.js";
+import { PRACTICE_RECORD } from "../../packages/pi-coding-agent/src/cli/practice-record.js";
+import { McpClient, StdioTransport } from "../../packages/pi-coding-agent/src/mcp/index.js";
 import {
   startChatServer,
   textReply,
   toolCallReply,
 } from "../../packages/pi-coding-agent/test/cli-support/chat-server.js";
-import { cliEnv } from "../../packages/pi-coding-agent/test/cli-support/run-cli.js";
-import { type Checkpoint, repoRoot } from "../lib/course/manifest.js";
+import { type CliResult, cliEnv, finished } from "../../packages/pi-coding-agent/test/cli-support/run-cli.js";
+import { type Checkpoint, loadManifest, repoRoot } from "../lib/course/manifest.js";
 import type { ProveContext } from "../lib/prove/prove-context.js";
 import { buildTree } from "../lib/run/focused-run.js";
 
@@ -26,20 +32,26 @@ export function lastRowCheckpoint(checkpoints: readonly Checkpoint[]): Checkpoin
   return checkpoints.find((checkpoint) => checkpoint.id === last);
 }
 
+/** The tests' MCP fixture server, built with the repository (chapter 17's client starts it from the practice tree). */
+const mcpFixture = path.join(repoRoot, "packages/pi-coding-agent/dist/test/mcp-fixture/server.js");
+
 /** The built tiny-pi (npm run test:course builds first). */
 const cliPath = path.join(repoRoot, "packages/pi-coding-agent/dist/src/cli/main.js");
 
-function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding("utf8").on("data", (text: string) => {
-    stderr += text;
-  });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+/** How many tools the fixture lists, asked of it by the repository's own MCP client: the count the learner's client must report. */
+async function fixtureToolCount(): Promise<number> {
+  const client = await McpClient.connect(new StdioTransport({ command: process.execPath, args: [mcpFixture] }));
+  try {
+    return (await client.listTools()).length;
+  } finally {
+    await client.close();
+  }
+}
+
+function run(args: string[], cwd: string): Promise<CliResult> {
+  return finished(
+    spawn(process.execPath, [cliPath, ...args], { cwd, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] }),
+  );
 }
 
 export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: ProveContext): Promise<void> {
@@ -58,13 +70,48 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
   ]);
   try {
     await writeFile(path.join(workspace, "README.md"), "# tiny-pi\nA small agent runtime.\n");
-    const endpoint = ["--from", tree, "--base-url", server.baseURL, "--model", "m", "--tools", "read,edit", "--yes"];
+    // Started at this chapter without --from: every earlier chapter in the tree is the course's reference.
+    const started = await run(["--from", tree, "--no-session", "-p", "项目叫什么？"], workspace);
+    assert.equal(started.code, 0, started.stderr);
+    assert.match(
+      started.stderr,
+      /^.* 里你写的：模型 目录与路由；课程的参考实现（建练习目录时带进来的）：provider openAICompatibleModel.*、loop runAgentLoop、工具 [a-z,]+、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport、mcpTools$/m,
+      "没有 --from 建的练习目录：开头一行按章说出哪些是你的、哪些是课程的参考实现，不说“全部是你自己写的”",
+    );
+    // The record a chain carried from chapter 00 with --from writes: every chapter is the learner's.
+    const record = path.join(tree, PRACTICE_RECORD);
+    const written = JSON.parse(await readFile(record, "utf8")) as Record<string, unknown>;
+    const chain = loadManifest().checkpoints.map((item) => item.id);
+    await writeFile(record, JSON.stringify({ ...written, learner: chain.slice(0, chain.indexOf(checkpoint.id) + 1) }));
+    // An MCP server the learner's client (chapter 17) starts, initialises and lists: the fixture of the tests.
+    await mkdir(path.join(workspace, ".tiny-pi"), { recursive: true });
+    await writeFile(
+      path.join(workspace, ".tiny-pi", "mcp.json"),
+      JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [mcpFixture] } } }),
+    );
+    const endpoint = [
+      "--from",
+      tree,
+      "--base-url",
+      server.baseURL,
+      "--model",
+      "m",
+      "--tools",
+      "read,edit",
+      "--yes",
+      "--trust-mcp",
+    ];
     const first = await run([...endpoint, "读 README，再改第二行"], workspace);
     assert.equal(first.code, 0, first.stderr);
     assert.match(
       first.stderr,
-      /^全部是 .* 里你自己写的代码：provider openAICompatibleModel、loop runAgentLoop、工具 read,edit、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search$/m,
+      /^全部是 .* 里你自己写的代码：provider openAICompatibleModel、loop runAgentLoop、工具 read,edit、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport、mcpTools、模型 目录与路由$/m,
       "开头一行说出全部是你写的代码",
+    );
+    const tools = await fixtureToolCount();
+    assert.ok(
+      first.stderr.includes(`已启动 MCP 服务器：fixture（${tools} 个工具）`),
+      `你的 MCP 客户端启动了服务器、握手并列出它的全部 ${tools} 个工具：${first.stderr}`,
     );
     assert.ok(first.stdout.includes("改好了。"), first.stdout);
     assert.equal(

@@ -17,7 +17,12 @@ test("CI：.ci/run 在严格模式下运行（set -euo pipefail），每一步�
   const ci = readFileSync(path.join(repoRoot, ".ci/run"), "utf8");
   assert.match(ci, /^set -euo pipefail$/m);
   assert.match(ci, /^source \.ci\/phases\.sh$/m);
-  for (const command of ["npm ci", "npm test", "npm run test:course", "npm run -s test:node -- 22 24"]) {
+  for (const command of [
+    "npm ci",
+    "npm test",
+    "npm run test:course",
+    "npm run -s test:node -- --node-sensitive 22 24",
+  ]) {
     assert.match(ci, new RegExp(`^phase "[^"]+" ${command.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")}$`, "m"), command);
   }
 });

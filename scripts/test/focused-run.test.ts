@@ -63,8 +63,8 @@ test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止
       return true;
     });
     // With the file's own timeout first: Node 20 and 22 end the file there and report it under the
-    // file's name (as for a test without a timeout of its own; every focused test has one, so a
-    // timed-out file is a loop that never yields, not a lost promise); Node 24 waits for the run limit.
+    // file's name (its timeout starts before any test's, so it is always met first); the trace's
+    // event-loop beat stopped with the loop, so it is told as a loop. Node 24 waits for the run limit.
     await assert.rejects(
       runFocused(dir, checkpoint, undefined, undefined, { runMs: 6_000, fileMs: 2_000 }),
       (error: Error) => {
@@ -81,6 +81,43 @@ test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     assert.deepEqual(processesRunningFrom(dir), [], "the spinning test process is stopped too, not left behind");
+  });
+});
+
+test("聚焦运行：learner 的 loop 等一个永远不 settle 的 Promise（事件循环还在跑）时，到了文件的超时被终止，说成等待而不是同步循环", {
+  timeout: HANG_GUARD_MS,
+}, async () => {
+  const checkpoint = findCheckpoint("07");
+  const loopHead = "  for (let steps = 1; steps <= maxSteps; steps += 1) {\n";
+  // A timer keeps the test process alive, so the file meets its own timeout before any test's.
+  const waiting = mutatedFiles([
+    {
+      file: "packages/pi-course/src/agent-loop.ts",
+      find: loopHead,
+      replace: `  await new Promise(() => setInterval(() => {}, 1_000));\n${loopHead}`,
+    },
+  ]);
+  await withTempTree(checkpoint, "target", waiting, async (dir) => {
+    const build = await buildTree(dir, checkpoint);
+    assert.ok(build.ok, build.output);
+    // One lab's tests, so that a Node whose tests meet their own timeouts one after another ends soon.
+    const pattern = checkpoint.labs[0]?.pattern;
+    const outcome = await runFocused(dir, checkpoint, pattern, undefined, { runMs: 60_000, fileMs: 3_000 }).then(
+      (result) => result,
+      (error: Error) => error,
+    );
+    if (outcome instanceof Error) {
+      // Node 20 and 22: the file's timeout comes first, and the beat tells the wait from a loop.
+      assert.ok(outcome instanceof RunTimeoutError, `RunTimeoutError, got ${String(outcome)}`);
+      assert.match(
+        outcome.message,
+        /^聚焦测试 3 秒后仍未结束，已被终止：测试在等一个永远不 settle 的 Promise（[^）]+）：检查 agent-loop\.ts。$/,
+      );
+      assert.ok(outcome.test !== undefined, "the stopped test is named");
+    } else {
+      // Node 24: each test meets its own timeout first, a hung test verify tells as a promise that never settles.
+      assert.equal(outcome.firstFailure?.hung, true, `a hung test, got ${JSON.stringify(outcome.firstFailure)}`);
+    }
   });
 });
 

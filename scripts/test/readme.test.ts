@@ -55,10 +55,13 @@ test("README：CI 脚本 .ci/run 做 README 告诉新用户与维护者的事（
     "npm test",
     "npm run test:course",
     "npm run test:chaos",
-    "npm run -s test:node -- 22 24",
+    "npm run -s test:node -- --node-sensitive 22 24",
   ]);
   assert.ok(readme.includes("npm run test:chaos"), "README 的维护者部分写出第 19 章的混沌测试");
-  assert.ok(readme.includes("npm run test:node -- 22 24"), "README 的维护者部分写出 CI 的 Node 22、24 一步");
+  assert.ok(
+    readme.includes("npm run test:node -- --node-sensitive 22 24"),
+    "README 的维护者部分写出 CI 的 Node 22、24 一步",
+  );
   assert.ok(readme.includes("npm run test:matrix"), "README 的维护者部分写出本地重现矩阵的命令");
   assert.ok(readme.includes("npm run test:course"), "README 写出课程完整性测试的命令");
 });

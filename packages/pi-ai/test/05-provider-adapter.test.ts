@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 import { type OpenAICompatibleCompat, openAICompatibleModel } from "@pi/ai";
 import type { Message, ModelEvent, ModelRequest } from "@pi/core";
+import { urlCredentials } from "../src/openai-compatible/redact.js";
 import { fixtureBytes } from "./support/fixtures.js";
 import { HANG_GUARD_MS } from "./support/hang-guard.js";
 import { LoopbackServer, type ReceivedRequest, resetAfter, sse, stallAfter } from "./support/loopback-server.js";
@@ -107,12 +108,45 @@ const TRANSCRIPT: Message[] = [
   { role: "user", content: "And the licence?", timestamp: 5 },
 ];
 
+/** TRANSCRIPT as written, kept apart so a conversion that writes into the messages it is given cannot hide it. */
+const PRISTINE: Message[] = structuredClone(TRANSCRIPT);
+
 test("出站转换：system、user、带调用的 assistant 与工具结果按线上角色发出，空的 assistant 不发", GUARD, async () => {
-  const received = await sentRequest({ ...README_REQUEST, messages: TRANSCRIPT });
+  const received = await sentRequest({ ...README_REQUEST, messages: structuredClone(TRANSCRIPT) });
   assert.equal(
     `${received.method} ${received.url}`,
     "POST /v1/chat/completions",
     "请求发往 {baseURL}/chat/completions",
+  );
+  const sent = received.body.messages;
+  assert.deepEqual(
+    sent[0],
+    { role: "system", content: "You are a coding agent." },
+    "systemPrompt 变成 { role: compat.systemRole（默认 system）, content }，放在最前面",
+  );
+  assert.deepEqual(
+    sent[1],
+    { role: "user", content: "Read README.md\nthen answer." },
+    "user 的 TextContent[] 用换行连接成一个字符串",
+  );
+  assert.deepEqual(
+    sent[2],
+    {
+      role: "assistant",
+      content: "Reading it.",
+      tool_calls: [{ id: "call-1", type: "function", function: { name: "read", arguments: '{"path":"README.md"}' } }],
+    },
+    "有文字也有调用的 assistant：文字照样放进 content（emptyAssistantContent 只给没有文字的），调用的 arguments 是 JSON 字符串",
+  );
+  assert.deepEqual(
+    sent[3],
+    { role: "tool", tool_call_id: "call-1", content: "# pi-course" },
+    "toolResult 变成 { role: tool, tool_call_id, content }：details、isError、timestamp 不上线",
+  );
+  assert.deepEqual(
+    sent.map((message: { role: string }) => message.role),
+    ["system", "user", "assistant", "tool", "user"],
+    "没有文字也没有调用的 assistant（取消或失败的一轮）不发：工具结果之后紧接着下一条 user",
   );
   assert.deepEqual(
     received.body.messages,
@@ -141,6 +175,7 @@ test("出站转换：system、user、带调用的 assistant 与工具结果按�
   const wire = { id: "call-2", type: "function", function: { name: "read", arguments: '{"path":"LICENSE"}' } };
   for (const emptyAssistantContent of ["", null] as const) {
     const sent = await sentRequest({ systemPrompt: "", messages: callOnly, tools: [] }, { emptyAssistantContent });
+    assert.equal(sent.body.messages[0]?.role, "assistant", 'systemPrompt 为空字符串（""）时不发 system 消息');
     assert.deepEqual(
       sent.body.messages,
       [{ role: "assistant", content: emptyAssistantContent, tool_calls: [wire] }],
@@ -158,11 +193,30 @@ test("出站转换：system、user、带调用的 assistant 与工具结果按�
       stopReason: "stop",
       timestamp: 7,
     },
-    TRANSCRIPT[2] as Message,
+    structuredClone(TRANSCRIPT[2]) as Message,
+    {
+      role: "toolResult",
+      toolCallId: "call-3",
+      toolName: "read",
+      content: [
+        { type: "text", text: "ENOENT: LICENSE" },
+        { type: "text", text: "no such file" },
+      ],
+      details: { code: "ENOENT" },
+      isError: true,
+      timestamp: 8,
+    },
   ];
   const compatSent = await sentRequest(
     { systemPrompt: "Be brief.", messages: twoTexts, tools: [] },
     { systemRole: "developer", toolResultName: true },
+  );
+  // The name is compat.toolResultName's rule, observed by the assertion below: left out here so it names that rule.
+  const { name: _name, ...failedWire } = compatSent.body.messages[3] ?? {};
+  assert.deepEqual(
+    failedWire,
+    { role: "tool", tool_call_id: "call-3", content: "ENOENT: LICENSE\nno such file" },
+    "失败的工具结果也只发 role、tool_call_id、content（多段文字用换行连接）：isError 与 details 不上线",
   );
   assert.deepEqual(
     compatSent.body.messages,
@@ -170,6 +224,7 @@ test("出站转换：system、user、带调用的 assistant 与工具结果按�
       { role: "developer", content: "Be brief." },
       { role: "assistant", content: "Reading it.\nThen LICENSE." },
       { role: "tool", tool_call_id: "call-1", content: "# pi-course", name: "read" },
+      { role: "tool", tool_call_id: "call-3", content: "ENOENT: LICENSE\nno such file", name: "read" },
     ],
     "system 的角色是 compat.systemRole；assistant 的多个 text 块用换行连成 content；compat.toolResultName 为 true 时工具结果带上 name",
   );
@@ -178,7 +233,7 @@ test("出站转换：system、user、带调用的 assistant 与工具结果按�
 test("出站转换只发生在边界：canonical 消息原样不变，API key 只在 Authorization 头里，请求体里没有", GUARD, async () => {
   const request: ModelRequest = { systemPrompt: "", messages: structuredClone(TRANSCRIPT), tools: [] };
   const received = await sentRequest(request);
-  assert.deepEqual(request.messages, TRANSCRIPT, "转换不改调用者的 canonical 消息：线上角色只存在于请求体里");
+  assert.deepEqual(request.messages, PRISTINE, "转换不改调用者的 canonical 消息：线上角色只存在于请求体里");
   assert.equal(received.body.messages[0]?.role, "user", "systemPrompt 为空时不发 system 消息");
   assert.equal("tools" in received.body, false, "没有工具时不发 tools 字段（有的服务器拒绝 tools: []）");
   assert.equal(received.headers.authorization, `Bearer ${KEY}`, "API key 只放在 Authorization 头里");
@@ -242,6 +297,20 @@ test(
       "401 Token [redacted] rejected. (check the API key)",
       "凭据头给出两个值：原值，以及去掉 Bearer 之后的值（服务器常常只回显后半截）",
     );
+    assert.equal(
+      await echoed(
+        "sk-course-other",
+        { "x-session-token": "sess-4471-zz", "x-client-secret": "cs-93ab-77" },
+        "Session sess-4471-zz with cs-93ab-77 expired.",
+      ),
+      "401 Session [redacted] with [redacted] expired. (check the API key)",
+      "名字里有 token 或 secret 的请求头也是凭据（/auth|key|token|secret/i）：它们的值换成 [redacted]",
+    );
+    assert.equal(
+      await echoed("sk-course-other", {}, 'Upstream said "Bearer proxy-cred-8812".'),
+      '401 Upstream said "Bearer [redacted]". (check the API key)',
+      "最后再把任何 Bearer … 后面的凭据换掉，哪怕它不是我们发的（SCHEME_CREDENTIAL）",
+    );
   },
 );
 
@@ -267,6 +336,20 @@ test(
       /api_key=\[redacted\]&api-version=2024/,
       "只有密钥被换掉，地址的其余部分照样说出",
     );
+
+    const encoded = "tok%2Fquery%2B7Lm4";
+    const encodedURL = `http://127.0.0.1:${await closedPort()}/v1?api_key=${encoded}`;
+    const encodedRun = await runTurn(model(encodedURL));
+    assert.equal(
+      encodedRun.assistant.errorMessage?.includes("7Lm4"),
+      false,
+      `查询串里 percent 编码写出的密钥也换掉（urlCredentials 给出原样与 encodeURIComponent 各一份）：${encodedRun.assistant.errorMessage}`,
+    );
+    let unparsable: string[] | undefined;
+    assert.doesNotThrow(() => {
+      unparsable = urlCredentials("not a url");
+    }, "url 解析不了时 urlCredentials 返回 []，不抛出");
+    assert.deepEqual(unparsable, [], "url 解析不了时 urlCredentials 返回 []，不抛出");
   },
 );
 
@@ -327,6 +410,26 @@ test("文本与终态：每个文本片段一个 text_delta，末尾只有 usage
   assert.deepEqual(terminal(events), { type: "done", reason: "stop" }, "finish_reason stop 在流结束后才变成 done stop");
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字拼成一个 text 块");
   assert.deepEqual(assistant.usage, { input: 41, output: 6 }, "finish_reason 之后的 usage 块也并入同一条 assistant");
+  const late = await replay(
+    [
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":"Done."},"finish_reason":null}]}',
+      'data: {"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":" Extra."},"finish_reason":null}]}',
+      'data: {"id":"c","choices":[],"usage":{"prompt_tokens":5}}',
+      "data: [DONE]",
+      "",
+    ].join("\n\n"),
+  );
+  assert.deepEqual(
+    late.assistant.content,
+    [{ type: "text", text: "Done." }],
+    "finish_reason 到过以后，之后的 choice 不再读：后来的 content 不进 assistant，也不发 text_delta",
+  );
+  assert.deepEqual(
+    late.assistant.usage,
+    { input: 5, output: 0 },
+    "usage 缺的字段记 0：{ input: prompt_tokens ?? 0, output: completion_tokens ?? 0 }",
+  );
   const reasoning = await replay(fixtureBytes("deepseek-reasoning-text.sse"));
   assert.deepEqual(
     of(reasoning.events, "text_delta").map((event) => event.delta),
@@ -419,6 +522,11 @@ test(
       '{"path":{"path":"src/"README.md"index.ts","limit":20}}',
       "每个参数片段按到达顺序原样发一个 toolcall_delta",
     );
+    assert.equal(
+      of(events, "toolcall_delta").some((event) => event.delta === ""),
+      false,
+      '参数为 "" 的片段（只带 id 与 name 的第一个片段）不发 toolcall_delta：只有非空的参数片段才发',
+    );
 
     // The same stream with index 1's last fragment naming another id and name: the first ones stay.
     const renamed = await replay(
@@ -499,6 +607,26 @@ test(
       broken.assistant.content,
       [{ type: "toolCall", id: "call_Lx7Qm2Nv9Rt4Wb1Kc8Pd3Ysa", name: "read", arguments: {} }],
       "坏调用仍留在 assistant 里，参数是 {}：第 07 章的 loop 才能为它写配对的结果",
+    );
+
+    const twoBad = await replay(
+      [
+        'data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{}"}}]},"finish_reason":null}]}',
+        'data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_b","function":{"name":"read","arguments":"{oops"}}]},"finish_reason":null}]}',
+        'data: {"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}',
+        "data: [DONE]",
+        "",
+      ].join("\n\n"),
+    );
+    assert.deepEqual(
+      twoBad.assistant.content.map((block) => (block.type === "toolCall" ? block.id : block.type)),
+      ["call_0", "call_b"],
+      "没有 id 的调用得到 call_<index>（uniqueId 收到的是 call_0，不是空字符串）",
+    );
+    assert.equal(
+      twoBad.assistant.errorMessage,
+      "tool call call_0 (index 0) has no name",
+      "problem 只记第一处（index 最小的坏调用）：后面的坏调用不覆盖它",
     );
   },
 );

@@ -87,6 +87,12 @@ test("压缩条目：缺字段、旧格式的字段、未知字段与不是 toke
     ["tokensBefore 不是整数", { ...good, tokensBefore: 1.5 }, /tokensBefore/],
     ["tokensBefore 是字符串", { ...good, tokensBefore: "5000" }, /tokensBefore/],
     ["readFiles 不是数组", { ...good, details: { ...good.details, readFiles: "src/a.ts" } }, /readFiles/],
+    [
+      "details 有未知字段（details 只认 readFiles、modifiedFiles 与 structured）",
+      { ...good, details: { ...good.details, notes: "备注" } },
+      /notes/,
+    ],
+    ["fromHook 不是布尔值（fromHook 没有或是布尔值）", { ...good, fromHook: "yes" }, /fromHook/],
     ["摘要缺 goal", { ...good, details: { ...good.details, structured: noGoal } }, /goal/],
     [
       "摘要的列表里不是字符串",
@@ -410,6 +416,15 @@ test("压缩之后：只有路径上最新的压缩算数：上下文是它的�
     () => buildContext(broken, budgetOf(100 * INTERACTION)),
     /eeeeeeee/,
     "firstKeptEntryId 不在分支上时一行报错点名它",
+  );
+  const early = interactions(1, 4);
+  const older = ourCompaction("d0000001", entryId(4, 4), entryId(3, 0));
+  const ahead = ourCompaction("d0000002", entryId(6, 4), entryId(7, 0));
+  const pointsAhead = [...early, older, ...interactions(5, 6, older.id), ahead, ...interactions(7, 8, ahead.id)];
+  assert.throws(
+    () => buildContext(pointsAhead, budgetOf(100 * INTERACTION)),
+    new RegExp(entryId(7, 0)),
+    "firstKeptEntryId 只在这个压缩之前的位置找：指向压缩之后的条目（它还没被写下时不可能保留它）一行报错点名它",
   );
 });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { readFile, symlink, writeFile } from "node:fs/promises";
+import { readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -73,6 +73,14 @@ test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目
         { kind: "workspace", dir: tree.workspace },
       ],
       "顺序是 全局 → 上级目录（从外往里，到 stopAt 为止）→ 工作区；经符号链接给出的工作区用它的真实路径",
+    );
+
+    const globalLink = path.join(tree.base, "global-link");
+    await symlink(tree.global, globalLink, "dir");
+    assert.deepEqual(
+      resourceRoots({ globalDir: globalLink, workspace: tree.workspace, stopAt: tree.repo })[0],
+      { kind: "global", dir: tree.global },
+      "经符号链接给出的全局目录也用它的真实路径（realDir()），和工作区、stopAt 一样",
     );
 
     const toRoot = resourceRoots({ globalDir: path.join(tree.base, "missing"), workspace: tree.workspace });
@@ -181,6 +189,22 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
     /name "Release Notes" 要是小写字母、数字与单个连字符/,
     "name 要符合 Agent Skills 的规则",
   );
+  const longest = "a".repeat(64);
+  assert.equal(
+    parseSkillFile(`---\nname: ${longest}\ndescription: x\n---\n`, "a/SKILL.md").name,
+    longest,
+    "64 个字符的 name 可以",
+  );
+  assert.throws(
+    () => parseSkillFile(`---\nname: ${longest}a\ndescription: x\n---\n`, "a/SKILL.md"),
+    /要是小写字母、数字与单个连字符（最多 64 个字符）/,
+    "name 最多 64 个字符：65 个字符的 name 是一行错误",
+  );
+  assert.equal(
+    parseSkillFile("---\nname: release\ndescription: x\nmetadata:\n  name: other\n---\n", "a/SKILL.md").name,
+    "release",
+    "只有顶格的 key: value 是字段：缩进的行（metadata 下面的 name）不管",
+  );
 
   await withTree(async (tree) => {
     const release = await tree.put("repo/app/skills/release/SKILL.md", RELEASE);
@@ -262,6 +286,15 @@ test("技能按需：只读技能目录里的文件：..、目录外的绝对路
       path.join(tree.workspace, "skills/release/notes.md"),
       "指向目录里面的符号链接可以读，记下的是它的真实路径",
     );
+
+    // After discovery, SKILL.md is swapped for a link out of the skill's folder.
+    await rm(skill.path);
+    await symlink(path.join(tree.outside, "secret.txt"), skill.path);
+    await assert.rejects(
+      activateSkill(skill),
+      (error: Error) => error.message.includes('"SKILL.md" 被拒绝') && !error.message.includes(SECRET),
+      "SKILL.md 本身也经 insideSkill()（第 08 章的边界）换成真实路径再读：发现之后换成指向外面的符号链接，激活被拒绝，不读出外面的内容",
+    );
   });
 });
 
@@ -284,6 +317,11 @@ test("模板与上下文：模板渲染成一条 UserMessage：$1…$9 是位置
     renderTemplate(template, ["login"]).content,
     "修 login（ 号），范围：login；预算 $5， 不存在，$x 与 $0 原样",
     "缺的位置参数渲染成空串",
+  );
+  assert.equal(
+    renderTemplate({ name: "fix", text: "修 $1（全部：$@）" }, ["$@", "b"]).content,
+    "修 $@（全部：$@ b）",
+    "一遍扫描：替换进去的参数“$@”不再被当成占位符（不是先替换 $1 再对整个结果替换 $@ 的两遍）",
   );
   await withTree(async (tree) => {
     const file = await tree.put("repo/app/prompts/review.md", "请审查 $1，重点：$@\n");
@@ -320,6 +358,11 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
       catalogue.contextFiles.map(async (file) => ({ path: file.path, content: await readFile(file.path, "utf8") })),
     );
     const context = formatResourceContext(files, catalogue.resources);
+    assert.equal(
+      formatResourceContext([{ path: "/r/AGENTS.md", content: "\n  规矩\n\n" }], []),
+      '<context_file path="/r/AGENTS.md">\n规矩\n</context_file>',
+      "上下文文件的内容先 trim()，再包进 <context_file path=…>",
+    );
     const repoAt = context.indexOf(path.join(tree.repo, "AGENTS.md"));
     const appAt = context.indexOf(path.join(tree.workspace, "AGENTS.md"));
     const skillAt = context.indexOf('<skill name="release"');
@@ -418,6 +461,22 @@ test("信任门：信任在 import() 之前决定，不被信任的扩展的顶�
     );
     assert.equal(hooks.before.length, 1, "被信任的扩展的钩子登记了");
     assert.match(outcome.diagnostics[0]?.message ?? "", /扩展 odd\.mjs 的信任检查出错/, "信任检查出错留下一行诊断");
+
+    // trusted() answers something truthy that is not true: only exactly true is trust.
+    const truthy = await loadExtensions(
+      files.filter((file) => file.name === "cloned.mjs"),
+      {
+        trusted: () => "yes" as unknown as boolean,
+        registry: new ToolRegistry(),
+        hooks: { before: [], after: [] },
+      },
+    );
+    assert.equal(
+      existsSync(marker("cloned")),
+      false,
+      '只有 trusted() 恰好返回 true 才算信任：返回 "yes" 这样的真值也不 import',
+    );
+    assert.deepEqual(truthy.loaded, [], "只有 trusted() 恰好返回 true 才算信任：真值不算");
   });
 });
 
@@ -452,7 +511,11 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       trusted: () => true,
       registry,
       hooks,
-    });
+    }).catch((error: unknown) =>
+      assert.fail(
+        `一个坏文件从不让 loadExtensions 抛出：stage() 先查工具名（与已有的同名，或这个扩展自己注册了两次），冲突是一行诊断、什么也不注册（实际抛出了：${(error as Error).message}）`,
+      ),
+    );
     assert.deepEqual(
       registry.definitions().map((definition) => `${definition.name}: ${definition.description}`),
       ["read: the read tool", "format: x"],

@@ -101,6 +101,11 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
     ["同一个调用 id 用了两次", [user, turn([readCall]), result("c1"), turn([readCall]), result("c1")], "duplicate"],
     ["一个调用有两条结果", [user, turn([readCall]), result("c1"), result("c1")], "duplicate"],
     [
+      "后一个 assistant 重用了一个已经有结果的调用 id，之后没有结果（调用 id 见过就是 duplicate，不论那个调用有没有结果）",
+      [user, turn([readCall]), result("c1"), turn([readCall])],
+      "duplicate",
+    ],
+    [
       "后一个 assistant 重用了一个还没有结果的调用 id（assistant 的调用 id 见过就是 duplicate，有没有结果都一样）",
       [user, turn([readCall]), userMessage("换个办法", 2), turn([readCall]), result("c1")],
       "duplicate",
@@ -371,7 +376,16 @@ test("证据与套件：套件按给定顺序一个接一个地运行，重复�
       return [turn([`${name} 完成`])];
     });
   const a = task("a");
-  const reports = await runSuite([a, task("b"), a], agent, { repeat: 2 });
+  const progress: string[] = [];
+  const reports = await runSuite([a, task("b"), a], agent, {
+    repeat: 2,
+    onReport: (report) => progress.push(`${report.task} 第 ${made.length} 次之后`),
+  });
+  assert.deepEqual(
+    progress,
+    ["a 第 1 次之后", "a 第 2 次之后", "b 第 3 次之后", "b 第 4 次之后", "a 第 5 次之后", "a 第 6 次之后"],
+    "onReport 在每次运行之后、下一次开始之前调用（一行进度），不是全部跑完再一起报",
+  );
   assert.equal(overlapped, false, "同一时刻只有一次运行：串行，一次 await 完再开始下一次，不是 Promise.all");
   assert.deepEqual(
     reports.map((report) => report.task),

@@ -98,3 +98,32 @@ test("tiny-pi 的延迟工具：100 个扩展工具只声明 read 与 tool_searc
     }
   });
 });
+
+test("tiny-pi --tools read,code 与延迟的工具：脚本不用 tool_search 就调用 deploy_site，它仍不向模型声明", async () => {
+  await withProject(async ({ workspace, env }) => {
+    await put(path.join(workspace, ".tiny-pi", "extensions", "many.mjs"), EXTENSION);
+    const server = await startChatServer([
+      toolCallReply("call_1", "code", { code: 'return await tools.deploy_site({ target: "prod" })' }),
+      textReply(["部署好了"]),
+    ]);
+    try {
+      const args = ["--base-url", server.baseURL, "--model", "m", "--trust-extensions", "--tools", "read,code"];
+      const run = await runCli([...args, "把网站部署上去"], workspace, env);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(
+        declared(server.requests[0]),
+        ["read", "code", "tool_search"],
+        "延迟的工具不向模型声明：请求里只有直接的工具与 tool_search",
+      );
+      const result = server.requests[1].messages.at(-1);
+      assert.match(result.content, /deployed to prod/, "脚本够得着延迟的工具：它的调用运行并成功");
+      assert.deepEqual(
+        declared(server.requests[1]),
+        ["read", "code", "tool_search"],
+        "从脚本调用不激活延迟的工具，也不移动模型的作用域",
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});

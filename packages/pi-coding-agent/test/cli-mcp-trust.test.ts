@@ -32,7 +32,7 @@ test("tiny-pi MCP 服务器的信任（终端）：第一次询问，答 y 按�
       await first.waitFor("(y / n)");
       first.type("y\r");
       assert.equal(await first.exited, 0, first.screen());
-      assert.match(first.screen(), /已启动 MCP 服务器：fixture（14 个工具）/);
+      assert.match(first.screen(), /已启动 MCP 服务器：fixture（16 个工具）/);
       const record = JSON.parse(await readFile(path.join(home, "trusted-mcp-servers.json"), "utf8"));
       assert.match(record[`${file}#fixture`]?.sha256 ?? "", /^[0-9a-f]{64}$/, "信任按真实路径与这一项记下内容哈希");
 

@@ -4,11 +4,13 @@
 // unless it is read-only, only the configured variables reach a
 // server, a server that fails to start is one line and the run goes on, and none outlives the run.
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
 import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
+import { PI_CLI, piUnavailable } from "./cli-support/pi-upstream.js";
 import { processesIn, waitFor } from "./cli-support/processes.js";
 import { put, withProject } from "./cli-support/project.js";
 import { isOneLine, runCli, sessionFiles, sessionMessages } from "./cli-support/run-cli.js";
@@ -20,6 +22,21 @@ const memoryServer = path.join(
   path.dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")),
   "dist/index.js",
 );
+/** The entries upstream Pi's `--offline --export` embeds in its page for session `file` (its own HOME under `dir`). */
+async function piExportedEntries(file: string, dir: string): Promise<{ message?: { toolName?: string } }[]> {
+  const home = path.join(dir, "pi-home");
+  await mkdir(home, { recursive: true });
+  const out = path.join(dir, "pi-export.html");
+  const result = spawnSync(process.execPath, [PI_CLI, "--offline", "--export", file, out], {
+    cwd: dir,
+    env: { ...process.env, HOME: home, USERPROFILE: home },
+    encoding: "utf8",
+  });
+  assert.equal(result.status, 0, `pi --offline --export：${result.stderr}${result.stdout}`);
+  const data = /<script id="session-data"[^>]*>([^<]*)<\/script>/.exec(await readFile(out, "utf8"))?.[1] ?? "";
+  return (JSON.parse(Buffer.from(data.trim(), "base64").toString("utf8")) as { entries?: [] }).entries ?? [];
+}
+
 const model = (baseURL: string) => ["--base-url", baseURL, "--model", "m"];
 const mcpJson = (servers: object) => JSON.stringify({ mcpServers: servers });
 const noneLeft = (workspace: string) =>
@@ -40,9 +57,18 @@ test("tiny-pi MCP：工作区配置的服务器没有终端时不启动（一行
       const refused = await runCli([...model(server.baseURL), "--no-session", "你好"], workspace, env);
       assert.equal(refused.code, 0, refused.stderr);
       assert.match(refused.stderr, /没有启动 MCP 服务器 memory：.*加 --trust-mcp 才启动/, "未信任的服务器应一行说明");
-      const trusted = await runCli([...model(server.baseURL), "--no-session", "--trust-mcp", "你好"], workspace, env);
+      const trusted = await runCli(
+        [...model(server.baseURL), "--no-session", "--trust-mcp", "--defer-tools", "none", "你好"],
+        workspace,
+        env,
+      );
       assert.equal(trusted.code, 0, trusted.stderr);
       assert.match(trusted.stderr, /已启动 MCP 服务器：memory（9 个工具）/);
+      assert.match(
+        trusted.stderr,
+        /延迟 9 个（模型用 tool_search 按需找到；MCP 服务器的工具在 mcp\.json 里写 "direct": true 直接声明）/,
+        "--defer-tools 只管扩展工具：开始的一行不说它能让 MCP 工具直接声明，而说 mcp.json 的 direct",
+      );
       const names = ((server.requests[1]?.tools ?? []) as { function: { name: string } }[]).map(
         (tool) => tool.function.name,
       );
@@ -98,6 +124,14 @@ test("tiny-pi MCP：模型用 tool_search 找到 mcp__memory__create_entities �
       assert.equal(result?.toolName, "mcp__memory__create_entities");
       assert.equal(result?.isError, false, JSON.stringify(result));
       assert.match(JSON.stringify(result?.content), /tiny-pi/, "会话文件应记下服务器的结果");
+      if (piUnavailable() === undefined) {
+        const exported = await piExportedEntries(file, workspace);
+        const names = exported.flatMap((entry) => (entry.message?.toolName ? [entry.message.toolName] : []));
+        assert.ok(
+          names.includes("mcp__memory__create_entities"),
+          `上游 Pi 的 --offline --export 读得了用过 MCP 工具的会话，页面里有这次调用的结果：${names.join(", ")}`,
+        );
+      }
     } finally {
       await server.close();
     }
@@ -183,8 +217,15 @@ test("tiny-pi mcp：列出服务器、来源、信任、状态与工具数，不
     const listed = await runCli(["mcp"], workspace, env);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /fixture .*你自己的配置/);
-    assert.match(listed.stdout, /可用：fixture 1\.0\.0，协议 2025-11-25，15 个工具/);
+    assert.match(listed.stdout, /可用：fixture 1\.0\.0，协议 2025-11-25，17 个工具/);
     assert.match(listed.stdout, /memory .*未信任[\s\S]*未启动：未信任/);
+    const allowed = await runCli(["mcp", "--trust-mcp"], workspace, env);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.match(
+      allowed.stdout,
+      /memory .*未记住信任，这次由 --trust-mcp 放行）\n {2}可用：/,
+      "--trust-mcp 启动了未信任的服务器：信任一栏说它是这次放行的，不与“可用”矛盾",
+    );
     await noneLeft(workspace);
   });
 });

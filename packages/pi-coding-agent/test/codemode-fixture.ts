@@ -33,18 +33,24 @@ export function failingTool(message = "boom"): Tool {
   };
 }
 
-/** `waits`: settles only when its signal aborts; `started` resolves once it is running. */
-export function waitingTool(): { tool: Tool; started: Promise<void>; aborted: () => boolean } {
+/**
+ * `waits`: settles when its signal aborts (rejects) or when `release()` is called (answers "released");
+ * `started` resolves once it is running. A test that aborts then releases it sees a run that ignored the
+ * abort finish normally, instead of hanging until the test's timeout.
+ */
+export function waitingTool(): { tool: Tool; started: Promise<void>; aborted: () => boolean; release: () => void } {
   let markStarted = () => {};
   const started = new Promise<void>((resolve) => (markStarted = resolve));
   let sawAbort = false;
+  let release = () => {};
   const tool: Tool = {
     name: "waits",
-    description: "Waits until cancelled.",
+    description: "Waits until cancelled or released.",
     parameters: { type: "object" },
     execute(_args, context: ToolExecutionContext) {
       markStarted();
-      return new Promise((_resolve, reject) => {
+      return new Promise((resolve, reject) => {
+        release = () => resolve({ content: [text("released")] });
         const stop = () => {
           sawAbort = true;
           reject(new Error("cancelled"));
@@ -54,7 +60,7 @@ export function waitingTool(): { tool: Tool; started: Promise<void>; aborted: ()
       });
     },
   };
-  return { tool, started, aborted: () => sawAbort };
+  return { tool, started, aborted: () => sawAbort, release: () => release() };
 }
 
 /** A temp workspace with chapter 08's tools; removed afterwards. */

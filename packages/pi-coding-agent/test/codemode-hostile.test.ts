@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { type Tool, ToolRegistry } from "@pi/core";
+import { type Tool, ToolRegistry, text } from "@pi/core";
 import { runCode } from "../src/codemode/index.js";
 import { permissionGate } from "../src/host/permission-gate.js";
 import { hookedRegistry } from "../src/index.js";
@@ -162,6 +162,31 @@ test("敌意脚本 带 getter 或环的结果和参数：getter 在沙箱里求�
     assertOneLine(run.error);
   }
   assert.match(cycle.error ?? "", /not JSON/);
+  await assertStillWorks();
+});
+
+test("敌意结果 一个 40 MB 的工具结果：不进 worker 的堆，只让那次调用失败并说出上限，宿主活着", async () => {
+  // A worker whose V8 heap runs out can abort the whole process (Node 20), so no reply may be big enough to do it.
+  const huge: Tool = {
+    name: "huge",
+    description: "Answers with 40 MB of text.",
+    parameters: { type: "object" },
+    async execute() {
+      return { content: [text("x".repeat(40 * 1024 * 1024))] };
+    },
+  };
+  const caught = await hostile("try { await tools.huge({}); return 'received' } catch (e) { return e.message }", [
+    huge,
+    echoTool(),
+  ]);
+  assert.equal(caught.ok, true, caught.error);
+  assert.match(String(caught.value), /at most 1048576 bytes/, "脚本 catch 到的一行错误说出每次调用的回复上限");
+  assert.equal(caught.calls[0]?.outcome, "error", "超过回复上限的调用记为 error");
+  assert.ok((caught.calls[0]?.text.length ?? 0) <= 501, "记录里只有那一行错误，不是 40 MB 的结果");
+  const uncaught = await hostile("return (await tools.huge({})).length", [huge]);
+  assert.equal(uncaught.failure, "error", "没被 catch 的超限回复结束这次运行，失败是 error");
+  assert.match(uncaught.error ?? "", /at most 1048576 bytes/);
+  assertOneLine(uncaught.error);
   await assertStillWorks();
 });
 

@@ -53,7 +53,7 @@ test("edit：不存在的文件、目录与空的 edits 是一行错误，不留
     const expectations: [Record<string, unknown>, RegExp][] = [
       [
         { path: "missing.ts", edits: [{ oldText: "a", newText: "b" }] },
-        /^File "missing.ts" does not exist in the workspace; create it with write/,
+        /^File "missing.ts" does not exist in the workspace; edit changes existing files only/,
       ],
       [{ path: "src", edits: [{ oldText: "a", newText: "b" }] }, /^Path "src" is a directory/],
       [{ path: "src", edits: [] }, /^Invalid arguments for tool "edit"/],
@@ -64,6 +64,8 @@ test("edit：不存在的文件、目录与空的 edits 是一行错误，不留
       assert.equal(result.isError, true, JSON.stringify(args));
       assert.equal(resultText(result).split("\n").length, 1);
       assert.match(resultText(result), message);
+      // edit cannot know which tools are enabled (tiny-pi --tools edit has no write or bash): no error names another tool.
+      assert.doesNotMatch(resultText(result), /\b(write|bash)\b/, "edit 的错误不提别的工具：它们可能没有启用");
     }
     assert.deepEqual(await readdir(ws.root), ["src"]);
   });
@@ -124,6 +126,7 @@ test("edit：不是合法 UTF-8 的文件（Latin-1、GBK）被一行错误拒�
     const result = await ws.call("edit", { path: "latin1.txt", edits: [{ oldText: "x=1", newText: "x=2" }] });
     assert.equal(result.isError, true);
     assert.match(resultText(result), /^File "latin1\.txt" is not valid UTF-8, and edit would change its other bytes/);
+    assert.doesNotMatch(resultText(result), /\bbash\b/, "edit 的错误不提 bash：它可能没有启用");
     assert.deepEqual(await readFile(file), latin1, "bytes unchanged");
   });
 });

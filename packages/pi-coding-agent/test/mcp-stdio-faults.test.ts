@@ -1,5 +1,6 @@
 // The stdio transport and the faults a real server can have; each ends in one line and leaves no
-// process behind (checked by pid).
+// process behind (checked by pid). Close's SIGTERM and SIGKILL are chapter 17's focused tests
+// (17-mcp.test.ts, like the rest of the client's rules).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { McpClient, McpConnectionError } from "../src/mcp/index.js";
@@ -80,28 +81,6 @@ test("故障：一行 50 MB 的服务器被关闭，一行，进程不留", asyn
     return true;
   });
   assert.ok(errors.some((error) => /longer than 16 MiB/.test(error.message)));
-  await client.close();
-  await gone(pid);
-});
-
-test("关闭：不理会 stdin 关闭的服务器收到 SIGTERM", { skip: process.platform === "win32" }, async () => {
-  const logs: string[] = [];
-  // A generous wait after SIGTERM, so the server's own exit (not SIGKILL) ends it on a loaded machine too.
-  const { client, pid } = await startFixture(
-    ["--ignore-eof"],
-    {},
-    { onLog: (line) => logs.push(line), termGraceMs: 120_000 },
-  );
-  await client.close();
-  await gone(pid);
-  assert.ok(
-    logs.includes("fixture: SIGTERM, exiting"),
-    `stdin 关闭后服务器不退出时应发 SIGTERM：${JSON.stringify(logs)}`,
-  );
-});
-
-test("故障：不理会 stdin 关闭和 SIGTERM 的服务器最终被 SIGKILL", async () => {
-  const { client, pid } = await startFixture(["--stubborn"], {}, { termGraceMs: 300 });
   await client.close();
   await gone(pid);
 });

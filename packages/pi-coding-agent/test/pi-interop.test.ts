@@ -14,7 +14,7 @@ import { after, before, test } from "node:test";
 import { type ChatServer, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
 import { MODEL, PI_ARGS, PI_CLI, piEnvironment, piUnavailable, runPi, startPiRpc } from "./cli-support/pi-upstream.js";
 import { ptyUnavailable } from "./cli-support/pty.js";
-import { cliEnv, runCli, sessionFiles } from "./cli-support/run-cli.js";
+import { cliEnv, runCli, sessionEntries, sessionFiles } from "./cli-support/run-cli.js";
 
 const skip = piUnavailable();
 /** A 1×1 PNG's first bytes: the server never decodes it, both agents only carry it. */
@@ -43,14 +43,6 @@ let server: ChatServer;
 let env: NodeJS.ProcessEnv;
 /** The session Pi wrote. */
 let piFile: string;
-
-async function entriesOf(file: string): Promise<Entry[]> {
-  return (await readFile(file, "utf8"))
-    .trim()
-    .split("\n")
-    .slice(1)
-    .map((line) => JSON.parse(line) as Entry);
-}
 
 before(async () => {
   if (skip !== undefined) return;
@@ -83,10 +75,10 @@ before(async () => {
     const state = (await pi.send({ type: "get_state" })) as { data: { sessionFile: string } };
     piFile = state.data.sessionFile;
     // The branch goes back to the session name (after the compaction) and leaves the third question behind.
-    const named = (await entriesOf(piFile)).find((entry) => entry.type === "session_info");
+    const named = (await sessionEntries<Entry>(piFile)).find((entry) => entry.type === "session_info");
     await pi.send({ type: "prompt", message: `/interop ${named?.id}` });
     // The command's response may come before its last entry is written: wait for that entry, however long.
-    while (!(await entriesOf(piFile)).some((entry) => entry.type === "custom_message")) {
+    while (!(await sessionEntries<Entry>(piFile)).some((entry) => entry.type === "custom_message")) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await prompt("what is in this image?", [{ type: "image", data: PNG, mimeType: "image/png" }]);
@@ -115,7 +107,7 @@ function sentMessages(body: { messages: { role: string; content: unknown }[] }):
 test("Pi 写的会话包含每种条目：bashExecution、compaction、session_info、branch_summary、custom、custom_message 与带图片的 user", {
   skip,
 }, async () => {
-  const entries = await entriesOf(piFile);
+  const entries = await sessionEntries<Entry>(piFile);
   const kinds = entries.map((entry) =>
     entry.type === "message" ? `message:${String(entry.message?.role)}` : entry.type,
   );
@@ -175,7 +167,7 @@ test("tiny-pi --resume Pi 的会话：发出的请求与 Pi 自己继续同一�
 });
 
 test("tiny-pi tree 与 export 显示 Pi 会话的每个条目", { skip }, async () => {
-  const ids = (await entriesOf(piFile)).map((entry) => entry.id);
+  const ids = (await sessionEntries<Entry>(piFile)).map((entry) => entry.id);
   const tree = await runCli(["tree", piFile], home, cliEnv());
   assert.equal(tree.code, 0, tree.stderr);
   for (const id of ids) assert.ok(tree.stdout.includes(id), `tree 显示条目 ${id}：\n${tree.stdout}`);

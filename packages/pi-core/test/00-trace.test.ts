@@ -66,6 +66,22 @@ test("序章：缺少结果的调用在下一段回答文字之前就被暴露�
     ["call-2"],
     "同一条 assistant 的两个调用只回了一个：另一个悬空",
   );
+  assert.deepEqual(
+    ids(danglingCalls([user, both, answer])),
+    ["call-1", "call-2"],
+    "同一条 assistant 的两个调用都悬空时按声明的顺序返回（toolCallsOf 的顺序），call-1 在前",
+  );
+  const steer: UserMessage = { role: "user", content: "顺便看看 package.json。", timestamp: 3 };
+  assert.deepEqual(
+    ids(danglingCalls([user, asksToRead, steer, answer])),
+    ["call-1"],
+    "user 消息不改变 open：调用之后来了一条 user，call-1 仍然开着，下一条 assistant 到来时它悬空（user 不清空 open）",
+  );
+  assert.deepEqual(
+    ids(danglingCalls([user, asksToRead, steer, readmeResult, answer])),
+    [],
+    "user 消息不改变 open：调用与结果之间插进一条 user，call-1 的结果仍在下一条 assistant 之前，不悬空",
+  );
   const unrelated = result({ ...readCall, id: "call-9" }, "?", 3);
   assert.deepEqual(
     ids(danglingCalls([user, asksToRead, unrelated, answer])),

@@ -20,6 +20,11 @@ test("穷尽：每一种 ModelEvent 都有自己的一行，终态 done 与 erro
   for (const [event, line] of everyKind) {
     assert.equal(eventLine(event), line, `${event.type} 事件的一行应当是 ${line}`);
   }
+  assert.equal(
+    eventLine({ type: "error", reason: "error", message: "" }),
+    "error error: ",
+    "有 message 字段就写成 error <reason>: <message>，空字符串也是 message：只在没有 message 字段时省略冒号（看 === undefined，不看真假）",
+  );
 });
 
 test("穷尽：绕过编译器漏进来的事件落到 never 分支，抛出写明这个值的错误", () => {
@@ -44,6 +49,16 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
       `多出来的字段不拒绝：只检查协议要的字段（${JSON.stringify(extra)} 是合法的 ${extra.type} 事件）`,
     );
   }
+  for (const empty of [
+    { type: "text_delta", delta: "" },
+    { type: "toolcall_delta", delta: "" },
+  ]) {
+    assert.equal(
+      modelEventProblem(empty),
+      undefined,
+      `delta 只要是字符串就合法，空字符串也是：${JSON.stringify(empty)} 不拒绝（协议只要求 string delta）`,
+    );
+  }
 });
 
 test("边界：形状不对的值被拒绝，原因写明缺的是什么", () => {
@@ -61,6 +76,8 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     [{ type: "done", reason: "error" }, /"done" needs reason "stop", "toolUse" or "length"/],
     [{ type: "error", reason: "stop" }, /"error" needs reason "error" or "aborted"/],
     [{ type: "error", reason: "error", message: 500 }, /message must be a string/],
+    [{ type: "error", reason: "aborted", message: null }, /"error" message must be a string/],
+    [{ type: "done", reason: "aborted" }, /"done" needs reason "stop", "toolUse" or "length"/],
   ];
   for (const [value, reason] of refused) {
     const problem = modelEventProblem(value);

@@ -41,11 +41,35 @@ test("排队：迭代开始之前 push 的事件在队列里等待，按顺序�
   const seen: ModelEvent[] = [];
   for await (const event of stream) seen.push(event);
   assert.deepEqual(seen, events, "先到的事件一个不少、一个不多，顺序不变");
-  assert.equal(await stream.result(), final, "result() 给出 end 收到的那一条 assistant");
+  assert.ok((await stream.result()) === final, "result() 给出 end 收到的那一条 assistant（同一个对象，不是副本）");
 
   const again: ModelEvent[] = [];
   for await (const event of stream) again.push(event);
   assert.deepEqual(again, [], "每个事件只交付一次：读完之后再迭代什么也得不到");
+
+  const long = new PushModelStream();
+  const many: ModelEvent[] = Array.from({ length: 3000 }, (_, index) => ({ type: "text_delta", delta: `${index}` }));
+  for (const event of many) long.push(event);
+  long.end(final);
+  const seenLong: ModelEvent[] = [];
+  for await (const event of long) seenLong.push(event);
+  assert.equal(
+    seenLong.length,
+    many.length,
+    "长回合的 3000 个事件一个不少：整批丢掉读过的部分时，readIndex 要跟着减掉",
+  );
+  assert.deepEqual(seenLong, many, "长回合的事件按 push 的顺序各交付一次");
+
+  const later = new PushModelStream();
+  const iterator = later[Symbol.asyncIterator]();
+  later.push({ type: "start" });
+  assert.deepEqual(await iterator.next(), { value: { type: "start" }, done: false }, "队列里的第一个事件先交付");
+  later.push({ type: "text_delta", delta: "之后" });
+  assert.deepEqual(
+    await outcome(iterator.next()),
+    { value: { value: { type: "text_delta", delta: "之后" }, done: false } },
+    "队列读完以后、没有人等待时 push 的事件仍排进队列并交付给下一次 next()：一个也不丢（整批丢掉读过的部分时，readIndex 要一起归零）",
+  );
 });
 
 test("排队：结束之后再 push 或 end 是清楚的错误，已经交付的结果不变", async () => {
@@ -58,7 +82,7 @@ test("排队：结束之后再 push 或 end 是清楚的错误，已经交付的
     "终态之后不能再有事件",
   );
   assert.throws(() => stream.end(final), /already ended/, "一条流只有一个终态");
-  assert.equal(await stream.result(), final, "result() 仍是第一次 end 的 assistant");
+  assert.ok((await stream.result()) === final, "result() 仍是第一次 end 的 assistant（同一个对象）");
 });
 
 test("唤醒：已经在等待的迭代器被下一次 push 唤醒，同时等待的按先后唤醒，end 让它结束", async () => {
@@ -83,7 +107,7 @@ test("唤醒：已经在等待的迭代器被下一次 push 唤醒，同时等�
   assert.equal(early, undefined, "直接交给等待者的事件不进队列：下一个 next() 等待新事件，不会再得到 start");
   stream.end(final);
   assert.deepEqual(await ending, { value: undefined, done: true }, "end 让正在等待的 next() 以 done 结束");
-  assert.equal(await stream.result(), final, "result() 给出最终 assistant");
+  assert.ok((await stream.result()) === final, "result() 给出 end 收到的那一条最终 assistant（同一个对象）");
 
   const both = new PushModelStream();
   const reader = both[Symbol.asyncIterator]();

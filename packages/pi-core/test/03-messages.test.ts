@@ -53,10 +53,19 @@ test("消息 IR：text、userMessage、assistantMessage 给出 canonical 形状�
     { role: "assistant", content: [text("我先读取项目说明。"), readCall], stopReason: "toolUse", timestamp: 2 },
     "assistant 消息：文本块与调用按顺序放在 content 里，带 stopReason，没有别的字段",
   );
+  const before = Date.now();
   const untimed = assistantMessage([], "stop");
-  assert.equal(typeof untimed.timestamp, "number", "省略时间戳时取当前时间（一个数字）");
+  const untimedUser = userMessage("hi");
+  const after = Date.now();
+  assert.ok(
+    untimed.timestamp >= before && untimed.timestamp <= after,
+    `省略时间戳时取当前时间（Date.now()），不是 0 或别的常数：得到 ${untimed.timestamp}`,
+  );
   assert.equal("errorMessage" in untimed, false, "正常结束的 assistant 没有 errorMessage 字段");
-  assert.equal(typeof userMessage("hi").timestamp, "number", "user 消息省略时间戳时同样取当前时间");
+  assert.ok(
+    untimedUser.timestamp >= before && untimedUser.timestamp <= after,
+    `user 消息省略时间戳时同样取当前时间（Date.now()），不是 0 或别的常数：得到 ${untimedUser.timestamp}`,
+  );
 });
 
 test("文本投影：README 往返投影成四行，调用只留名字与 id，结果只留第一行", () => {
@@ -82,7 +91,10 @@ test("文本投影：README 往返投影成四行，调用只留名字与 id，�
 test("文本投影：有损但不改 canonical 消息，同一份消息投影两次结果相同", () => {
   const trace = deepFreeze(readmeTrace());
   const copy = structuredClone(trace);
-  const first = projectText(trace);
+  let first = "";
+  assert.doesNotThrow(() => {
+    first = projectText(trace);
+  }, "投影只读：不 push、不 sort、不改写任何字段（消息已深度冻结，任何写入都会抛出）");
   assert.equal(projectText(trace), first, "投影只读消息：两次结果一样");
   assert.deepEqual(trace, copy, "投影之后 canonical 消息与投影之前完全相同");
 
@@ -115,7 +127,7 @@ test("error 终态：流以 error 事件结束，result() 仍给出最终 assist
   for await (const event of stream) seen.push(event);
   assert.deepEqual(seen.at(-1), sent.at(-1), "最后一个事件是 error 终态，不是 done");
   const final = await stream.result();
-  assert.equal(final, partial, "error 也是协议里的终态：result() resolve，不是 reject");
+  assert.ok(final === partial, "error 也是协议里的终态：result() resolve 成 end 收到的那一条 assistant，不是 reject");
   assert.equal(
     projectText([final]),
     "assistant (error: upstream overloaded): 我先读",
@@ -124,7 +136,12 @@ test("error 终态：流以 error 事件结束，result() 仍给出最终 assist
   assert.equal(
     projectText([assistantMessage([], "aborted", 3)]),
     "assistant (aborted): ",
-    "没有 errorMessage 的 aborted 只标出终态",
+    "没有 errorMessage 的 aborted 只标出终态；冒号与空格照写，即使后面没有块（一行是 assistantHead() 加上冒号与空格再加各块）",
+  );
+  assert.equal(
+    projectText([{ ...assistantMessage([text("我先")], "error", 3), errorMessage: "" }]),
+    "assistant (error: ): 我先",
+    "有 errorMessage 字段就写进括号，空字符串也是（看 === undefined，不看真假）：只有没有这个字段时才只写终态",
   );
   assert.equal(
     projectText([{ ...assistantMessage([text("我先")], "aborted", 3), errorMessage: "cancelled by user" }]),

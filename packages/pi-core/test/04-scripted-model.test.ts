@@ -76,9 +76,24 @@ test("脚本回合：脚本里的消息按真实协议播放成事件，每次�
   ]);
   const played = await drain(many.stream(request()));
   assert.deepEqual(
-    played.events.map((event) => (event.type === "toolcall_end" ? `end ${event.toolCall.id}` : event.type)),
-    ["start", "text_delta", "text_delta", "toolcall_delta", "end call-1", "toolcall_delta", "end call-2", "done"],
-    "每个文本块一个 text_delta；每个调用先 toolcall_delta 再 toolcall_end，一个调用接一个调用",
+    played.events.map((event) =>
+      event.type === "toolcall_end"
+        ? `end ${event.toolCall.id}`
+        : event.type === "text_delta"
+          ? `text ${event.delta}`
+          : event.type,
+    ),
+    [
+      "start",
+      "text 先读两个文件。",
+      "text 马上回来。",
+      "toolcall_delta",
+      "end call-1",
+      "toolcall_delta",
+      "end call-2",
+      "done",
+    ],
+    "每个文本块按 content 里的顺序各一个 text_delta；每个调用先 toolcall_delta 再 toolcall_end，一个调用接一个调用",
   );
 });
 
@@ -154,6 +169,12 @@ test("预取消：signal 已经取消的请求以 aborted 终态结束，不消�
 
   const next = await drain(model.stream(request()));
   assert.deepEqual(next.final, answer, "回合没有被消耗：下一次请求仍播放脚本的第一个回合");
+  const third = await drain(model.stream(request()));
+  assert.equal(
+    third.final.errorMessage,
+    "ScriptedModel: request 3 has no scripted turn (the script has 1); add a turn or expect fewer requests",
+    "预取消的请求也算一次请求：之后脚本耗尽时写明的是第 3 次请求（this.requests.length），不是播放过的回合数加一",
+  );
 
   const empty = new ScriptedModel([]);
   const cancelledPastScript = await drain(empty.stream(request(), { signal: controller.signal }));

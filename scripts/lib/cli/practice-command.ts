@@ -71,7 +71,7 @@ export async function practice(
     if (values.from !== undefined) await checkTargetDir(given);
   }
   const carried = values.from === undefined ? undefined : await carryFrom(checkpoint, values.from, from);
-  const options = { files: carried?.files ?? {} };
+  const options = { files: carried?.files ?? {}, learner: [...(carried?.learner ?? []), checkpoint.id] };
   let dir: string;
   if (given !== undefined) {
     await writeCheckpointTree(checkpoint, "practice", given, options);

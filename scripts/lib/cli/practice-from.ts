@@ -3,6 +3,7 @@
 // files forward to checkpoint N (diff/carry-forward.ts).
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { chapterList, learnerChapters } from "../../../packages/pi-coding-agent/src/cli/practice-record.js";
 import { verifyCommand } from "../commands.js";
 import { type Checkpoint, loadManifest } from "../course/manifest.js";
 import { carryForward, learnerFiles } from "../diff/carry-forward.js";
@@ -18,6 +19,8 @@ export interface CarriedWork {
   previous: Checkpoint;
   /** Files to put in the new practice directory instead of the reference ones. */
   files: Record<string, string>;
+  /** The chapters the earlier tree held as the learner's: they stay the learner's in the new one. */
+  learner: string[];
   /** What to tell the learner about the files carried and the changes applied. */
   note: string[];
 }
@@ -56,11 +59,26 @@ export async function carryFrom(next: Checkpoint, fromArgument: string, from: st
   const files = Object.fromEntries(
     Object.entries(carried.files).filter(([file]) => !next.teachingFiles.includes(file)),
   );
+  // A tree made before the record listed chapters: every chapter in it is taken as the learner's.
+  const recorded = learnerChapters(dir);
+  const upTo = courseIds.slice(0, courseIds.indexOf(previous.id) + 1);
+  const learner = upTo.filter((id) => recorded === undefined || recorded.has(id));
+  const reference = upTo.filter((id) => !learner.includes(id));
+  const isLearners = (file: string) =>
+    manifest.checkpoints.some(
+      (checkpoint) => learner.includes(checkpoint.id) && checkpoint.teachingFiles.includes(file),
+    );
+  const yours = Object.keys(files).filter(isLearners);
   const note = [
-    `带入你在 ${shown} 中的教学文件：${Object.keys(files).join("、")}`,
+    `带入你在 ${shown} 中写的教学文件（${chapterList(learner)}）：${yours.join("、")}`,
+    ...(reference.length === 0
+      ? []
+      : [
+          `  ${chapterList(reference)}在 ${shown} 里是课程的参考实现（建那个练习目录时带进来的），照样带入，仍算课程的`,
+        ]),
     ...carried.applied.map(({ file, checkpoint }) => `  检查点 ${checkpoint} 对 ${file} 的改动已应用到你的版本`),
   ];
-  return { dir, previous, files, note };
+  return { dir, previous, files, learner, note };
 }
 
 /** The checkpoint whose practice tree `dir` is, from its root package.json's name. */

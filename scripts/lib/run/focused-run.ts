@@ -135,7 +135,9 @@ export async function runFocused(
       // names. A timeout of a whole file means its process never got back to its event loop.
       const failure = result.firstFailure;
       if (failure?.hung === true && files.some((file) => path.resolve(dir, file) === path.resolve(dir, failure.test))) {
-        throw spinning(checkpoint, fileMs, trace.lastStarted());
+        throw trace.loopAliveAfterStart()
+          ? waiting(checkpoint, fileMs, trace.lastStarted())
+          : spinning(checkpoint, fileMs, trace.lastStarted());
       }
       // A process that died reports only its file: the trace names the test it was in.
       if (failure?.crashed !== undefined) failure.test = trace.lastStarted() ?? failure.test;
@@ -159,6 +161,15 @@ export async function runFocused(
 function spinning(checkpoint: Checkpoint, afterMs: number, test: string | undefined): RunTimeoutError {
   return new RunTimeoutError(
     `聚焦测试 ${afterMs / 1000} 秒后仍未结束，已被终止：检查 ${teachingNames(checkpoint)} 里是否有不会结束的同步循环。`,
+    test,
+  );
+}
+
+/** A file stopped at its timeout while its event loop still ran: a test waiting on something that never comes. */
+function waiting(checkpoint: Checkpoint, afterMs: number, test: string | undefined): RunTimeoutError {
+  return new RunTimeoutError(
+    `聚焦测试 ${afterMs / 1000} 秒后仍未结束，已被终止：测试在等一个永远不 settle 的 Promise` +
+      `（漏了 await、resolve 或 return，或一个不会到来的事件、不会退出的子进程）：检查 ${teachingNames(checkpoint)}。`,
     test,
   );
 }

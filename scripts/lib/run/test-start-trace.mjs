@@ -1,6 +1,7 @@
 // Preloaded (--import) into a focused run's test processes by test-trace.ts: before each test,
 // its name is appended to the trace file named in this module's URL, synchronously, so the name
-// is there even when the test then spins in a synchronous loop and its process is killed.
+// is there even when the test then spins in a synchronous loop and its process is killed. A beat
+// (`0`) is appended every `beatMs` milliseconds (test-trace.ts sets it) while the process's event loop runs.
 //
 // A test process spinning in a learner's synchronous loop also watches its parent from a worker
 // thread (the only code that still runs): when the runner that started it is gone, however it
@@ -8,13 +9,17 @@
 // stdout pipe), this process ends itself instead of spinning on as an orphan.
 import { appendFileSync } from "node:fs";
 
-const trace = new URL(import.meta.url).searchParams.get("trace");
+const params = new URL(import.meta.url).searchParams;
+const trace = params.get("trace");
 // NODE_TEST_CONTEXT is set only in the processes that run test files, not in the runner.
 if (trace !== null && process.env.NODE_TEST_CONTEXT !== undefined) {
   const { beforeEach } = await import("node:test");
   beforeEach((context) => {
     appendFileSync(trace, `${JSON.stringify(context.name)}\n`);
   });
+  // A heartbeat of the event loop: a test stopped while the loop still beats was waiting on a
+  // promise that never settles, not spinning in a synchronous loop (which stops the beat).
+  setInterval(() => appendFileSync(trace, "0\n"), Number(params.get("beatMs"))).unref();
   const { Worker } = await import("node:worker_threads");
   // process.ppid is read once at start-up, so the worker asks the system: /proc on Linux (where a
   // dead runner nobody reaps stays a zombie that signal 0 still finds), else signal 0.

@@ -15,6 +15,8 @@ export interface TestTrace {
   args: string[];
   /** The last test that started, if any did. */
   lastStarted(): string | undefined;
+  /** Whether the event loop went on beating for a second or more after the last test started. */
+  loopAliveAfterStart(): boolean;
   remove(): void;
 }
 
@@ -22,22 +24,43 @@ export interface TestTrace {
 export function startTestTrace(dir: string, distDir: string): TestTrace {
   runs += 1;
   const file = path.join(dir, distDir, `.focused-trace-${process.pid}-${runs}`);
-  const url = `${pathToFileURL(preload).href}?trace=${encodeURIComponent(file)}`;
+  const url = `${pathToFileURL(preload).href}?trace=${encodeURIComponent(file)}&beatMs=${BEAT_MS}`;
   const release = cleanupOnSignal(() => rmSync(file, { force: true }));
   return {
     args: [`--import=${url}`],
     lastStarted() {
-      try {
-        const lines = readFileSync(file, "utf8").trim().split("\n");
-        const last = lines.at(-1);
-        return last === undefined || last === "" ? undefined : (JSON.parse(last) as string);
-      } catch {
-        return undefined;
-      }
+      const lines = traceLines(file);
+      const start = lastStart(lines);
+      return start === -1 ? undefined : (JSON.parse(lines[start] ?? "") as string);
+    },
+    loopAliveAfterStart() {
+      const lines = traceLines(file);
+      const start = lastStart(lines);
+      return start !== -1 && (lines.length - start - 1) * BEAT_MS >= 1_000;
     },
     remove() {
       rmSync(file, { force: true });
       release();
     },
   };
+}
+
+/** How often a test process's event loop writes its beat into the trace. */
+const BEAT_MS = 250;
+
+/** The index of the last test name in `lines`, or -1. */
+function lastStart(lines: string[]): number {
+  for (let index = lines.length - 1; index >= 0; index -= 1) if (lines[index]?.startsWith('"')) return index;
+  return -1;
+}
+
+/** The trace's lines: JSON test names, and `0` for each beat of the event loop. */
+function traceLines(file: string): string[] {
+  try {
+    return readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => line !== "");
+  } catch {
+    return [];
+  }
 }

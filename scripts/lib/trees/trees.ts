@@ -27,6 +27,8 @@ export interface WriteTreeOptions {
   files?: Record<string, string>;
   /** Moves the finished tree into place; replaceable so tests can make that last step fail. */
   rename?: Rename;
+  /** Practice trees: the chapters whose teaching files are the learner's (default: the checkpoint's own). */
+  learner?: readonly string[];
 }
 
 /**
@@ -65,7 +67,9 @@ export async function writeCheckpointTree(
     if (kind === "practice") Object.assign((rootJson as { scripts: object }).scripts, { verify: verifyScript() });
     await writeFileIn(tmp, "package.json", `${JSON.stringify(rootJson, null, 2)}\n`);
     await linkNodeModules(tmp, target, packages, toolchain, links);
-    if (kind === "practice") await writePracticeMarker(tmp, target, checkpoint.id);
+    if (kind === "practice") {
+      await writePracticeMarker(tmp, target, checkpoint.id, options.learner ?? [checkpoint.id]);
+    }
     await moveIntoPlace(tmp, target, replaceEmptyDir, options.rename);
   } catch (error) {
     await removeTree(tmp, links);

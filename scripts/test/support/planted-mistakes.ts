@@ -1,11 +1,12 @@
-// Mistakes a learner makes in chapters 00–07, 09 and 10–15, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 00–07, 09 and 10–17, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
 // The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
-// fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's; the others
-// are the course's own.
+// fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
+// author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
+// author's; the others are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -49,6 +50,28 @@ const exposedRegistry = "packages/pi-coding-agent/src/exposure/registry.ts";
 const toolState = "packages/pi-coding-agent/src/exposure/tool-state.ts";
 const exposureTranscript = "packages/pi-coding-agent/src/exposure/transcript.ts";
 const toolSearch = "packages/pi-coding-agent/src/exposure/tool-search.ts";
+const jsonrpcMessage = "packages/pi-coding-agent/src/mcp/jsonrpc-message.ts";
+const ndjsonReader = "packages/pi-coding-agent/src/mcp/ndjson-reader.ts";
+const mcpConnection = "packages/pi-coding-agent/src/mcp/connection.ts";
+const mcpLifecycle = "packages/pi-coding-agent/src/mcp/lifecycle.ts";
+const mcpListTools = "packages/pi-coding-agent/src/mcp/list-tools.ts";
+const mcpCallTool = "packages/pi-coding-agent/src/mcp/call-tool.ts";
+const stdioTransport = "packages/pi-coding-agent/src/mcp/stdio-transport.ts";
+const mcpToolNames = "packages/pi-coding-agent/src/mcp/tool-names.ts";
+const modelCatalogue = "packages/pi-coding-agent/src/models/catalogue.ts";
+const modelRouting = "packages/pi-coding-agent/src/models/routing.ts";
+const branchState = "packages/pi-coding-agent/src/models/branch-state.ts";
+const runScript = "packages/pi-coding-agent/src/codemode/run-script.ts";
+const nestedCalls = "packages/pi-coding-agent/src/codemode/nested-calls.ts";
+const sandbox = "packages/pi-coding-agent/src/codemode/sandbox.ts";
+const codeTool = "packages/pi-coding-agent/src/codemode/code-tool.ts";
+const parseEntryFile = "packages/pi-coding-agent/src/session/parse-entry.ts";
+const sessionContext = "packages/pi-coding-agent/src/session/session-context.ts";
+const compactionSummary = "packages/pi-coding-agent/src/compaction/summary.ts";
+const compactionContext = "packages/pi-coding-agent/src/compaction/context.ts";
+const skills = "packages/pi-coding-agent/src/resources/skills.ts";
+const templates = "packages/pi-coding-agent/src/resources/templates.ts";
+const loadExtensionsFile = "packages/pi-coding-agent/src/extensions/load.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -859,7 +882,7 @@ export const plantedMistakes: PlantedMistake[] = [
           '  const said = turn.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");\n  if (said !== "") stream.push({ type: "text_delta", delta: said });',
       },
     ],
-    says: /每个文本块一个 text_delta/,
+    says: /每个文本块按 content 里的顺序各一个 text_delta/,
   },
   {
     checkpoint: "04",
@@ -986,6 +1009,380 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /不是 length 时 finish\(\) 的第一处问题存进 callProblem/,
+  },
+  // The second fresh-learner walk of 00–05 (walk0005): mistakes of its own that passed verify silently.
+  {
+    checkpoint: "00",
+    name: "一条 user 消息清空了 open",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: '    } else if (message.role === "toolResult") {',
+        replace:
+          '    } else if (message.role === "user") {\n      open = [];\n    } else if (message.role === "toolResult") {',
+      },
+    ],
+    says: /user 消息不改变 open/,
+  },
+  {
+    checkpoint: "00",
+    name: "同一条 assistant 的调用倒序记进 open",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "      open = toolCallsOf(message);",
+        replace: "      open = toolCallsOf(message).reverse();",
+      },
+    ],
+    says: /按声明的顺序返回/,
+  },
+  {
+    checkpoint: "01",
+    name: "error 的一行按真假判断 message，空字符串的 message 被省略",
+    lab: "1.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "      return event.message === undefined ? `error ${event.reason}`",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: "      return !event.message ? `error ${event.reason}`",
+      },
+    ],
+    says: /有 message 字段就写成 error <reason>: <message>，空字符串也是 message/,
+  },
+  {
+    checkpoint: "01",
+    name: "error 的 message 只在为真时检查类型，null 通过了边界",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: '      return value.message === undefined || typeof value.message === "string"',
+        replace: '      return !value.message || typeof value.message === "string"',
+      },
+    ],
+    says: /"message":null\} 应当被拒绝/,
+  },
+  {
+    checkpoint: "01",
+    name: "done 也接受 aborted",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "      return DONE_REASONS.includes(value.reason) ?",
+        replace: '      return [...DONE_REASONS, "aborted"].includes(value.reason) ?',
+      },
+    ],
+    says: /"reason":"aborted"\} 应当被拒绝/,
+  },
+  {
+    checkpoint: "01",
+    name: "空字符串的 delta 被当成缺了 delta",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: '      return typeof value.delta === "string" ? undefined',
+        replace: '      return typeof value.delta === "string" && value.delta !== "" ? undefined',
+      },
+    ],
+    says: /delta 只要是字符串就合法，空字符串也是/,
+  },
+  {
+    checkpoint: "02",
+    name: "队列读完就清空，readIndex 不归零：之后 push 的事件读不到",
+    lab: "2.1",
+    mutations: [
+      {
+        file: modelStream,
+        find: "      if (this.readIndex >= 1024 && this.readIndex * 2 >= this.buffered.length) {\n        this.buffered.splice(0, this.readIndex);\n        this.readIndex = 0;\n      }",
+        replace: "      if (this.readIndex === this.buffered.length) this.buffered.length = 0;",
+      },
+    ],
+    says: /队列读完以后、没有人等待时 push 的事件仍排进队列/,
+  },
+  {
+    checkpoint: "02",
+    name: "丢掉读过的部分时忘了把 readIndex 归零",
+    lab: "2.1",
+    mutations: [
+      {
+        file: modelStream,
+        find: "        this.buffered.splice(0, this.readIndex);\n        this.readIndex = 0;\n",
+        replace: "        this.buffered.splice(0, this.readIndex);\n",
+      },
+    ],
+    says: /长回合的 3000 个事件一个不少/,
+  },
+  {
+    checkpoint: "02",
+    name: "result() 给出 end 收到的消息的副本",
+    lab: "2.1",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    this.settleFinal.resolve(message);",
+        replace: "    this.settleFinal.resolve({ ...message });",
+      },
+    ],
+    says: /result\(\) 给出 end 收到的那一条 assistant（同一个对象，不是副本）/,
+  },
+  {
+    checkpoint: "03",
+    name: "投影就地排序 assistant 的块",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "      return `${assistantHead(message)}: ${message.content\n",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+          "      return `${assistantHead(message)}: ${message.content\n        .sort((a, b) => a.type.localeCompare(b.type))\n",
+      },
+    ],
+    says: /投影只读：不 push、不 sort、不改写任何字段/,
+  },
+  {
+    checkpoint: "03",
+    name: "assistantMessage 省略时间戳时取 0",
+    lab: "3.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/messages.ts",
+        find: "  stopReason: StopReason,\n  timestamp: number = Date.now(),",
+        replace: "  stopReason: StopReason,\n  timestamp = 0,",
+      },
+    ],
+    says: /省略时间戳时取当前时间（Date\.now\(\)），不是 0/,
+  },
+  {
+    checkpoint: "03",
+    name: "userMessage 省略时间戳时取 0",
+    lab: "3.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/messages.ts",
+        find: "timestamp: number = Date.now()): UserMessage",
+        replace: "timestamp = 0): UserMessage",
+      },
+    ],
+    says: /user 消息省略时间戳时同样取当前时间/,
+  },
+  {
+    checkpoint: "03",
+    name: "errorMessage 按真假判断，空字符串的诊断被省略",
+    lab: "3.3",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        find: '  const why = message.errorMessage === undefined ? "" :',
+        replace: '  const why = !message.errorMessage ? "" :',
+      },
+    ],
+    says: /有 errorMessage 字段就写进括号，空字符串也是/,
+  },
+  {
+    checkpoint: "04",
+    name: "文本块倒序播放",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: "  for (const block of turn.content) {",
+        replace: "  for (const block of [...turn.content].reverse()) {",
+      },
+    ],
+    says: /每个文本块按 content 里的顺序各一个 text_delta/,
+  },
+  {
+    checkpoint: "04",
+    name: "脚本耗尽按播放过的回合数说第几次请求",
+    lab: "4.4",
+    mutations: [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+      { file: scriptedModel, find: "request ${this.requests.length} has", replace: "request ${this.played + 1} has" },
+    ],
+    says: /预取消的请求也算一次请求：之后脚本耗尽时写明的是第 3 次请求/,
+  },
+  {
+    checkpoint: "05",
+    name: "toolParam 删掉调用者那条工具结果的 details",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: "  const param: ChatCompletionToolMessageParam = {",
+        replace:
+          "  delete (message as { details?: unknown }).details;\n  const param: ChatCompletionToolMessageParam = {",
+      },
+    ],
+    says: /转换不改调用者的 canonical 消息/,
+  },
+  {
+    checkpoint: "05",
+    name: "失败的工具结果把 isError 发上线",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: "    content: joinText(message.content),\n  };",
+        replace:
+          "    content: joinText(message.content),\n    ...(message.isError ? { is_error: true } : {}),\n  } as ChatCompletionToolMessageParam;",
+      },
+    ],
+    says: /失败的工具结果也只发 role、tool_call_id、content/,
+  },
+  {
+    checkpoint: "05",
+    name: "工具结果只发第一段文字",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: "    content: joinText(message.content),\n  };",
+        replace: '    content: message.content[0]?.text ?? "",\n  };',
+      },
+    ],
+    says: /多段文字用换行连接/,
+  },
+  {
+    checkpoint: "05",
+    name: "systemPrompt 为空字符串时也发 system 消息",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: '  if (systemPrompt !== undefined && systemPrompt !== "")',
+        replace: "  if (systemPrompt !== undefined)",
+      },
+    ],
+    says: /systemPrompt 为空字符串（""）时不发 system 消息/,
+  },
+  {
+    checkpoint: "05",
+    name: "有调用时丢掉文字，content 总用 emptyAssistantContent",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: 'content: text === "" ? compat.emptyAssistantContent : text, tool_calls',
+        replace: "content: compat.emptyAssistantContent, tool_calls",
+      },
+    ],
+    says: /有文字也有调用的 assistant：文字照样放进 content/,
+  },
+  {
+    checkpoint: "05",
+    name: "名字里有 token、secret 的请求头不算凭据",
+    lab: "5.2",
+    mutations: [{ file: redact, find: "/auth|key|token|secret/i.test(name)", replace: "/auth|key/i.test(name)" }],
+    says: /名字里有 token 或 secret 的请求头也是凭据/,
+  },
+  {
+    checkpoint: "05",
+    name: "不是我们发的 Bearer 凭据留在 errorMessage 里",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "    return redacted.replace(SCHEME_CREDENTIAL, `$1 ${REDACTED}`);",
+        replace: "    return redacted;",
+      },
+    ],
+    says: /哪怕它不是我们发的/,
+  },
+  {
+    checkpoint: "05",
+    name: "查询串里的密钥只给原样的一份，没有 percent 编码的",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        find: ".flatMap(([, value]) => [value, encodeURIComponent(value)]);",
+        replace: ".flatMap(([, value]) => [value]);",
+      },
+    ],
+    says: /查询串里 percent 编码写出的密钥也换掉/,
+  },
+  {
+    checkpoint: "05",
+    name: "urlCredentials 在解析不了的 url 上抛出",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        find: "  let query: URLSearchParams;\n  try {\n    query = new URL(url).searchParams;\n  } catch {\n    return [];\n  }",
+        replace: "  const query = new URL(url).searchParams;",
+      },
+    ],
+    says: /url 解析不了时 urlCredentials 返回 \[\]，不抛出/,
+  },
+  {
+    checkpoint: "05",
+    name: "finish_reason 到过以后还读后来的 content",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "    if (choice === undefined || this.finishReason !== undefined) return;",
+        replace: "    if (choice === undefined) return;",
+      },
+    ],
+    says: /finish_reason 到过以后，之后的 choice 不再读/,
+  },
+  {
+    checkpoint: "05",
+    name: "usage 缺的字段不记 0",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "    if (usage) this.usage = { input: usage.prompt_tokens ?? 0, output: usage.completion_tokens ?? 0 };",
+        replace:
+          '    if (usage) this.usage = { input: usage.prompt_tokens, output: usage.completion_tokens } as AssistantMessage["usage"];',
+      },
+    ],
+    says: /usage 缺的字段记 0/,
+  },
+  {
+    checkpoint: "05",
+    name: "空的参数片段也发 toolcall_delta",
+    lab: "5.5",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '      if (piece !== "") this.emit({ type: "toolcall_delta", delta: piece });',
+        replace: '      this.emit({ type: "toolcall_delta", delta: piece });',
+      },
+    ],
+    says: /参数为 "" 的片段（只带 id 与 name 的第一个片段）不发 toolcall_delta/,
+  },
+  {
+    checkpoint: "05",
+    name: "没有 id 的调用 id 留空",
+    lab: "5.5",
+    mutations: [
+      {
+        file: assembler,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: 'uniqueId(partial.id === "" ? `call_${partial.index}` : partial.id,',
+        replace: "uniqueId(partial.id,",
+      },
+    ],
+    says: /没有 id 的调用得到 call_<index>/,
+  },
+  {
+    checkpoint: "05",
+    name: "后面的坏调用覆盖前面的 problem",
+    lab: "5.5",
+    mutations: [{ file: assembler, find: "        if (problem === undefined) {", replace: "        {" }],
+    says: /problem 只记第一处（index 最小的坏调用）/,
   },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {
@@ -1247,6 +1644,276 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /json：写错误原样传出：拒绝的是 write 抛出的那个错误对象本身，不包装成新的错误/,
+  },
+  // Issue 34's second fresh-learner walk of 10–14 (walk1014): mistakes that still passed verify silently.
+  {
+    checkpoint: "10",
+    name: "pathTo 返回条目本身，不复制",
+    lab: "10.1",
+    mutations: [
+      { file: sessionTree, find: "  return copyEntries(chain.reverse());", replace: "  return chain.reverse();" },
+    ],
+    says: /返回的是深拷贝（copyEntries）：改动它不影响条目/,
+  },
+  {
+    checkpoint: "10",
+    name: "先 push 再查父条目：失败的追加留下了条目",
+    lab: "10.3",
+    mutations: [
+      {
+        file: "packages/pi-coding-agent/src/session/memory-store.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of memory-store.ts as they are written
+        find: "    if (copy.parentId !== null && !this.ids.has(copy.parentId)) {\n      throw new Error(`条目 ${copy.id} 的父条目 ${copy.parentId} 不在会话里：这次追加被拒绝`);\n    }\n    this.committed.push(copy);\n    this.ids.add(copy.id);",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          "    this.committed.push(copy);\n    this.ids.add(copy.id);\n    if (copy.parentId !== null && !this.ids.has(copy.parentId)) {\n      throw new Error(`条目 ${copy.id} 的父条目 ${copy.parentId} 不在会话里：这次追加被拒绝`);\n    }",
+      },
+    ],
+    says: /失败的追加什么也不留下：查重复 id 与缺父条目都在 push 之前/,
+  },
+  {
+    checkpoint: "10",
+    name: "只跳过空串，只有空白的行当坏行",
+    lab: "10.4",
+    mutations: [
+      {
+        file: "packages/pi-coding-agent/src/session/jsonl-recovery.ts",
+        find: '    if (line.trim() === "") continue;',
+        replace: '    if (line === "") continue;',
+      },
+    ],
+    says: /空行（包括只有空白的行，" {3}"）忽略，不当作坏行/,
+  },
+  {
+    checkpoint: "10",
+    name: "label 条目必须带 label 字段（清除书签的 label 被拒绝）",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: '      if (entry.label !== undefined) requireString(entry, "label");',
+        replace: '      requireString(entry, "label");',
+      },
+    ],
+    says: /没有 label 字段的 label 条目是清除书签/,
+  },
+  {
+    checkpoint: "10",
+    name: "排在失败之后的追加轮到时不看 closedBecause，照样去写",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: "    const written = this.writer.then(async () => {\n      if (this.closedBecause !== undefined) throw new Error(this.closedBecause);\n",
+        replace: "    const written = this.writer.then(async () => {\n",
+      },
+    ],
+    says: /排在失败之后的追加轮到时看到 closedBecause 就 reject，不再去写/,
+  },
+  {
+    checkpoint: "10",
+    name: "只有 user 消息补齐这一批，下一条 assistant 不补",
+    lab: "10.6",
+    mutations: [
+      {
+        file: sessionContext,
+        find: "    closeBatch();\n    messages.push(message);",
+        replace: '    if (message.role === "user") closeBatch();\n    messages.push(message);',
+      },
+    ],
+    says: /下一条 assistant（不只是 user）到来时也先补齐这一批/,
+  },
+  {
+    checkpoint: "10",
+    name: "不在这一批里的结果被收下（splice(-1) 去掉了别的调用）",
+    lab: "10.6",
+    mutations: [
+      {
+        file: sessionContext,
+        find: "      if (open === undefined || index === -1) {",
+        replace: "      if (open === undefined) {",
+      },
+    ],
+    says: /toolResult 必须回答这一批里还没回答的某个调用/,
+  },
+  {
+    checkpoint: "11",
+    name: "details 里的未知字段被收下",
+    lab: "11.1",
+    mutations: [
+      {
+        file: compactionSummary,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of summary.ts as it is written
+        find: "    if (isObject(entry.details)) onlyKnown(entry.details, DETAILS_FIELDS, `${where} 的 details`);\n",
+        replace: "",
+      },
+    ],
+    says: /details 有未知字段（details 只认 readFiles、modifiedFiles 与 structured）/,
+  },
+  {
+    checkpoint: "11",
+    name: "fromHook 不查是不是布尔值",
+    lab: "11.1",
+    mutations: [
+      {
+        file: compactionSummary,
+        find: '  if (entry.fromHook !== undefined && typeof entry.fromHook !== "boolean") {',
+        replace: '  if (entry.fromHook !== undefined && typeof entry.fromHook === "symbol") {',
+      },
+      {
+        file: compactionSummary,
+        find: "  if (entry.fromHook !== undefined) parsed.fromHook = entry.fromHook;",
+        replace: "  if (entry.fromHook !== undefined) parsed.fromHook = entry.fromHook as boolean;",
+      },
+    ],
+    says: /fromHook 不是布尔值（fromHook 没有或是布尔值）/,
+  },
+  {
+    checkpoint: "11",
+    name: "firstKeptEntryId 在整条路径上找，压缩之后的条目也收下",
+    lab: "11.5",
+    mutations: [
+      {
+        file: compactionContext,
+        find: "  const from = path.findIndex((entry, index) => index < at && entry.id === compaction.firstKeptEntryId);",
+        replace: "  const from = path.findIndex((entry) => entry.id === compaction.firstKeptEntryId);",
+      },
+    ],
+    says: /firstKeptEntryId 只在这个压缩之前的位置找/,
+  },
+  {
+    checkpoint: "12",
+    name: "全局目录按给的路径用，不换成真实路径",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        find: '      ? [{ kind: "global", dir: realDir(options.globalDir, "全局目录") }]',
+        replace: '      ? [{ kind: "global", dir: path.resolve(options.globalDir) }]',
+      },
+    ],
+    says: /经符号链接给出的全局目录也用它的真实路径/,
+  },
+  {
+    checkpoint: "12",
+    name: "技能的 name 不限 64 个字符",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "  if (!SKILL_NAME.test(name) || name.length > 64) {",
+        replace: "  if (!SKILL_NAME.test(name)) {",
+      },
+    ],
+    says: /name 最多 64 个字符/,
+  },
+  {
+    checkpoint: "12",
+    name: "前置元数据里缩进的行也当字段",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "    const match = /^([A-Za-z][\\w-]*):\\s*(.*)$/.exec(line);",
+        replace: "    const match = /^\\s*([A-Za-z][\\w-]*):\\s*(.*)$/.exec(line);",
+      },
+    ],
+    says: /只有顶格的 key: value 是字段/,
+  },
+  {
+    checkpoint: "12",
+    name: "SKILL.md 直接按 skill.path 读，不经技能目录的边界",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "  const skillFile = await insideSkill(root, path.basename(skill.path), skill.name);",
+        replace: "  const skillFile = skill.path;",
+      },
+    ],
+    says: /SKILL\.md 本身也经 insideSkill\(\)（第 08 章的边界）换成真实路径再读/,
+  },
+  {
+    checkpoint: "12",
+    name: "模板两遍替换：先 $N，再对整个结果替换 $@",
+    lab: "12.3",
+    mutations: [
+      {
+        file: templates,
+        find: '  const rendered = source.replace(/\\$([1-9@$])/g, (_, key: string) => {\n    if (key === "$") return "$";\n    if (key === "@") return args.join(" ");\n    return args[Number(key) - 1] ?? "";\n  });',
+        replace:
+          '  const rendered = source\n    .replace(/\\$([1-9$])/g, (_, key: string) => (key === "$" ? "$" : (args[Number(key) - 1] ?? "")))\n    .replaceAll("$@", () => args.join(" "));',
+      },
+    ],
+    says: /一遍扫描：替换进去的参数“\$@”不再被当成占位符/,
+  },
+  {
+    checkpoint: "12",
+    name: "上下文文件的内容不 trim",
+    lab: "12.3",
+    mutations: [
+      {
+        file: resourceContext,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of context.ts as it is written
+        find: "\\n${file.content.trim()}\\n</context_file>",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "\\n${file.content}\\n</context_file>",
+      },
+    ],
+    says: /上下文文件的内容先 trim\(\)/,
+  },
+  {
+    checkpoint: "12",
+    name: "工具名只和已有的比，不查扩展自己注册了两次",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "  const taken = names.find((name, index) => registry.get(name) !== undefined || names.indexOf(name) !== index);",
+        replace: "  const taken = names.find((name) => registry.get(name) !== undefined);",
+      },
+    ],
+    says: /一个坏文件从不让 loadExtensions 抛出：stage\(\) 先查工具名/,
+  },
+  {
+    checkpoint: "12",
+    name: "trusted() 返回真值就算信任",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "      trusted = (await options.trusted(file)) === true;",
+        replace: "      trusted = Boolean(await options.trusted(file));",
+      },
+    ],
+    says: /只有 trusted\(\) 恰好返回 true 才算信任/,
+  },
+  {
+    checkpoint: "14",
+    name: "调用 id 只在那个调用还没有结果时才算重复",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '        if (seen.has(call.id)) return "duplicate";',
+        replace: '        if (seen.has(call.id) && !answered.has(call.id)) return "duplicate";',
+      },
+    ],
+    says: /后一个 assistant 重用了一个已经有结果的调用 id，之后没有结果/,
+  },
+  {
+    checkpoint: "14",
+    name: "onReport 在全部运行完之后才一起调用",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: "      reports.push(report);\n      options.onReport?.(report);\n    }\n  }\n  return reports;",
+        replace:
+          "      reports.push(report);\n    }\n  }\n  for (const report of reports) options.onReport?.(report);\n  return reports;",
+      },
+    ],
+    says: /onReport 在每次运行之后、下一次开始之前调用/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
@@ -1619,5 +2286,771 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /details.loaded 是 activate\(\) 返回的、按注册顺序/,
+  },
+  // Chapter 16, planted by its author: three per lab, one per rule its tests state.
+  {
+    checkpoint: "16",
+    name: "只在开始时跑一次待办的 job：回复到了，await 醒不过来",
+    lab: "16.1",
+    mutations: [
+      {
+        file: runScript,
+        find: "    for (;;) {\n      vm.executePendingJobs();",
+        replace: "    vm.executePendingJobs();\n    for (;;) {",
+      },
+    ],
+    says: /没被 catch 的拒绝都是 failure error/,
+  },
+  {
+    checkpoint: "16",
+    name: "没有调用在途也接着等回复：卡住的脚本不报 stalled",
+    lab: "16.1",
+    mutations: [
+      { file: runScript, find: "      if (inFlight.size === 0) {", replace: "      if (inFlight.size < 0) {" },
+    ],
+    says: /没有嵌套调用在途、promise 还没兑现：立刻 stalled/,
+  },
+  {
+    checkpoint: "16",
+    name: "返回值带着 v 前缀交出去",
+    lab: "16.1",
+    mutations: [
+      {
+        file: runScript,
+        find: '      if (read.startsWith("v")) return { ok: true, value: read.slice(1), output: output.text() };',
+        replace: '      if (read.startsWith("v")) return { ok: true, value: read, output: output.text() };',
+      },
+    ],
+    says: /返回值是它的 JSON 文本/,
+  },
+  {
+    checkpoint: "16",
+    name: "嵌套调用的 n 从 0 开始",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of nested-calls.ts as it is written
+        find: "      id: `${this.parentId}/${this.calls.length + 1}`,",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of nested-calls.ts as it is written
+        replace: "      id: `${this.parentId}/${this.calls.length}`,",
+      },
+    ],
+    says: /按到达顺序记下 <父>\/<n>/,
+  },
+  {
+    checkpoint: "16",
+    name: "次数上限差一：第 maxCalls + 1 次调用照样运行",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        find: "    if (this.calls.length >= this.bounds.maxCalls) {",
+        replace: "    if (this.calls.length > this.bounds.maxCalls) {",
+      },
+    ],
+    says: /超过调用次数上限的调用结束整次运行/,
+  },
+  {
+    checkpoint: "16",
+    name: "关桥以后的调用照样运行",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        find: '    if (this.closed) return { ok: false, text: "the run has ended: no more tool calls" };\n',
+        replace: "",
+      },
+    ],
+    says: /close\(\) 之后的调用不记录/,
+  },
+  {
+    checkpoint: "16",
+    name: "不等 worker 结束就 resolve",
+    lab: "16.3",
+    mutations: [
+      {
+        file: sandbox,
+        find: "      void worker.terminate().then(() => resolve({ ...run, calls: bridge.calls }));",
+        replace: "      void worker.terminate();\n      resolve({ ...run, calls: bridge.calls });",
+      },
+    ],
+    says: /运行结束后不留下任何 worker 线程/,
+  },
+  {
+    checkpoint: "16",
+    name: "截止时间到了报成 error",
+    lab: "16.3",
+    mutations: [
+      {
+        file: sandbox,
+        find: '      () => fail("timeout", `the script ran past',
+        replace: '      () => fail("error", `the script ran past',
+      },
+    ],
+    says: /死循环到截止时间被打断，失败是 timeout/,
+  },
+  {
+    checkpoint: "16",
+    name: "调用方的中止报成 error",
+    lab: "16.3",
+    mutations: [
+      {
+        file: sandbox,
+        find: '    const onAbort = () => fail("aborted", "the run was aborted");',
+        replace: '    const onAbort = () => fail("error", "the run was aborted");',
+      },
+    ],
+    says: /调用方的中止结束这次运行，失败是 aborted/,
+  },
+  {
+    checkpoint: "16",
+    name: "超时也让 code 工具抛出：模型看不到 timeout",
+    lab: "16.4",
+    mutations: [
+      {
+        file: codeTool,
+        find: '      if (run.failure === "aborted") throw',
+        replace: '      if (run.failure === "aborted" || run.failure === "timeout") throw',
+      },
+    ],
+    says: /工具结果说出 timeout/,
+  },
+  {
+    checkpoint: "16",
+    name: "脚本能调用 code 自己",
+    lab: "16.4",
+    mutations: [
+      {
+        file: codeTool,
+        find: "  const reachable = () => options.callable().filter((tool) => tool.name !== CODE_TOOL_NAME);",
+        replace: "  const reachable = () => options.callable();",
+      },
+    ],
+    says: /code 是只给模型的工具：脚本不能再调用 code/,
+  },
+  {
+    checkpoint: "16",
+    name: "details 不带嵌套调用",
+    lab: "16.4",
+    mutations: [
+      {
+        file: codeTool,
+        find: "      const details: CodeDetails = { ok: run.ok, calls: run.calls };",
+        replace: "      const details: CodeDetails = { ok: run.ok, calls: [] };",
+      },
+    ],
+    says: /details.calls 带着每一个嵌套调用/,
+  },
+  // Chapter 16, the fresh-learner walk's: rules the guide states that no assertion watched.
+  {
+    checkpoint: "16",
+    name: "脚本的错误带着第二行交出去",
+    lab: "16.1",
+    mutations: [
+      {
+        file: runScript,
+        find: '        return { ok: false, error: oneLine(read.slice(1)), failure: "error", output: output.text() };',
+        replace: '        return { ok: false, error: read.slice(1), failure: "error", output: output.text() };',
+      },
+    ],
+    says: /错误只有一行/,
+  },
+  {
+    checkpoint: "16",
+    name: "脚本失败时丢掉之前的 console 输出",
+    lab: "16.1",
+    mutations: [
+      {
+        file: runScript,
+        find: '        return { ok: false, error: oneLine(read.slice(1)), failure: "error", output: output.text() };',
+        replace: '        return { ok: false, error: oneLine(read.slice(1)), failure: "error", output: "" };',
+      },
+    ],
+    says: /失败的运行也带回失败之前的 console 输出/,
+  },
+  {
+    checkpoint: "16",
+    name: "关桥时在途的记录仍是 running",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the line of nested-calls.ts as it is written
+        find: '      if (record.outcome === "running") this.finish(record, "cancelled", `cancelled: ${reason}`);\n',
+        replace: "",
+      },
+    ],
+    says: /close\(\) 时还在途的调用记为 cancelled/,
+  },
+  {
+    checkpoint: "16",
+    name: "关桥不中止在途的工具",
+    lab: "16.2",
+    mutations: [{ file: nestedCalls, find: "    this.cancel.abort(new Error(reason));\n", replace: "" }],
+    says: /close\(\) 时在途的工具收到中止信号/,
+  },
+  {
+    checkpoint: "16",
+    name: "runs 不加一：每次运行的嵌套调用都挂在 code-0 下",
+    lab: "16.4",
+    mutations: [{ file: codeTool, find: "      runs += 1;\n", replace: "" }],
+    says: /第二次运行从 code-2\/1 开始/,
+  },
+  {
+    checkpoint: "16",
+    name: "details 不带 failure：views 与会话看不出运行为什么失败",
+    lab: "16.4",
+    mutations: [
+      {
+        file: codeTool,
+        find: "      if (run.failure !== undefined) details.failure = run.failure;\n",
+        replace: "",
+      },
+    ],
+    says: /失败的运行在 details 里带着 ok:false 与 failure/,
+  },
+  {
+    checkpoint: "16",
+    name: "中止时 execute() 不抛出：返回一个 [failed: aborted] 结果",
+    lab: "16.4",
+    mutations: [
+      {
+        file: codeTool,
+        find: '      if (run.failure === "aborted") throw new Error(',
+        replace: '      if (run.failure === "aborted") void new Error(',
+      },
+    ],
+    says: /调用方中止时 execute\(\) 抛出一行错误/,
+  },
+  // Chapter 16, fixes after the walk: the worker's heap, replies into it, the abort and end() once.
+  {
+    checkpoint: "16",
+    name: "worker 的 V8 堆耗尽报成 error：看不出是内存",
+    lab: "16.3",
+    mutations: [
+      {
+        file: sandbox,
+        find: '    return { failure: "memory", message: "out of memory: the sandbox\'s worker ran out of heap" };',
+        replace: '    return { failure: "error", message: "out of memory: the sandbox\'s worker ran out of heap" };',
+      },
+    ],
+    says: /worker 的 V8 堆耗尽（ERR_WORKER_OUT_OF_MEMORY）也是这次运行的 memory 失败/,
+  },
+  {
+    checkpoint: "16",
+    name: "从不监听调用方的 abort：中止之后脚本照样跑完",
+    lab: "16.3",
+    mutations: [
+      { file: sandbox, find: '    options.signal?.addEventListener("abort", onAbort, { once: true });\n', replace: "" },
+    ],
+    says: /调用方的中止结束这次运行，失败是 aborted（runCode 监听 signal 的 abort/,
+  },
+  {
+    checkpoint: "16",
+    name: "end() 不防第二次：随后 worker 的 exit 把结果改写成 error",
+    lab: "16.3",
+    mutations: [
+      {
+        file: sandbox,
+        find: "      if (ended) return;\n      ended = true;\n      Atomics.store(",
+        replace: "      ended = true;\n      Atomics.store(",
+      },
+    ],
+    says: /end\(\) 只生效一次：先到的结束/,
+  },
+  {
+    checkpoint: "16",
+    name: "工具的结果不论多大都整个送进 worker",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        find: "    if (replyBytes > this.bounds.maxReplyBytes) {\n      return this.finish(",
+        replace: "    if (replyBytes > Number.POSITIVE_INFINITY) {\n      return this.finish(",
+      },
+    ],
+    says: /回复的字节有上限/,
+  },
+  {
+    checkpoint: "16",
+    name: "回复的上限差一：刚好 maxReplyBytes 的结果也被拒绝",
+    lab: "16.2",
+    mutations: [
+      {
+        file: nestedCalls,
+        find: "    if (replyBytes > this.bounds.maxReplyBytes) {",
+        replace: "    if (replyBytes >= this.bounds.maxReplyBytes) {",
+      },
+    ],
+    says: /刚好 maxReplyBytes 的结果照常送进 worker/,
+  },
+  {
+    checkpoint: "17",
+    name: "有 method 又有 result 的消息当作请求",
+    lab: "17.1",
+    mutations: [
+      {
+        file: jsonrpcMessage,
+        find: '    if (hasResult || hasError) return { kind: "invalid", reason: "a message with a method also carries result/error" };\n',
+        replace: "",
+      },
+    ],
+    says: /不属于任何一类的消息是 invalid/,
+  },
+  {
+    checkpoint: "17",
+    name: "看 result 的值而不是字段在不在：result 为 null 的响应成了 invalid",
+    lab: "17.1",
+    mutations: [
+      { file: jsonrpcMessage, find: "  if (hasResult) {", replace: "  if (hasResult && message.result !== null) {" },
+    ],
+    says: /result 为 null 也是响应/,
+  },
+  {
+    checkpoint: "17",
+    name: "没有换行的剩余部分被丢掉：半行永远拼不起来",
+    lab: "17.1",
+    mutations: [
+      {
+        file: ndjsonReader,
+        find: "          this.chunks.push(rest);\n          this.buffered += rest.length;\n",
+        replace: "",
+      },
+    ],
+    says: /两半拼成一条消息/,
+  },
+  {
+    checkpoint: "17",
+    name: "服务器的请求得到错误的错误码",
+    lab: "17.1",
+    mutations: [{ file: mcpConnection, find: "error: { code: -32601,", replace: "error: { code: -32603," }],
+    says: /服务器的请求得到 -32601/,
+  },
+  {
+    checkpoint: "17",
+    name: "不在等的 id 的响应报成错误事件：迟到的响应不再安静",
+    lab: "17.4",
+    mutations: [
+      {
+        file: mcpConnection,
+        find: "        this.pending.get(message.id)?.resolve(message.result);",
+        replace:
+          "        const waiting = this.pending.get(message.id);\n        if (waiting === undefined) this.options.onError?.(new Error(`MCP response to unknown id ${message.id}`));\n        waiting?.resolve(message.result);",
+      },
+    ],
+    says: /迟到的响应被安静地忽略/,
+  },
+  {
+    checkpoint: "17",
+    name: "握手之后忘了 notifications/initialized",
+    lab: "17.2",
+    mutations: [{ file: mcpLifecycle, find: '  await connection.notify("notifications/initialized");\n', replace: "" }],
+    says: /发且只发一条 notifications\/initialized/,
+  },
+  {
+    checkpoint: "17",
+    name: "只接受最新的协议版本",
+    lab: "17.2",
+    mutations: [
+      {
+        file: mcpLifecycle,
+        find: "!SUPPORTED_PROTOCOL_VERSIONS.includes(version)",
+        replace: "version !== LATEST_PROTOCOL_VERSION",
+      },
+    ],
+    says: /客户端也支持，接受并用它/,
+  },
+  {
+    checkpoint: "17",
+    name: "没有记下见过的 cursor：重复的 cursor 一直取到页数上限",
+    lab: "17.3",
+    mutations: [{ file: mcpListTools, find: "    seen.add(next);\n", replace: "" }],
+    says: /见过的 cursor 再出现就是死循环/,
+  },
+  {
+    checkpoint: "17",
+    name: "没有参数时也带上 arguments",
+    lab: "17.3",
+    mutations: [
+      {
+        file: mcpCallTool,
+        find: "  const params = args === undefined || Object.keys(args).length === 0 ? { name } : { name, arguments: args };",
+        replace: "  const params = { name, arguments: args ?? {} };",
+      },
+    ],
+    says: /没有参数时不带 arguments/,
+  },
+  {
+    checkpoint: "17",
+    name: "取消通知里写 id，不写 requestId",
+    lab: "17.4",
+    mutations: [
+      {
+        file: mcpConnection,
+        find: '      this.notify("notifications/cancelled", { requestId: id, reason: error.message })',
+        replace: '      this.notify("notifications/cancelled", { id, reason: error.message })',
+      },
+    ],
+    says: /带着被放弃的请求的 id/,
+  },
+  {
+    checkpoint: "17",
+    name: "stdin 关闭后不退出的服务器直接 SIGKILL，不先 SIGTERM",
+    lab: "17.5",
+    mutations: [
+      {
+        file: stdioTransport,
+        find: '    signalProcessGroup(pid, "SIGTERM");\n    if (!(await within(exited, this.options.termGraceMs ?? 1_000))) signalProcessGroup(pid, "SIGKILL");',
+        replace:
+          '    signalProcessGroup(pid, "SIGKILL");\n    await within(exited, this.options.termGraceMs ?? 1_000);',
+      },
+    ],
+    says: /stdin 关闭后不退出：发 SIGTERM/,
+  },
+  {
+    checkpoint: "17",
+    name: "SIGTERM 只发给服务器自己，不发给它的进程组",
+    lab: "17.5",
+    mutations: [
+      {
+        file: stdioTransport,
+        find: '    signalProcessGroup(pid, "SIGTERM");\n    if (!(await within(',
+        replace: '    process.kill(pid, "SIGTERM");\n    if (!(await within(',
+      },
+    ],
+    says: /SIGTERM 发给整个进程组/,
+  },
+  {
+    checkpoint: "17",
+    name: "截断时没有给哈希后缀留位置：名字超过 64",
+    lab: "17.5",
+    mutations: [
+      {
+        file: mcpToolNames,
+        find: "${plain.slice(0, MAX_TOOL_NAME_LENGTH - suffix.length)}${suffix}",
+        replace: "${plain.slice(0, MAX_TOOL_NAME_LENGTH)}${suffix}",
+      },
+    ],
+    says: /过长的名字截到 64 个字符以内/,
+  },
+  {
+    checkpoint: "17",
+    name: "id 为 null 的错误响应被悄悄丢掉，不是错误事件",
+    lab: "17.1",
+    mutations: [
+      {
+        file: mcpConnection,
+        find: "          if (message.id === null) this.options.onError?.(",
+        replace: "          if (message.id === null) void (",
+      },
+    ],
+    says: /id 为 null 的错误响应/,
+  },
+  {
+    checkpoint: "17",
+    name: "接受的协议版本没有交给 setProtocolVersion",
+    lab: "17.2",
+    mutations: [{ file: mcpLifecycle, find: "  connection.setProtocolVersion(version);\n", replace: "" }],
+    says: /交给 setProtocolVersion/,
+  },
+  {
+    checkpoint: "17",
+    name: "拒绝不支持的版本时没有先关闭连接",
+    lab: "17.2",
+    mutations: [
+      {
+        file: mcpLifecycle,
+        find: "    await connection.close();\n    throw new McpConnectionError(",
+        replace: "    throw new McpConnectionError(",
+      },
+    ],
+    says: /拒绝不支持的版本之前先关闭连接/,
+  },
+  {
+    checkpoint: "17",
+    name: "空串的 nextCursor 被当成下一页的 cursor",
+    lab: "17.3",
+    mutations: [
+      {
+        file: mcpListTools,
+        find: 'if (typeof next !== "string" || next === "") return tools;',
+        replace: 'if (typeof next !== "string") return tools;',
+      },
+    ],
+    says: /nextCursor 是空串也表示没有下一页/,
+  },
+  {
+    checkpoint: "17",
+    name: "响应配给最早在等的请求，不看 id",
+    lab: "17.1",
+    mutations: [
+      {
+        file: mcpConnection,
+        find: "        this.pending.get(message.id)?.resolve(message.result);",
+        replace: "        [...this.pending.values()][0]?.resolve(message.result);",
+      },
+    ],
+    says: /响应按 id 配对，不按到达顺序/,
+  },
+  {
+    checkpoint: "18",
+    name: "虚拟模型的 id 只和别的虚拟模型比，和物理模型重名也收下",
+    lab: "18.1",
+    mutations: [
+      {
+        file: modelCatalogue,
+        find: "    if (byId.has(model.id) || routes.has(model.id)) {",
+        replace: "    if (routes.has(model.id)) {",
+      },
+    ],
+    says: /虚拟模型不能用物理模型的 id/,
+  },
+  {
+    checkpoint: "18",
+    name: "目录收下没有注册的 provider 的模型",
+    lab: "18.1",
+    mutations: [
+      {
+        file: modelCatalogue,
+        find: "    if (!registered.has(model.provider)) {",
+        replace: "    if (registered.size === 0) {",
+      },
+    ],
+    says: /目录只收已注册 provider 的模型/,
+  },
+  {
+    checkpoint: "18",
+    name: "路由指向另一个虚拟模型时没有拒绝，报成了未知的模型",
+    lab: "18.1",
+    mutations: [
+      {
+        file: modelCatalogue,
+        find: "  if (catalogue.virtual.has(id)) {",
+        replace: "  if (catalogue.virtual.has(id) && id === via) {",
+      },
+    ],
+    says: /虚拟到虚拟被拒/,
+  },
+  {
+    checkpoint: "18",
+    name: "抛错的路由把整条多行消息带进了拒绝",
+    lab: "18.1",
+    mutations: [
+      {
+        file: modelCatalogue,
+        find: '    const cause = String((error as Error)?.message ?? error).split("\\n")[0];',
+        replace: "    const cause = String((error as Error)?.message ?? error);",
+      },
+    ],
+    says: /抛错的路由是一行/,
+  },
+  {
+    checkpoint: "18",
+    name: "每个请求都说是 prompt：工具结果之后的继续没有告诉路由",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: '  return messages.at(-1)?.role === "toolResult" ? "continuation" : "prompt";',
+        replace: '  return messages.length > 0 ? "prompt" : "continuation";',
+      },
+    ],
+    says: /第一次是提示，工具结果之后是继续/,
+  },
+  {
+    checkpoint: "18",
+    name: "previous 只问分支，不看这一轮里已有的选择",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: "          previous: newestChoice(request.messages) ?? options.previous?.(),",
+        replace: "          previous: options.previous?.() ?? newestChoice(request.messages),",
+      },
+    ],
+    says: /出错与中止的回答不是选择/,
+  },
+  {
+    checkpoint: "18",
+    name: "路由给出几个模型时只用第一个，不回退",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: "      if (chosen.length === 1) return answeredStream(",
+        replace: "      if (chosen.length >= 1) return answeredStream(",
+      },
+    ],
+    says: /第一个模型 503 时，这一轮由下一个模型答完/,
+  },
+  {
+    checkpoint: "18",
+    name: "从根往叶读分支：最早的选择赢了",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: "  for (let index = path.length - 1; index >= 0; index -= 1) {\n    const chosen",
+        replace: "  for (let index = 0; index < path.length; index += 1) {\n    const chosen",
+      },
+    ],
+    says: /比 model_change 新的回答也算/,
+  },
+  {
+    checkpoint: "18",
+    name: "没有 thinking_level_change 的分支不是 off",
+    lab: "18.3",
+    mutations: [{ file: branchState, find: '  return "off";', replace: '  return "medium";' }],
+    says: /没有 thinking_level_change 的分支是 off/,
+  },
+  {
+    checkpoint: "18",
+    name: "model_change 多写了一个 Pi 没有的字段",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: "    modelId: id.slice(slash + 1),\n",
+        replace: "    modelId: id.slice(slash + 1),\n    ...{ model: id },\n",
+      },
+    ],
+    says: /model_change 正是 Pi 的字段，不多不少/,
+  },
+  {
+    checkpoint: "18",
+    name: "模型没变也写一条 model_change",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: "  if (after === undefined || after === before) return undefined;",
+        replace: "  if (after === undefined) return undefined;",
+      },
+    ],
+    says: /同一个模型不写/,
+  },
+  // Walk 18 (fresh learner): each passed every lab until its focused assertion was added.
+  {
+    checkpoint: "18",
+    name: "从叶往回走差一步：分支第一条条目从不被读",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: "  for (let index = path.length - 1; index >= 0; index -= 1) {\n    const chosen",
+        replace: "  for (let index = path.length - 1; index > 0; index -= 1) {\n    const chosen",
+      },
+    ],
+    says: /从叶往回一直走到根：分支的第一条（根）也要读/,
+  },
+  {
+    checkpoint: "18",
+    name: "中止的回答也被当成了分支上的选择",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: '  if (entry.type !== "message" || !isReply(entry.message)) return undefined;',
+        replace:
+          '  if (entry.type !== "message" || entry.message.role !== "assistant" || entry.message.stopReason === "error") return undefined;',
+      },
+    ],
+    says: /中止的回答不是选择，接着往回走/,
+  },
+  {
+    checkpoint: "18",
+    name: "路由时把出错的回答从请求里删掉再交给物理模型",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: "      const [first] = chosen as [PhysicalModel];",
+        replace:
+          '      request = { ...request, messages: request.messages.filter((m) => !(m.role === "assistant" && m.stopReason === "error")) };\n      const [first] = chosen as [PhysicalModel];',
+      },
+    ],
+    says: /routing 不改 transcript：出错的回答也一字不差/,
+  },
+  {
+    checkpoint: "18",
+    name: "消息里有过工具结果就说是 continuation：下一轮的提示也成了继续",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: '  return messages.at(-1)?.role === "toolResult" ? "continuation" : "prompt";',
+        replace: '  return messages.some((message) => message.role === "toolResult") ? "continuation" : "prompt";',
+      },
+    ],
+    says: /只有最新一条是工具结果时才是 continuation/,
+  },
+  {
+    checkpoint: "18",
+    name: "思考级别从根往叶读：最早的 thinking_level_change 赢了",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: '  for (let index = path.length - 1; index >= 0; index -= 1) {\n    const entry = path[index] as SessionEntry;\n    if (entry.type === "thinking_level_change")',
+        replace:
+          '  for (let index = 0; index < path.length; index += 1) {\n    const entry = path[index] as SessionEntry;\n    if (entry.type === "thinking_level_change")',
+      },
+    ],
+    says: /思考级别也从叶往回读：最新的 thinking_level_change 决定/,
+  },
+  {
+    checkpoint: "18",
+    name: "model_change 在最后一个 / 处拆开：modelId 里的 / 跑进了 provider",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: '  const slash = id.indexOf("/");',
+        replace: '  const slash = id.lastIndexOf("/");',
+      },
+    ],
+    says: /在第一个 \/ 处拆开：provider 里没有 \/，modelId 里可以还有 \//,
+  },
+  {
+    checkpoint: "18",
+    name: "一条没带 provider/model 的回答让往回走停下，更早的 model_change 没被读到",
+    lab: "18.3",
+    mutations: [
+      {
+        file: branchState,
+        find: "    const chosen = chosenBy(path[index] as SessionEntry);\n    if (chosen !== undefined) return chosen;",
+        replace:
+          '    const entry = path[index] as SessionEntry;\n    if (entry.type === "message" && isReply(entry.message)) return answeredBy(entry.message);\n    const chosen = chosenBy(entry);\n    if (chosen !== undefined) return chosen;',
+      },
+    ],
+    says: /没说出谁回答的回答（没带 provider\/model）被跳过/,
+  },
+  {
+    checkpoint: "18",
+    name: "两个虚拟模型同名也收下：只和物理模型比",
+    lab: "18.1",
+    mutations: [
+      {
+        file: modelCatalogue,
+        find: "    if (byId.has(model.id) || routes.has(model.id)) {",
+        replace: "    if (byId.has(model.id)) {",
+      },
+    ],
+    says: /两个虚拟模型也不能同名/,
+  },
+  {
+    checkpoint: "18",
+    name: "标记谁回答时包了一层 then 和新的流：每个请求多等一步",
+    lab: "18.2",
+    mutations: [
+      {
+        file: modelRouting,
+        find: "  stream.result().then(markerOf(model), ignore);\n  return stream;",
+        replace:
+          "  const marked = stream.result().then((message) => ({ ...message, ...answererFields(model) }) as AssistantMessage);\n  return { [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](), result: () => marked };",
+      },
+    ],
+    says: /最终消息在最后一个事件之后才定下来时，经过路由也不多等一步/,
   },
 ];

@@ -1,43 +1,27 @@
-// One tiny-pi run: the parts chosen from the command line (the model, the learner's code, the
-// tools, the resources, the session) handed to chapter 13's Runtime (host/open-run.ts), then
-// presented: one prompt in the chosen mode (the human view, -p's final text, JSON lines) or the REPL.
-// Everything that persists, builds a context or runs an extension is the Runtime's side.
-
-import type { ToolRegistry } from "@pi/core";
-import type { AgentRunResult } from "@pi/course";
-import { windowInForce, windowLine } from "../host/context-window.js";
-import { recoverDurable } from "../host/durable-session.js";
+// One tiny-pi run: the learner's code loaded (learner-code.ts), the run composed from its
+// configuration on the host's side (host/prepare-run.ts, host/assemble-run.ts: the models, the
+// resources, the session, the tools, MCP and chapter 13's Runtime), then presented: one prompt in
+// the chosen mode (run-once.ts) or the REPL (repl-run.ts). Nothing here persists, builds a context
+// or runs an extension: that is the Runtime's side.
+import { assembleRun } from "../host/assemble-run.js";
 import { EXIT_INTERRUPTED, UsageError } from "../host/errors.js";
-import { type McpRun, openMcpServers } from "../host/mcp-run.js";
-import { courseRuntimeCode, type OpenedRun, openRun } from "../host/open-run.js";
-import { type ModelIdentity, piFieldsStore } from "../host/pi-fields.js";
-import { type Redact, redactingStore } from "../host/redacting.js";
-import { courseResourceCode } from "../host/resource-code.js";
-import { loadRunResources } from "../host/run-resources.js";
-import type { SessionCode } from "../host/session-code.js";
-import { ignoredByGit } from "../host/session-gitignore.js";
-import { forkSession, type HostSession, newSession, noSession, resumeSession } from "../host/session-store.js";
-import { expandSlash } from "../host/slash-prompts.js";
-import { createWorkspaceTools } from "../index.js";
-import { continueTask } from "../runtime/open.js";
-import { type CliArgs, DEFAULT_PROTECTED_PATHS } from "./args.js";
-import { embeddedModelNotice, readmeQuestion } from "./embedded-model.js";
+import { prepareRun } from "../host/prepare-run.js";
+import { embeddedModelNotice, readmeQuestion, readmeRoundTripModel } from "./embedded-model.js";
 import { Interrupts, SIGNAL_SAME_PRESS_MS } from "./interrupts.js";
+import type { RunInvocation } from "./invocation.js";
 import { engineFor, learnerSources, loadLearnerRun, runtimeParts } from "./learner-code.js";
 import { guardChildren, leave } from "./leave.js";
-import { selectModel } from "./model-selection.js";
-import { type Presentation, presentation } from "./presentation.js";
-import { runRepl } from "./repl.js";
-import { exitCodeOf, failureLine, promptFailure } from "./run-outcome.js";
-import { runtimeConversation, sessionCommands } from "./runtime-conversation.js";
-import { type RuntimeFacts, runtimeLine } from "./runtime-line.js";
-import { type SessionReport, sessionReport } from "./session-report.js";
+import { fallbackLine, modelLines } from "./model-lines.js";
+import { presentation } from "./presentation.js";
+import { replRun } from "./repl-run.js";
+import { runOnce } from "./run-once.js";
+import { sessionReport } from "./session-report.js";
+import type { StartedRun } from "./started-run.js";
 import { terminalQuestions } from "./terminal-questions.js";
-import { tinyPiHome } from "./tiny-pi-home.js";
-import { addCodeTool, selectTools, type ToolFactory } from "./tool-selection.js";
 
-/** Runs tiny-pi as `args` say; `interactive`: the REPL. Resolves with the exit code. */
-export async function runTinyPi(args: CliArgs, from: string, interactive: boolean): Promise<number> {
+/** Runs tiny-pi as `invocation` says; `from`: the folder the command was run from. Resolves with the exit code. */
+export async function runTinyPi(invocation: RunInvocation, from: string): Promise<number> {
+  const { config, interactive } = invocation;
   guardChildren();
   const interrupts = new Interrupts(interactive ? 0 : SIGNAL_SAME_PRESS_MS);
   // Setting up may run a learner's focused tests: Ctrl-C then simply exits (their run is stopped with us).
@@ -46,212 +30,54 @@ export async function runTinyPi(args: CliArgs, from: string, interactive: boolea
     else process.stderr.write("\n（正在中止这一轮；再按一次 Ctrl-C 退出）\n");
   };
   process.on("SIGINT", onSignal);
-  // --from / --loop / --tools-from: checked before the session is opened, so a refusal touches no session file.
-  const learner = await loadLearnerRun(learnerSources(args), from);
-  // With --from a chapter-05 directory, --base-url is answered by the learner's own provider.
-  const choice = await selectModel(args.endpoint, learner.code.openAICompatibleModel);
+  // --from / --loop / --tools-from, the catalogue, the resources and a one-shot /template or /skill:
+  // each checked before the session is opened, so a refusal touches no session file.
+  const learner = await loadLearnerRun(learnerSources(invocation.learner), from);
   const notes = process.stderr;
-  // Resources (no extension is imported yet) and a one-shot /template or /skill: before the
-  // session is opened, so a prompt naming neither touches no session file.
-  const resourceCode = learner.code.resources ?? courseResourceCode;
-  const home = tinyPiHome(process.env);
-  const resources = loadRunResources(resourceCode, {
-    workspace: args.workspace,
-    home,
-    contextFiles: args.noContextFiles !== true,
-  });
-  for (const line of resources.problems) notes.write(`${line}\n`);
-  const expand = (line: string) => expandSlash(line, resources, resourceCode);
-  let prompt = args.prompt ?? readmeQuestion;
-  if (!interactive && args.prompt !== undefined) {
-    const expanded = await expand(args.prompt);
-    if (expanded !== undefined && "problem" in expanded) throw new UsageError(expanded.problem);
-    if (expanded !== undefined) prompt = expanded.prompt;
-  }
+  const prepared = await prepareRun(config, learner.code, notes, interactive ? undefined : invocation.prompt);
   const questions =
     process.stdin.isTTY && process.stderr.isTTY ? terminalQuestions(process.stdin, process.stderr) : undefined;
-
-  let session = await openSession(args, choice.redact, choice.identity, learner.code.session);
-  const window = await windowInForce(args);
-  const createTools: ToolFactory = learner.code.createWorkspaceTools ?? createWorkspaceTools;
   const engine = engineFor(learner, interactive);
-  const tools = selectTools(createTools, args.workspace, args.tools, learner.dirs.get("08") ?? "课程");
-  // Chapter 19: a durable session resumed after a crash is recovered with these tools, in one line.
-  const recovered =
-    session.durable === true && args.session.kind === "resume"
-      ? await recoverDurable(session, tools, session.tornBytes)
-      : undefined;
-  if (recovered !== undefined) {
-    session = recovered.session;
-    if (recovered.line !== undefined) notes.write(`${recovered.line}\n`);
-  }
-  const pendingTask = args.prompt === undefined ? recovered?.pendingTask : undefined;
-  // Without --base-url the embedded model's question is the prompt, as before; with one, a prompt is needed.
-  const needsPrompt = !interactive && args.prompt === undefined && args.endpoint !== undefined;
-  if (needsPrompt && args.session.kind === "resume" && pendingTask === undefined) {
-    throw new UsageError('这个会话没有未完成的任务可以继续：请把问题写在最后，例如 tiny-pi --resume FILE "接着做"。');
-  }
-  let wired: ToolRegistry | undefined;
-  addCodeTool(tools, args.tools, () => wired);
-  const mcp: McpRun = await openMcpServers(resources.roots, tools, {
-    home,
-    workspace: args.workspace,
-    trustAll: args.trustMcp === true,
+  const assembled = await assembleRun(config, prepared, {
+    code: learner.code,
+    engine: engine.factory,
+    toolsSource: learner.dirs.get("08") ?? "课程",
+    embeddedModel: readmeRoundTripModel,
+    onFallback: (note, redact) => notes.write(`${fallbackLine(note, redact)}\n`),
     ...(questions !== undefined ? { questions } : {}),
     notes,
     env: process.env,
   });
   try {
-    return await runWith();
-  } finally {
-    await mcp.close();
-  }
-
-  async function runWith(): Promise<number> {
-    const run = await openRun({
-      workspace: args.workspace,
-      home,
-      tools,
-      resources,
-      resourceCode,
-      ...(learner.code.compaction !== undefined ? { compactionCode: learner.code.compaction } : {}),
-      runtimeCode: learner.code.runtime ?? courseRuntimeCode,
-      engine: engine.factory,
-      session,
-      model: choice.model,
-      window,
-      ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
-      trustAll: args.trustExtensions === true,
-      gate: {
-        yes: args.yes === true,
-        protectedPaths: args.protectedPaths ?? DEFAULT_PROTECTED_PATHS,
-        alsoGated: mcp.gated,
-      },
-      deferred: mcp.deferred,
-      ...(questions !== undefined ? { questions } : {}),
-      notes,
-      ...(args.deferTools !== undefined ? { defer: args.deferTools } : {}),
-      ...(learner.code.exposure !== undefined ? { exposureCode: learner.code.exposure } : {}),
-    });
-    wired = run.parts.tools;
-    const outcome = { ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}) };
-    if (choice.baseURL === undefined) notes.write(`${embeddedModelNotice}\n`);
-    const present = presentation(args.mode, choice.redact, outcome);
-    const saving = sessionReport(session, from, notes);
-    const facts: RuntimeFacts = {
-      parts: runtimeParts(learner, args.tools, args.endpoint !== undefined, interactive),
-    };
-
-    if (interactive) {
-      process.removeListener("SIGINT", onSignal);
-      notes.write(`${runtimeLine({ ...facts, typedLines: engine.steers ? "steer" : "queue" })}\n`);
-      notes.write(`${windowLine(window)}\n`);
-      questions?.attach();
-      let runtime = run.runtime;
-      let unsubscribe = runtime.subscribe(present.onEvent);
-      const conversation = () => runtimeConversation(runtime, engine.source, engine.steers);
-      const code = await runRepl({
-        input: process.stdin,
-        output: process.stdout,
-        notes,
-        banner: `tiny-pi · ${choice.label} · 工作区 ${args.workspace} · 工具 ${args.tools.join(",")} · /exit 或 Ctrl-D 退出`,
-        conversation: conversation(),
-        afterTurn: (result) => {
-          const line = failureLine(result, outcome);
-          if (line !== undefined) notes.write(`${line}\n`);
-        },
-        interrupts,
-        expand,
-        ...(questions !== undefined ? { answer: (line: string) => questions.take(line) } : {}),
-        compact: (instructions, signal) => run.compactor.compactNow(runtime.compaction, instructions, signal),
-        session: sessionCommands(session, learner.code.session, {
-          current: () => runtime,
-          saved: () => saving.saved(runtime),
-          async reopen(leaf) {
-            await runtime.dispose().catch(() => undefined);
-            unsubscribe();
-            runtime = run.reopen(leaf);
-            unsubscribe = runtime.subscribe(present.onEvent);
-            return conversation();
-          },
-        }),
-      });
-      await saving.end(runtime);
-      return code;
+    const { choice, branchModel } = assembled;
+    // Without a model named the embedded model's question is the prompt; with one, --resume needs a
+    // prompt unless chapter 19's recovery found a task to go on with.
+    const named = config.models.endpoint !== undefined || config.models.modelName !== undefined;
+    const resuming = config.session.kind === "resume";
+    if (!interactive && named && resuming && invocation.prompt === undefined && assembled.pendingTask === undefined) {
+      throw new UsageError('这个会话没有未完成的任务可以继续：请把问题写在最后，例如 tiny-pi --resume FILE "接着做"。');
     }
-
-    // A one-shot run names them only when a learner's code is in use, so a failure stays one line.
-    if (learner.dirs.size > 0) notes.write(`${runtimeLine(facts)}\n`);
-    if (window !== undefined) notes.write(`${windowLine(window)}\n`);
-    const runtime = run.runtime;
-    const unsubscribe = runtime.subscribe(present.onEvent);
-    interrupts.beginTurn(() => runtime.abort());
-    const result =
-      pendingTask !== undefined
-        ? await resumeOnce(run, pendingTask, saving)
-        : await promptOnce(run, args, prompt, present, engine.source, saving);
-    interrupts.endTurn();
-    unsubscribe();
-    process.removeListener("SIGINT", onSignal);
-    const line = failureLine(result, outcome);
-    if (line !== undefined) notes.write(`${line}\n`);
-    await saving.end(runtime);
-    return exitCodeOf(result);
+    const outcome = choice.remote ? { baseURL: choice.redact(choice.models.startsOn().baseUrl) } : {};
+    if (!choice.remote) notes.write(`${embeddedModelNotice}\n`);
+    for (const line of modelLines(choice.models, config.models.modelName === undefined ? branchModel : undefined))
+      notes.write(`${line}\n`);
+    const started: StartedRun = {
+      invocation,
+      assembled,
+      learner,
+      engine,
+      interrupts,
+      endSetup: () => process.removeListener("SIGINT", onSignal),
+      notes,
+      outcome,
+      present: presentation(invocation.mode, choice.redact, outcome),
+      saving: sessionReport(assembled.session, from, notes),
+      parts: runtimeParts(learner, config.tools, choice.remote, interactive),
+    };
+    return interactive
+      ? await replRun(started, prepared.expand, questions)
+      : await runOnce(started, prepared.prompt ?? readmeQuestion);
+  } finally {
+    await assembled.close();
   }
-}
-
-/**
- * The one prompt of a run without the REPL: the human view's (text), or chapter 13's print or
- * JSON mode. A prompt the Runtime refused after a failed write has been told already: its turn
- * ended as the last turn_end said.
- */
-async function promptOnce(
-  run: OpenedRun,
-  args: CliArgs,
-  prompt: string,
-  present: Presentation,
-  loopSource: string,
-  saving: SessionReport,
-): Promise<AgentRunResult> {
-  const { runtime } = run;
-  try {
-    if (args.mode === "text") return await runtime.prompt(prompt);
-    const result = await run.runMode(args.mode, runtime, { output: present.output, prompts: [prompt] });
-    return result ?? { reason: "stop", messages: [], steps: 0 };
-  } catch (error) {
-    if (saving.toldFailure(runtime, error)) return { reason: present.lastReason() ?? "error", messages: [], steps: 0 };
-    throw promptFailure(error, loopSource);
-  }
-}
-
-/** Chapter 19: the recovered task goes on; a refusal after a failed write has been told already. */
-async function resumeOnce(run: OpenedRun, task: string, saving: SessionReport): Promise<AgentRunResult> {
-  const { runtime } = run;
-  try {
-    return await continueTask(runtime, task);
-  } catch (error) {
-    if (saving.toldFailure(runtime, error)) return { reason: "error", messages: [], steps: 0 };
-    throw error;
-  }
-}
-
-/** The session, keeping the key out of every entry and the folder out of git; assistant entries carry Pi's fields. */
-async function openSession(
-  args: CliArgs,
-  redact: Redact,
-  identity: ModelIdentity,
-  code?: SessionCode,
-): Promise<HostSession> {
-  const choice = args.session;
-  if (choice.kind === "none") return noSession(args.workspace);
-  const opened =
-    choice.kind === "new"
-      ? newSession(args.workspace, undefined, code)
-      : choice.kind === "fork"
-        ? await forkSession(choice.file, args.workspace, choice.leaf, undefined, code)
-        : await resumeSession(choice.file, choice.leaf, code);
-  return ignoredByGit(
-    { ...opened, store: piFieldsStore(redactingStore(opened.store, redact), identity), file: () => opened.file() },
-    args.workspace,
-  );
 }

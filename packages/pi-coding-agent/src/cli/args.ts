@@ -4,21 +4,18 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError } from "../host/errors.js";
+import type { Endpoint } from "../host/run-config.js";
+import type { SessionChoice } from "../host/session-store.js";
 import type { DeferChoice } from "../host/tool-exposure.js";
 import { windowOptions } from "./context-window-args.js";
 import { type OutputMode, outputMode } from "./output-mode.js";
 import { parseToolNames, type ToolName } from "./tool-names.js";
 
 export const usage =
-  "tiny-pi [--base-url URL --model NAME [--api-key KEY]] [--workspace DIR] [--tools read,write,edit,bash] " +
+  "tiny-pi [--base-url URL --model NAME [--api-key KEY] | --model ID] [--workspace DIR] [--tools read,write,edit,bash] " +
   "[--from PRACTICE_DIR | --loop PRACTICE_DIR --tools-from PRACTICE_DIR] [--max-steps N] [--context-window N] [--reserve N] [--mode text|print|json | --json | -p] [--no-session | --resume FILE | --fork FILE] [--leaf ID] " +
   "[--no-context-files] [--trust-extensions] [--trust-mcp] [--yes] [--protected-paths LIST] [--defer-tools all|none|LIST] [prompt]" +
   " | tiny-pi sessions | tiny-pi tree FILE | tiny-pi resources | tiny-pi mcp | tiny-pi export FILE [--out FILE.html]";
-
-export type SessionChoice =
-  | { kind: "new" }
-  | { kind: "none" }
-  | { kind: "resume" | "fork"; file: string; leaf?: string };
 
 /** `tiny-pi sessions`, `tiny-pi tree FILE` and `tiny-pi export FILE`: they only read session files (export writes the page). */
 export type SessionCommand =
@@ -34,7 +31,9 @@ export const DEFAULT_PROTECTED_PATHS = [".git/", ".tiny-pi/", "node_modules/"] a
 
 export interface CliArgs {
   /** A real OpenAI-compatible endpoint; absent: the embedded scripted model. */
-  endpoint?: { baseURL: string; model: string; apiKey?: string };
+  endpoint?: Endpoint;
+  /** --model without --base-url: an id of models.json in tiny-pi's home (`provider/id`, an id, or a virtual model). */
+  modelName?: string;
   /** Absolute path of the workspace the tools work in. */
   workspace: string;
   tools: ToolName[];
@@ -108,10 +107,9 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
   if (baseURL !== undefined && model === undefined) {
     throw new UsageError("缺少 --model：有了 --base-url 还要给出模型名，例如 --model qwen2.5-coder:7b。");
   }
-  if (baseURL === undefined && (model !== undefined || apiKey !== undefined)) {
-    const flag = model !== undefined ? "--model" : "--api-key";
+  if (baseURL === undefined && apiKey !== undefined) {
     throw new UsageError(
-      `${flag} 需要 --base-url：例如 --base-url http://localhost:11434/v1（不给两者则用内置脚本模型）。`,
+      "--api-key 需要 --base-url：例如 --base-url http://localhost:11434/v1（models.json 里的模型用它自己的 apiKey）。",
     );
   }
   if (baseURL !== undefined) checkURL(baseURL);
@@ -134,6 +132,7 @@ export function parseCliArgs(argv: string[], from: string): CliArgs | "help" {
     ...(baseURL !== undefined && model !== undefined
       ? { endpoint: apiKey === undefined ? { baseURL, model } : { baseURL, model, apiKey } }
       : {}),
+    ...(baseURL === undefined && model !== undefined ? { modelName: model } : {}),
     workspace: path.resolve(from, workspace ?? "."),
     tools: values.tools === undefined ? ["read"] : parseToolNames(values.tools),
     ...(loop !== undefined ? { loopDir: path.resolve(from, loop) } : {}),
@@ -310,8 +309,16 @@ export const helpText = `用法：${usage}
 
 模型
   --base-url URL        OpenAI 兼容服务的地址，例如 Ollama 的 http://localhost:11434/v1
-  --model NAME          模型名（有 --base-url 时必填）
+  --model NAME          模型名（有 --base-url 时必填）；没有 --base-url 时是 ~/.tiny-pi/models.json（Pi 的 models.json 格式，
+                        TINY_PI_HOME 可改目录）里的模型：provider/id、id，或 virtualModels 里的虚拟模型（第 18 章）
   --api-key KEY         密钥；默认读取 OPENAI_API_KEY，本地服务（Ollama、llama.cpp、vLLM）不需要
+  models.json           Pi 的格式：{"providers": {名字: {"baseUrl", "api": "openai-completions", "apiKey", "models": [{"id",
+                        "contextWindow", "maxTokens", "cost": {"input", "output", "cacheRead", "cacheWrite"}}]}}}（价格是每百万
+                        token 的美元，会话里的 usage.cost 按它算）；另加 "virtualModels": {名字: {"model": "p/id",
+                        "compaction": "p/小模型", "fallback": ["q/id"]}}：对话用 model，压缩摘要用 compaction，model 答 5xx
+                        或连不上时同一个请求改由 fallback 回答；模型一变，这一轮之后会话里记一条 Pi 的 model_change
+  REPL 里 /model [ID] 切换模型并记下 model_change，/thinking [级别] 记下 Pi 的 thinking_level_change；--resume 不给
+  --model 时沿用分支上最近选用的模型
   不给 --base-url 和 --model 时使用内置脚本模型：离线重放第 07 章的 README 往返（真实的 read 工具读取工作区里的
   README.md）；此时不给 prompt 就提问“请读取 README.md，并告诉我项目名。”
 
@@ -322,7 +329,7 @@ export const helpText = `用法：${usage}
   --max-steps N         最多请求模型 N 次（默认 32）
   --from DIR            在练习目录 DIR 里你自己写的每一章代码上运行：provider（05，只在有 --base-url 时）、loop（07）、工具（08）、
                         Agent（09）、会话存储与投影（10）、压缩（11）、资源与工具钩子（12）、Runtime 与模式（13），DIR 里有哪一章就用哪一章，
-                        其余用课程的（--from practice/13：全部是你的，开头一行说出）；先检查每个包都用当前源码
+                        其余用课程的；开头一行按章说出哪些是你的（练习目录记下了：没有 --from 建的目录里，更早的章是课程的参考实现）；先检查每个包都用当前源码
                         构建过，这些章以及它们用到的前面各章的聚焦测试全部通过，否则一行说明怎么做（通过的结果按编译产物
                         的内容记下，代码不变时下一次不再重跑）
   --loop DIR            只用 DIR 里你的 runAgentLoop（第 06、07 章的聚焦测试须通过）

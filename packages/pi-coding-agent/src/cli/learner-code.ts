@@ -9,40 +9,42 @@
 //
 // Adding a chapter is one row: its checkpoint id, the label of the start line, the exports
 // tiny-pi takes, the chapters whose code those exports run (their focused tests must pass as
-// well), and `fill`, which puts the exports into LearnerCode; plus the LearnerCode field that
-// app.ts hands to the code that uses it (chapter 11's row and `compaction` field are an example).
+// well), and `fill`, which puts the exports into LearnerCode; plus the field in host/run-config.ts's
+// RunCode (LearnerCode extends it) that the host's composition (host/assemble-run.ts) hands to
+// the code that uses it (chapter 11's row and `compaction` field are an example).
 import type { openAICompatibleModel } from "@pi/ai";
 import type { Agent, runAgentLoop } from "@pi/course";
+import type { createCodeTool } from "../codemode/index.js";
 import type { CompactionCode } from "../host/compaction-code.js";
+import type { McpCode } from "../host/mcp-servers.js";
+import type { ModelsCode } from "../host/model-switch.js";
 import type { RuntimeCode13 } from "../host/open-run.js";
 import type { ResourceCode } from "../host/resource-code.js";
+import type { RunCode } from "../host/run-config.js";
 import type { SessionCode } from "../host/session-code.js";
 import type { ExposureCode } from "../host/tool-exposure.js";
+import type { ToolFactory } from "../host/tool-selection.js";
 import type { EngineFactory } from "../runtime/index.js";
 import type { CliArgs } from "./args.js";
 import { type LoadedPackage, loadPracticePackages, shownPath } from "./learner-tree.js";
+import { learnerChapters } from "./practice-record.js";
 import type { RuntimePart } from "./runtime-line.js";
-import type { ToolFactory } from "./tool-selection.js";
 
 export type RunAgentLoop = typeof runAgentLoop;
+/** Chapter 16's export tiny-pi takes: the code tool (its sandbox, bridge and limits come with it). */
+export type CodeToolFactory = typeof createCodeTool;
 export type AgentClass = typeof Agent;
 /** Chapter 05's export tiny-pi takes: the provider that talks to --base-url. */
 export type ProviderCode = typeof openAICompatibleModel;
 
-/** The learner's code tiny-pi runs; each field absent: the course's own. */
-export interface LearnerCode {
-  openAICompatibleModel?: ProviderCode;
+/**
+ * The learner's code tiny-pi runs: every part the host composes a run of (host/run-config.ts's
+ * RunCode), and the loop and Agent the engine drives (engineFor below); each field absent: the course's own.
+ */
+export interface LearnerCode extends RunCode {
   runAgentLoop?: RunAgentLoop;
-  createWorkspaceTools?: ToolFactory;
   /** Chapter 09's Agent and the runAgentLoop it drives (its own package's). */
   agent?: { Agent: AgentClass; drives: RunAgentLoop };
-  session?: SessionCode;
-  compaction?: CompactionCode;
-  resources?: ResourceCode;
-  /** Chapter 13's Runtime, its engines and modes. */
-  runtime?: RuntimeCode13;
-  /** Chapter 15's exposure: the registry and tool_search. */
-  exposure?: ExposureCode;
 }
 
 /** Chapter 12's exports tiny-pi takes: every field of ResourceCode. */
@@ -64,6 +66,19 @@ const RESOURCE_EXPORTS = [
   "loadExtensions",
   "hookedRegistry",
 ] as const satisfies readonly (keyof ResourceCode)[];
+
+/** Chapter 18's exports tiny-pi takes: every field of ModelsCode. */
+const MODELS_EXPORTS = [
+  "parseModelsJson",
+  "createModelCatalogue",
+  "resolveRoute",
+  "catalogueModel",
+  "modelInForce",
+  "thinkingLevelInForce",
+  "modelChangeEntry",
+  "thinkingLevelChangeEntry",
+  "changeAfterTurn",
+] as const satisfies readonly (keyof ModelsCode)[];
 
 export interface CodeRow {
   /** The checkpoint (manifest id) whose teaching files hold this code. */
@@ -198,6 +213,44 @@ export const CODE_ROWS: readonly CodeRow[] = [
       };
     },
   },
+  {
+    checkpoint: "16",
+    label: "codemode",
+    what: () => "createCodeTool",
+    exports: ["createCodeTool"],
+    // A script's nested calls go through chapter 06's executeToolCall; deferred tools come from chapter 15.
+    uses: ["06", "15"],
+    learnerOnly: true,
+    fill: (code, module) => {
+      code.createCodeTool = module.createCodeTool as CodeToolFactory;
+    },
+  },
+  {
+    checkpoint: "17",
+    label: "MCP",
+    what: () => "McpClient、StdioTransport、mcpTools",
+    exports: ["McpClient", "StdioTransport", "mcpTools"],
+    uses: [],
+    learnerOnly: true,
+    fill: (code, module) => {
+      code.mcp = {
+        McpClient: module.McpClient as McpCode["McpClient"],
+        StdioTransport: module.StdioTransport as McpCode["StdioTransport"],
+        mcpTools: module.mcpTools as McpCode["mcpTools"],
+      };
+    },
+  },
+  {
+    checkpoint: "18",
+    label: "模型",
+    what: () => "目录与路由",
+    exports: MODELS_EXPORTS,
+    uses: [],
+    learnerOnly: true,
+    fill: (code, module) => {
+      code.models = Object.fromEntries(MODELS_EXPORTS.map((name) => [name, module[name]])) as unknown as ModelsCode;
+    },
+  },
 ];
 
 /** How the practice directory was named: `--from` takes every row present, the two older flags one row each. */
@@ -250,15 +303,22 @@ export interface LearnerRun {
   code: LearnerCode;
   /** Checkpoint of each row taken → the practice directory it came from, as shown. */
   dirs: Map<string, string>;
+  /** Rows taken from a practice directory whose record says that chapter is the course's reference there. */
+  reference: Set<string>;
 }
 
 /** The learner's code of every source, each checked in turn; nothing when no source is given. */
 export async function loadLearnerRun(sources: readonly LearnerSource[], from: string): Promise<LearnerRun> {
-  const run: LearnerRun = { code: {}, dirs: new Map() };
+  const run: LearnerRun = { code: {}, dirs: new Map(), reference: new Set() };
   for (const source of sources) {
     const loaded = await loadLearnerCode(source.dir, from, source.flag);
     Object.assign(run.code, loaded.code);
-    for (const row of loaded.rows) run.dirs.set(row.checkpoint, shownPath(source.dir, from));
+    const learner = learnerChapters(source.dir);
+    for (const row of loaded.rows) {
+      run.dirs.set(row.checkpoint, shownPath(source.dir, from));
+      if (learner !== undefined && !learner.has(row.checkpoint)) run.reference.add(row.checkpoint);
+      else run.reference.delete(row.checkpoint);
+    }
   }
   return run;
 }
@@ -274,13 +334,12 @@ export function runtimeParts(
     // One prompt drives the loop turn by turn (engineFor): no Agent runs, and the loop is the one
     // chapter 09's Agent would drive when the tree has no chapter 07 of its own.
     if (!interactive && row.checkpoint === "09") return [];
-    const dir =
-      !interactive && row.checkpoint === "07"
-        ? (run.dirs.get("07") ?? run.dirs.get("09"))
-        : run.dirs.get(row.checkpoint);
+    const taken = !interactive && row.checkpoint === "07" && !run.dirs.has("07") ? "09" : row.checkpoint;
+    const dir = run.dirs.get(taken);
     if ((row.endpointOnly || row.learnerOnly) && dir === undefined) return [];
     const idle = row.endpointOnly && !endpoint ? IDLE_WITHOUT_ENDPOINT : "";
-    return [{ label: row.label, what: `${row.what(tools)}${idle}`, ...(dir !== undefined ? { dir } : {}) }];
+    const whose = dir === undefined ? {} : run.reference.has(taken) ? { dir, reference: true as const } : { dir };
+    return [{ label: row.label, what: `${row.what(tools)}${idle}`, ...whose }];
   });
 }
 

@@ -1,59 +1,44 @@
 #!/usr/bin/env node
 import { EXIT_FAILED_RUN, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "../host/errors.js";
-// tiny-pi's entry: parses the command line and answers --help and usage errors before the model
-// SDK, the validator and the tools are loaded (app.ts does the run). Every failure ends in one
-// line and an exit code: 2 for usage, 1 for a failed run; never a stack.
-import { helpText, parseCliArgs } from "./args.js";
+// tiny-pi's entry: parses the command line into one Invocation and answers --help, usage errors
+// and the commands that only read before the model SDK, the validator and the tools are loaded
+// (app.ts does a run). Every failure ends in one line and an exit code: 2 for usage, 1 for a
+// failed run; never a stack.
+import { helpText } from "./args.js";
+import { type Invocation, parseInvocation } from "./invocation.js";
 import { leave } from "./leave.js";
-import { requireWorkspace } from "./workspace.js";
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const from = env.INIT_CWD ?? process.cwd();
-  const args = parseCliArgs(argv, from);
-  if (args === "help") {
+  const invocation = parseInvocation(argv, from, env, process.stdin.isTTY === true && process.stdout.isTTY === true);
+  if (invocation.kind === "help") {
     process.stdout.write(`${helpText}\n`);
     return EXIT_OK;
   }
-  requireWorkspace(args.workspace);
-  if (args.command?.kind === "resources") {
-    const { resourcesCommandText } = await import("./resources-command.js");
-    process.stdout.write(`${resourcesCommandText(args, env)}\n`);
-    return EXIT_OK;
+  if (invocation.kind === "run") {
+    const { runTinyPi } = await import("./app.js");
+    return runTinyPi(invocation, from);
   }
-  if (args.command?.kind === "mcp") {
-    const { mcpCommandText } = await import("./mcp-command.js");
-    process.stdout.write(`${await mcpCommandText(args, env)}\n`);
-    return EXIT_OK;
-  }
-  if (args.command?.kind === "export") {
+  process.stdout.write(`${await commandText(invocation, from, env)}\n`);
+  return EXIT_OK;
+}
+
+/** What a command that only reads (export writes its page) prints. */
+async function commandText(
+  command: Exclude<Invocation, { kind: "help" | "run" }>,
+  from: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  if (command.kind === "resources") return (await import("./resources-command.js")).resourcesCommandText(command);
+  if (command.kind === "mcp") return (await import("./mcp-command.js")).mcpCommandText(command, env);
+  const { shownPath } = await import("./learner-tree.js");
+  const shown = (file: string) => shownPath(file, from);
+  if (command.kind === "export") {
     const { exportSession } = await import("./run-view/export-command.js");
-    const { shownPath } = await import("./learner-tree.js");
-    const { file, out } = args.command;
-    process.stdout.write(`${exportSession(file, out, (shown) => shownPath(shown, from))}\n`);
-    return EXIT_OK;
+    return exportSession(command.file, command.out, shown);
   }
-  if (args.command !== undefined) {
-    const { sessionCommandText } = await import("./session-view.js");
-    const { shownPath } = await import("./learner-tree.js");
-    process.stdout.write(`${sessionCommandText(args.command, args.workspace, (file) => shownPath(file, from))}\n`);
-    return EXIT_OK;
-  }
-  if (args.mode === "print" && args.prompt === undefined && args.endpoint !== undefined) {
-    throw new UsageError(
-      '-p 只跑一轮、只打印最终回答：请把问题写在最后，例如 tiny-pi --base-url … --model … -p "这个项目叫什么？"。',
-    );
-  }
-  // Chapter 19: --resume without a prompt outside a terminal goes on with the task a crash left unfinished.
-  const continuing =
-    args.prompt === undefined && args.session.kind === "resume" && !(process.stdin.isTTY && process.stdout.isTTY);
-  const interactive = args.prompt === undefined && args.endpoint !== undefined && !continuing;
-  if (interactive && !(process.stdin.isTTY && process.stdout.isTTY)) {
-    throw new UsageError(
-      '缺少 prompt：不在终端里时请把问题写在最后，例如 tiny-pi --base-url … --model … "请读取 README.md"。',
-    );
-  }
-  const { runTinyPi } = await import("./app.js");
-  return runTinyPi(args, from, interactive);
+  const { sessionCommandText } = await import("./session-view.js");
+  return sessionCommandText(command, command.workspace, shown);
 }
 
 /** Exit code by kind of failure; anything unexpected is still one line, never a stack. */

@@ -5,16 +5,18 @@ import { mcpConfigFiles, readMcpConfig } from "../host/mcp-config.js";
 import { serverTrust, startServer } from "../host/mcp-servers.js";
 import { courseResourceCode } from "../host/resource-code.js";
 import { loadRunResources } from "../host/run-resources.js";
-import type { CliArgs } from "./args.js";
+import type { Invocation } from "./invocation.js";
 import { guardChildren } from "./leave.js";
-import { tinyPiHome } from "./tiny-pi-home.js";
 
 const TRUST_WORDS = { user: "你自己的配置", trusted: "已信任", untrusted: "未信任" } as const;
 
-export async function mcpCommandText(args: CliArgs, env: NodeJS.ProcessEnv): Promise<string> {
+export async function mcpCommandText(
+  command: Extract<Invocation, { kind: "mcp" }>,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   guardChildren();
-  const home = tinyPiHome(env);
-  const { roots } = loadRunResources(courseResourceCode, { workspace: args.workspace, home, contextFiles: false });
+  const { workspace, home } = command;
+  const { roots } = loadRunResources(courseResourceCode, { workspace, home, contextFiles: false });
   const config = readMcpConfig(roots);
   const lines = [...config.problems];
   if (config.servers.length === 0) {
@@ -26,13 +28,16 @@ export async function mcpCommandText(args: CliArgs, env: NodeJS.ProcessEnv): Pro
     config.servers.map(async (entry) => {
       const trust = serverTrust(entry, home);
       const what = entry.command !== undefined ? [entry.command, ...(entry.args ?? [])].join(" ") : entry.url;
-      const head = `${entry.name}  ${what}  （${entry.file}；${TRUST_WORDS[trust]}${entry.readOnly ? "；只读" : ""}）`;
-      if (trust === "untrusted" && args.trustMcp !== true)
+      // --trust-mcp lets this run start an untrusted server without remembering it as trusted.
+      const trustWord =
+        trust === "untrusted" && command.trustMcp ? "未记住信任，这次由 --trust-mcp 放行" : TRUST_WORDS[trust];
+      const head = `${entry.name}  ${what}  （${entry.file}；${trustWord}${entry.readOnly ? "；只读" : ""}）`;
+      if (trust === "untrusted" && !command.trustMcp)
         return `${head}\n  未启动：未信任（在终端里运行 tiny-pi 时回答 y，或加 --trust-mcp）`;
       const failures: string[] = [];
       const started = await startServer(entry, {
         home,
-        workspace: args.workspace,
+        workspace,
         trustAll: true,
         notes: { write: (text: string) => failures.push(text.trim()) },
         env,

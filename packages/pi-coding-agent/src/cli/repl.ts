@@ -31,6 +31,12 @@ export interface ReplOptions {
   interrupts: Interrupts;
   /** /compact [instructions]: compacts the session now; resolves with the line to show (compaction-turn.ts). */
   compact?: (instructions: string | undefined, signal: AbortSignal) => Promise<string>;
+  /**
+   * Commands that change the session's settings between turns, by name ("/model", "/thinking":
+   * chapter 18): each takes the rest of the line and resolves with the line to show. They wait
+   * their turn in the queue, so a line typed before one is answered with the settings it was typed under.
+   */
+  settings?: ReadonlyMap<string, (argument: string) => Promise<string>>;
   /** `/skill:NAME …` and `/NAME args` (slash-prompts.ts): the prompt a line stands for, or the one line why not. */
   expand?: (line: string) => Promise<{ prompt: string } | { problem: string } | undefined>;
   /** A question is waiting for the person (the permission gate): the line answers it. Returns whether it did. */
@@ -41,157 +47,196 @@ export interface ReplOptions {
 
 /** Resolves with the exit code once the person leaves. */
 export function runRepl(options: ReplOptions): Promise<number> {
-  const { interrupts, notes } = options;
-  let { conversation } = options;
-  const rl = readline.createInterface({ input: options.input, output: options.output, terminal: true, prompt: "› " });
-  const queue: string[] = [];
-  let running = false;
+  return new Promise((resolve, reject) => new Repl(options, resolve, reject).begin());
+}
+
+/** One REPL session: its readline, the lines waiting their turn, and whether a turn (or /compact) runs. */
+class Repl {
+  private readonly rl: readline.Interface;
+  private readonly notes: ReplOptions["notes"];
+  private readonly interrupts: Interrupts;
+  private conversation: Conversation;
+  private readonly queue: string[] = [];
+  private running = false;
   /** A /compact is running: lines typed meanwhile wait for it (there is no turn to steer them into). */
-  let compacting = false;
-  let closed = false;
+  private compacting = false;
+  private closed = false;
+  private settled = false;
 
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const leave = (code: number) => {
-      if (settled) return;
-      settled = true;
-      rl.close();
-      resolve(code);
-    };
+  constructor(
+    private readonly options: ReplOptions,
+    private readonly resolve: (code: number) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    this.notes = options.notes;
+    this.interrupts = options.interrupts;
+    this.conversation = options.conversation;
+    this.rl = readline.createInterface({ input: options.input, output: options.output, terminal: true, prompt: "› " });
+  }
 
-    const next = async (): Promise<void> => {
-      const prompt = queue.shift();
-      if (prompt === undefined) {
-        if (closed) leave(EXIT_OK);
-        else rl.prompt();
-        return;
-      }
-      running = true;
-      interrupts.beginTurn(() => conversation.abort());
-      try {
-        const expanded = prompt.startsWith("/") ? await options.expand?.(prompt) : undefined;
-        if (expanded !== undefined && "problem" in expanded) notes.write(`${expanded.problem}\n`);
-        else options.afterTurn(await conversation.prompt(expanded?.prompt ?? prompt));
-        await options.session?.saved();
-        const queued = conversation.queued();
-        if (queued > 0) notes.write(`（还有 ${queued} 条排队的消息，会随下一条输入一起发送）\n`);
-      } catch (error) {
-        if (!(error instanceof RunError)) throw error;
-        notes.write(`${error.message}\n`);
-      } finally {
-        interrupts.endTurn();
-        running = false;
-      }
-      await next();
+  begin(): void {
+    this.rl.on("line", (line) => this.onLine(line));
+    this.rl.on("SIGINT", () => this.onInterrupt());
+    this.rl.on("close", () => {
+      this.closed = true;
+      if (!this.running && this.queue.length === 0) this.leave(EXIT_OK);
+    });
+    this.notes.write(`${this.options.banner}\n`);
+    this.rl.prompt();
+  }
+
+  private leave(code: number): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.rl.close();
+    this.resolve(code);
+  }
+
+  private start(): void {
+    this.next().catch((error: unknown) => {
+      this.settled = true;
+      this.rl.close();
+      this.reject(error);
+    });
+  }
+
+  /** Runs the queued lines one turn at a time; with none left, prompts (or leaves once input has closed). */
+  private async next(): Promise<void> {
+    const prompt = this.queue.shift();
+    if (prompt === undefined) {
+      if (this.closed) this.leave(EXIT_OK);
+      else this.rl.prompt();
+      return;
+    }
+    this.running = true;
+    this.interrupts.beginTurn(() => this.conversation.abort());
+    try {
+      await this.turn(prompt);
+    } catch (error) {
+      if (!(error instanceof RunError)) throw error;
+      this.notes.write(`${error.message}\n`);
+    } finally {
+      this.interrupts.endTurn();
+      this.running = false;
+    }
+    await this.next();
+  }
+
+  /** One line's turn: a setting (/model, /thinking), a /template or /skill expanded, or the line itself. */
+  private async turn(prompt: string): Promise<void> {
+    const { options, notes } = this;
+    const name = prompt.split(" ", 1)[0] as string;
+    const setting = options.settings?.get(name);
+    const expanded = setting === undefined && prompt.startsWith("/") ? await options.expand?.(prompt) : undefined;
+    if (setting !== undefined) notes.write(`${await setting(prompt.slice(name.length).trim())}\n`);
+    else if (expanded !== undefined && "problem" in expanded) notes.write(`${expanded.problem}\n`);
+    else options.afterTurn(await this.conversation.prompt(expanded?.prompt ?? prompt));
+    await options.session?.saved();
+    const queued = this.conversation.queued();
+    if (queued > 0) notes.write(`（还有 ${queued} 条排队的消息，会随下一条输入一起发送）\n`);
+  }
+
+  private onLine(line: string): void {
+    this.interrupts.disarm();
+    if (this.options.answer?.(line) === true) return;
+    const text = line.trim();
+    if (text === "/exit") {
+      this.rl.close();
+      return;
+    }
+    if (text === "") {
+      if (!this.running) this.rl.prompt();
+      return;
+    }
+    if (text === "/tree" || text.startsWith("/branch")) {
+      this.sessionCommand(text);
+      return;
+    }
+    if (text === "/compact" || text.startsWith("/compact ")) {
+      this.compactCommand(text.slice("/compact".length).trim());
+      return;
+    }
+    // A /skill or /template line is expanded when its turn starts, so it is never steered in raw.
+    if (this.running && !this.compacting && this.conversation.steer !== undefined && !text.startsWith("/")) {
+      this.conversation.steer(text);
+      this.notes.write(`（已转入正在运行的这一轮：${text}）\n`);
+      return;
+    }
+    this.queue.push(text);
+    if (this.running) this.notes.write(`（已排队，这一轮结束后发送：${text}）\n`);
+    else this.start();
+  }
+
+  /** /tree and /branch run between turns, never while one is running. */
+  private sessionCommand(text: string): void {
+    if (this.running || this.queue.length > 0) {
+      this.notes.write("（/tree 和 /branch 要等这一轮结束后再输入）\n");
+      return;
+    }
+    const session = this.options.session;
+    const id = text.slice("/branch".length).trim();
+    const done = (line: string) => {
+      this.options.output.write(`${line}\n`);
+      this.rl.prompt();
     };
-    const start = () => {
-      next().catch((error: unknown) => {
-        settled = true;
-        rl.close();
-        reject(error);
+    if (session === undefined) {
+      done("（这次运行没有会话）");
+      return;
+    }
+    if (text === "/tree") {
+      session.tree().then(done, (error: Error) => done(error.message));
+      return;
+    }
+    if (!/^[0-9a-f]{8}$/.test(id)) {
+      done("用法：/branch ID（ID 是 /tree 列出的 8 位十六进制 id）");
+      return;
+    }
+    session.branch(id).then(
+      (next) => {
+        this.conversation = next;
+        done(`（叶已移到 ${id}：下一条输入从这里长出新分支）`);
+      },
+      (error: Error) => done(error.message),
+    );
+  }
+
+  /** /compact runs between turns like one: Ctrl-C aborts its summarisation request, and then nothing is appended. */
+  private compactCommand(instructions: string): void {
+    if (this.running || this.queue.length > 0) {
+      this.notes.write("（/compact 要等这一轮结束后再输入）\n");
+      return;
+    }
+    const compact = this.options.compact;
+    if (compact === undefined) {
+      this.notes.write("（这次运行不能压缩上下文）\n");
+      this.rl.prompt();
+      return;
+    }
+    const controller = new AbortController();
+    this.running = true;
+    this.compacting = true;
+    this.interrupts.beginTurn(() => controller.abort());
+    compact(instructions === "" ? undefined : instructions, controller.signal)
+      .then(
+        (line) => this.notes.write(`${line}\n`),
+        (error: Error) => this.notes.write(`${error.message.split("\n")[0]}\n`),
+      )
+      .then(() => this.options.session?.saved())
+      .finally(() => {
+        this.interrupts.endTurn();
+        this.running = false;
+        this.compacting = false;
+        this.start();
       });
-    };
+  }
 
-    rl.on("line", (line) => {
-      interrupts.disarm();
-      if (options.answer?.(line) === true) return;
-      const text = line.trim();
-      if (text === "/exit") {
-        rl.close();
-        return;
-      }
-      if (text === "") {
-        if (!running) rl.prompt();
-        return;
-      }
-      if (text === "/tree" || text.startsWith("/branch")) {
-        sessionCommand(text);
-        return;
-      }
-      if (text === "/compact" || text.startsWith("/compact ")) {
-        compactCommand(text.slice("/compact".length).trim());
-        return;
-      }
-      // A /skill or /template line is expanded when its turn starts, so it is never steered in raw.
-      if (running && !compacting && conversation.steer !== undefined && !text.startsWith("/")) {
-        conversation.steer(text);
-        notes.write(`（已转入正在运行的这一轮：${text}）\n`);
-        return;
-      }
-      queue.push(text);
-      if (running) notes.write(`（已排队，这一轮结束后发送：${text}）\n`);
-      else start();
-    });
-    /** /tree and /branch run between turns, never while one is running. */
-    const sessionCommand = (text: string) => {
-      if (running || queue.length > 0) {
-        notes.write("（/tree 和 /branch 要等这一轮结束后再输入）\n");
-        return;
-      }
-      const session = options.session;
-      const id = text.slice("/branch".length).trim();
-      const done = (line: string) => {
-        options.output.write(`${line}\n`);
-        rl.prompt();
-      };
-      if (session === undefined) return done("（这次运行没有会话）");
-      if (text === "/tree") {
-        session.tree().then(done, (error: Error) => done(error.message));
-        return;
-      }
-      if (!/^[0-9a-f]{8}$/.test(id)) return done("用法：/branch ID（ID 是 /tree 列出的 8 位十六进制 id）");
-      session.branch(id).then(
-        (next) => {
-          conversation = next;
-          done(`（叶已移到 ${id}：下一条输入从这里长出新分支）`);
-        },
-        (error: Error) => done(error.message),
-      );
-    };
-    /** /compact runs between turns like one: Ctrl-C aborts its summarisation request, and then nothing is appended. */
-    const compactCommand = (instructions: string) => {
-      if (running || queue.length > 0) {
-        notes.write("（/compact 要等这一轮结束后再输入）\n");
-        return;
-      }
-      const compact = options.compact;
-      if (compact === undefined) {
-        notes.write("（这次运行不能压缩上下文）\n");
-        rl.prompt();
-        return;
-      }
-      const controller = new AbortController();
-      running = true;
-      compacting = true;
-      interrupts.beginTurn(() => controller.abort());
-      compact(instructions === "" ? undefined : instructions, controller.signal)
-        .then(
-          (line) => notes.write(`${line}\n`),
-          (error: Error) => notes.write(`${error.message.split("\n")[0]}\n`),
-        )
-        .then(() => options.session?.saved())
-        .finally(() => {
-          interrupts.endTurn();
-          running = false;
-          compacting = false;
-          start();
-        });
-    };
-    rl.on("SIGINT", () => {
-      const outcome = interrupts.press(false);
-      if (outcome === "exit") leave(EXIT_INTERRUPTED);
-      else if (outcome === "aborted") notes.write("\n（正在中止这一轮；再按一次 Ctrl-C 退出）\n");
-      else if (outcome === "armed") {
-        notes.write("\n（再按一次 Ctrl-C 退出，或输入 /exit）\n");
-        rl.prompt();
-      }
-    });
-    rl.on("close", () => {
-      closed = true;
-      if (!running && queue.length === 0) leave(EXIT_OK);
-    });
-
-    notes.write(`${options.banner}\n`);
-    rl.prompt();
-  });
+  private onInterrupt(): void {
+    const outcome = this.interrupts.press(false);
+    if (outcome === "exit") this.leave(EXIT_INTERRUPTED);
+    else if (outcome === "aborted") this.notes.write("\n（正在中止这一轮；再按一次 Ctrl-C 退出）\n");
+    else if (outcome === "armed") {
+      this.notes.write("\n（再按一次 Ctrl-C 退出，或输入 /exit）\n");
+      this.rl.prompt();
+    }
+  }
 }

@@ -1,7 +1,8 @@
 // The one line tiny-pi prints at start: for each part a practice directory can replace (the rows
 // of learner-code.ts: the provider when it is the learner's, loop, tools, Agent, session store,
 // compaction, resources, Runtime), whether it is the course's (the reference) or the learner's
-// from which directory; when every part is the learner's from one directory, it says that first. In the REPL also what a line typed mid-turn
+// from which directory; a part taken from a practice tree whose record says that chapter is the
+// course's reference there is named so; when every part is the learner's from one directory, it says that first. In the REPL also what a line typed mid-turn
 // does: chapter 09's Agent steers it into the running turn; a loop no Agent drives (--loop) runs
 // turn by turn, and the line waits until the turn has ended.
 
@@ -12,6 +13,8 @@ export interface RuntimePart {
   what: string;
   /** The practice directory it comes from, as shown; absent: the course's. */
   dir?: string;
+  /** From `dir`, but that tree's record says this chapter is the course's reference there (not the learner's). */
+  reference?: true;
 }
 
 export interface RuntimeFacts {
@@ -25,17 +28,26 @@ const TYPED_LINES = {
   queue: "运行中输入的一行排到这一轮结束之后（第 09 章的 Agent 只驱动它自己那个包的 loop）",
 };
 
+function whose(part: RuntimePart): string {
+  if (part.dir === undefined) return "课程的";
+  return part.reference === true ? `${part.dir} 里课程的参考实现` : `${part.dir} 里你的`;
+}
+
 export function runtimeLine(facts: RuntimeFacts): string {
   const typed = facts.typedLines === undefined ? [] : [TYPED_LINES[facts.typedLines]];
   const dirs = new Set(facts.parts.map((part) => part.dir));
   const [only] = dirs;
-  // Every part from one practice directory (--from practice/13): the course's payoff, said first.
+  const named = (parts: readonly RuntimePart[]) => parts.map((part) => `${part.label} ${part.what}`).join("、");
   if (dirs.size === 1 && only !== undefined) {
-    const parts = facts.parts.map((part) => `${part.label} ${part.what}`).join("、");
-    return [`全部是 ${only} 里你自己写的代码：${parts}`, ...typed].join(" · ");
+    const reference = facts.parts.filter((part) => part.reference === true);
+    // Every part from one practice directory and every one the learner's (--from practice/13 carried from 00): the payoff.
+    if (reference.length === 0) return [`全部是 ${only} 里你自己写的代码：${named(facts.parts)}`, ...typed].join(" · ");
+    const yours = facts.parts.filter((part) => part.reference !== true);
+    return [
+      `${only} 里你写的：${yours.length === 0 ? "没有" : named(yours)}；课程的参考实现（建练习目录时带进来的）：${named(reference)}`,
+      ...typed,
+    ].join(" · ");
   }
-  const parts = facts.parts.map(
-    (part) => `${part.label}：${part.dir === undefined ? "课程的" : `${part.dir} 里你的`} ${part.what}`,
-  );
+  const parts = facts.parts.map((part) => `${part.label}：${whose(part)} ${part.what}`);
   return [...parts, ...typed].join(" · ");
 }

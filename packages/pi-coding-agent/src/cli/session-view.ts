@@ -11,7 +11,9 @@ import type { ToolChange } from "../exposure/tool-state.js";
 import { piOriginal, piSummary } from "../host/pi-entries.js";
 import { readSessionFile, sessionsDir } from "../host/session-file.js";
 import { visible } from "../host/visible-text.js";
+import { modelInForce } from "../models/index.js";
 import type { SessionEntry } from "../session/entries.js";
+import { pathTo } from "../session/session-tree.js";
 import type { SessionCommand } from "./args.js";
 
 const WORDS = 48;
@@ -109,7 +111,7 @@ function firstWords(text: string): string {
   return line.length > WORDS ? `${line.slice(0, WORDS)}…` : line;
 }
 
-/** `tiny-pi sessions`: each session of `dir`, newest first: name or first prompt, entries, branches, last change. */
+/** `tiny-pi sessions`: each session of `dir`, newest first: name or first prompt, entries, branches, last change, last model. */
 export function listSessions(dir: string, shown: (file: string) => string): string {
   let names: string[];
   try {
@@ -137,7 +139,10 @@ function describe(file: string): string {
         : firstPrompt?.type === "message"
           ? messageSummary(firstPrompt.message).replace(/^user\s+/, "")
           : "（没有消息）";
-    return `${entries.length} 个条目 · ${branchCount(entries)} 个分支 · ${title}`;
+    // The model the newest entry's branch is on: the one a --resume continues with.
+    const newest = entries.at(-1);
+    const model = newest === undefined ? undefined : modelInForce(pathTo(entries, newest.id));
+    return `${entries.length} 个条目 · ${branchCount(entries)} 个分支 · ${title}${model !== undefined ? ` · 模型 ${model}` : ""}`;
   } catch (error) {
     return `（打不开：${(error as Error).message.split("：")[0]}）`;
   }

@@ -1,4 +1,4 @@
-// The `code` tool: the model writes one async JavaScript body that calls tools itself and returns
+// Lab 16.4 · code 工具: The `code` tool: the model writes one async JavaScript body that calls tools itself and returns
 // what matters; one request instead of one per call. It is a model-only tool: a script cannot call
 // `code` again. Its result's `details` carry every nested call (id, name, arguments, outcome), the
 // failed run's too, so the views and the session keep what the script did.

@@ -13,6 +13,11 @@ export interface CodeLimits {
   maxArgumentBytes: number;
   /** JSON bytes of all nested calls' arguments together; past it the run ends. */
   maxTotalArgumentBytes: number;
+  /**
+   * UTF-8 bytes of one nested call's result the script may receive. Every reply is copied into the worker's heap,
+   * whose exhaustion kills the whole process: a bigger result fails that call instead (the script may catch it).
+   */
+  maxReplyBytes: number;
   /** Characters of a nested call's error (and result) kept in its record. */
   maxRecordedText: number;
   /** Characters of console output kept; the rest is cut with a notice. */
@@ -28,6 +33,7 @@ export const DEFAULT_CODE_LIMITS: Readonly<CodeLimits> = Object.freeze({
   maxCalls: 256,
   maxArgumentBytes: 8 * 1024,
   maxTotalArgumentBytes: 32 * 1024,
+  maxReplyBytes: 1024 * 1024,
   maxRecordedText: 500,
   maxOutputChars: 100_000,
   maxConsoleCalls: 100_000,

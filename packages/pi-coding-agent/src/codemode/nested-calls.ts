@@ -1,7 +1,8 @@
-// The host side of the bridge: each `tools.<name>(args)` from a script becomes a recorded nested
+// Lab 16.2 · 桥: The host side of the bridge: each `tools.<name>(args)` from a script becomes a recorded nested
 // call with id `<parent>/<n>`, run through the same registry the model's own calls use (so the
 // permission gate and protected paths apply unchanged). Only the callable tools it was given are
 // offered. A failing call rejects only its own promise in the script; the records of the others stay.
+// No reply into the worker is bigger than maxReplyBytes: a result past it fails its call (see limits.ts).
 import { executeToolCall, type Tool, ToolRegistry } from "@pi/core";
 import { closestName } from "./did-you-mean.js";
 import type { CodeLimits } from "./limits.js";
@@ -26,7 +27,10 @@ export interface NestedCall {
 /** What the script's promise gets, or `end`: the run must stop (a bound of the whole run was crossed). */
 export type BridgeAnswer = { ok: boolean; text: string } | { end: string };
 
-type Bounds = Pick<CodeLimits, "maxCalls" | "maxArgumentBytes" | "maxTotalArgumentBytes" | "maxRecordedText">;
+type Bounds = Pick<
+  CodeLimits,
+  "maxCalls" | "maxArgumentBytes" | "maxTotalArgumentBytes" | "maxReplyBytes" | "maxRecordedText"
+>;
 
 export class NestedCallBridge {
   readonly calls: NestedCall[] = [];
@@ -98,6 +102,15 @@ export class NestedCallBridge {
     );
     if (record.outcome === "cancelled") return { ok: false, text: record.text };
     const text = result.content.map((part) => part.text).join("\n");
+    // An error's reply is its record's text, already short; a result is sent whole, so it is bounded here.
+    const replyBytes = result.isError ? 0 : Buffer.byteLength(text);
+    if (replyBytes > this.bounds.maxReplyBytes) {
+      return this.finish(
+        record,
+        "error",
+        `the result of ${name} is ${replyBytes} bytes; a script may receive at most ${this.bounds.maxReplyBytes} bytes per call (ask for less)`,
+      );
+    }
     return this.finish(record, result.isError ? "error" : "ok", text, text);
   }
 

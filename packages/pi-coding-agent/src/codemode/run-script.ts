@@ -1,4 +1,4 @@
-// One script in one fresh VM, inside the worker: evaluate it, then drive its promise. After every
+// Lab 16.1 · 一次运行: One script in one fresh VM, inside the worker: evaluate it, then drive its promise. After every
 // reply from the host the engine's pending jobs are drained (without that, the script never sees
 // the reply); when its promise is still pending and no nested call is in flight, nothing can ever
 // settle it: the run fails at once as stalled instead of waiting for the deadline.

@@ -1,4 +1,4 @@
-// One codemode run on the host: a new worker thread with a fresh VM, the nested-call bridge, the
+// Lab 16.3 · 限制: One codemode run on the host: a new worker thread with a fresh VM, the nested-call bridge, the
 // deadline, the caller's abort. Whatever ends the run first wins; ending always sets the engine's
 // interrupt flag, closes the bridge (pending nested calls become "cancelled", later ones are
 // refused) and terminates the worker, and the run's promise resolves only once the worker is gone.
@@ -49,29 +49,7 @@ export async function runCode(options: CodeRunOptions): Promise<CodeRun> {
   if (options.signal?.aborted)
     return { ok: false, failure: "aborted", error: "the run was aborted", output: "", calls: [] };
   const interrupt = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-  const start: WorkerStart = {
-    code: options.code,
-    wasm: await engineModule(),
-    interrupt,
-    memoryBytes: limits.memoryBytes,
-    stackBytes: limits.stackBytes,
-    maxOutputChars: limits.maxOutputChars,
-    maxConsoleCalls: limits.maxConsoleCalls,
-  };
-  const worker = new Worker(new URL("./worker.js", import.meta.url), {
-    workerData: start,
-    // The host's node flags (--input-type, --import tsx, --inspect…) are not the engine's business.
-    execArgv: [],
-    stdout: true,
-    stderr: true,
-    resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },
-  });
-  liveWorkers += 1;
-  worker.once("exit", () => {
-    liveWorkers -= 1;
-  });
-  worker.stdout.resume();
-  worker.stderr.resume();
+  const worker = await startWorker(options.code, interrupt, limits);
 
   return new Promise<CodeRun>((resolve) => {
     let ended = false;
@@ -103,12 +81,49 @@ export async function runCode(options: CodeRunOptions): Promise<CodeRun> {
       });
     });
     worker.on("error", (error: Error & { code?: string }) => {
-      if (error.code === "ERR_WORKER_OUT_OF_MEMORY")
-        fail("memory", "out of memory: the sandbox's worker ran out of heap");
-      else fail("error", `the sandbox failed: ${error.message.split("\n", 1)[0]}`);
+      const died = workerError(error);
+      fail(died.failure, died.message);
     });
     worker.on("exit", () => fail("error", "the sandbox stopped before the script finished"));
   });
+}
+
+/**
+ * How a worker's `error` event ends the run. V8 reports a worker whose own heap (resourceLimits) ran out as
+ * ERR_WORKER_OUT_OF_MEMORY: that is the run's "memory" failure like the engine's own limit, not a sandbox error.
+ */
+export function workerError(error: Error & { code?: string }): { failure: CodeFailure; message: string } {
+  if (error.code === "ERR_WORKER_OUT_OF_MEMORY")
+    return { failure: "memory", message: "out of memory: the sandbox's worker ran out of heap" };
+  return { failure: "error", message: `the sandbox failed: ${error.message.split("\n", 1)[0]}` };
+}
+
+/** A new worker thread with a fresh VM for `code`; counted in liveSandboxWorkers() until it exits. */
+async function startWorker(code: string, interrupt: SharedArrayBuffer, limits: CodeLimits): Promise<Worker> {
+  const start: WorkerStart = {
+    code,
+    wasm: await engineModule(),
+    interrupt,
+    memoryBytes: limits.memoryBytes,
+    stackBytes: limits.stackBytes,
+    maxOutputChars: limits.maxOutputChars,
+    maxConsoleCalls: limits.maxConsoleCalls,
+  };
+  const worker = new Worker(new URL("./worker.js", import.meta.url), {
+    workerData: start,
+    // The host's node flags (--input-type, --import tsx, --inspect…) are not the engine's business.
+    execArgv: [],
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },
+  });
+  liveWorkers += 1;
+  worker.once("exit", () => {
+    liveWorkers -= 1;
+  });
+  worker.stdout.resume();
+  worker.stderr.resume();
+  return worker;
 }
 
 function finished(message: DoneMessage, execute: number): Omit<CodeRun, "calls"> {

@@ -2,15 +2,17 @@
 // `npm run eval`: the practice suite, then the held-out suite, on the course's agent or (--from)
 // the learner's, offline with each task's policy model or against a real model. The table (or
 // --json) reports counts and verdicts only. Every run's folder lives in one temp folder of this
-// process, removed at the end and on SIGINT/SIGTERM, so nothing is left behind.
+// process, removed at the end and on SIGINT/SIGTERM, so nothing is left behind. On a signal the
+// processes the running task started go first (they write into that folder), then the folder.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { CaseReport, EvalTask, SuiteSummary } from "../eval/index.js";
 import { EXIT_FAILED_RUN, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RunError, UsageError } from "../host/errors.js";
+import { guardThisProcess } from "../process/parent-watchdog.js";
 import { EVAL_USAGE, type EvalArgs, parseEvalArgs } from "./args.js";
 import { HELD_OUT_TASKS } from "./held-out.js";
-import { loadSuiteCode } from "./suite-code.js";
+import { loadSuiteCode, whoseSuite } from "./suite-code.js";
 import { ratesTable, runsTable, verdictLabel } from "./table.js";
 
 interface PartReport {
@@ -33,13 +35,27 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   if (unknown.length > 0) throw new UsageError(`没有名为 ${unknown.join("、")} 的任务：去掉 --only 看全部任务的名字。`);
   const model = await realModel(args);
 
+  const guard = guardThisProcess();
   const tempDir = mkdtempSync(path.join(os.tmpdir(), "pi-eval-"));
-  const removeTemp = () => rmSync(tempDir, { recursive: true, force: true });
+  // A write of this process's own tools may still be in flight: rmSync retries a folder that
+  // filled again while it emptied it.
+  const removeTemp = () => rmSync(tempDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 20 });
+  let interrupted = false;
   const onSignal = () => {
-    removeTemp();
-    process.exit(EXIT_INTERRUPTED);
+    if (interrupted) return;
+    interrupted = true;
+    void guard.sweep().then(() => {
+      try {
+        removeTemp();
+      } catch (error) {
+        process.stderr.write(
+          `没能删除临时目录 ${tempDir}（${(error as Error).message.split("\n")[0]}）：请手动删除。\n`,
+        );
+      }
+      process.exit(EXIT_INTERRUPTED);
+    });
   };
-  process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal).on("SIGTERM", onSignal);
   const progress = (report: CaseReport) => {
     if (!args.json) process.stderr.write(`  ${report.task}：${verdictLabel(report.outcome)}\n`);
   };
@@ -83,7 +99,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         : `留出部分（${parts.heldOut.length} 个任务，不在任何练习目录里）\n${table(heldOut)}\n\n`,
     ];
     process.stdout.write(
-      `评测：${agent === "reference" ? "课程的参考实现" : `${agent} 里你写的代码`}，模型：${model === undefined ? "离线策略模型" : modelName}\n\n` +
+      `评测：${whoseSuite(args.from, cwd)}，模型：${model === undefined ? "离线策略模型" : modelName}\n\n` +
         sections.join("") +
         `${everyPass ? "全部通过" : "有任务没有通过"}\n`,
     );

@@ -3,6 +3,7 @@
 // sources, every chapter's focused tests passing), so every layer, the harness included, is theirs.
 import path from "node:path";
 import { loadPracticePackages } from "../cli/learner-tree.js";
+import { chapterList, learnerChapters } from "../cli/practice-record.js";
 import * as reference from "../eval/index.js";
 
 export interface SuiteCode {
@@ -29,4 +30,18 @@ export async function loadSuiteCode(from: string | undefined, cwd: string): Prom
   if (pkg === undefined) throw new Error(`the loader returned no package for checkpoint ${EVAL_CHECKPOINT}`);
   for (const name of FUNCTIONS) pkg.requireFunction(name);
   return pkg.module as unknown as SuiteCode;
+}
+
+/**
+ * Whose code the header names: the course's, or the practice tree's, chapter by chapter when its
+ * record says some of the chapters an eval run executes are the course's reference there.
+ */
+export function whoseSuite(from: string | undefined, cwd: string): string {
+  if (from === undefined) return "课程的参考实现";
+  const learner = learnerChapters(path.resolve(cwd, from));
+  const chapters = [...RUNS].reverse().concat(EVAL_CHECKPOINT);
+  const reference = learner === undefined ? [] : chapters.filter((id) => !learner.has(id));
+  if (reference.length === 0) return `${from} 里你写的代码`;
+  const yours = chapters.filter((id) => !reference.includes(id));
+  return `${from} 里的代码：你写的是${yours.length === 0 ? "（没有）" : chapterList(yours)}，${chapterList(reference)}是课程的参考实现（建练习目录时带进来的）`;
 }

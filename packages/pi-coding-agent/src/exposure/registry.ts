@@ -59,6 +59,15 @@ export class ExposedRegistry extends ToolRegistry {
   }
 
   /**
+   * The tools a codemode script may call (chapter 16): direct and deferred ones, activated or not,
+   * in registration order. A script's call is not the model's, so it needs no declaration; a
+   * hidden tool stays unreachable.
+   */
+  reachable(): Tool[] {
+    return this.order.filter((name) => this.exposures.get(name) !== "hidden").map((name) => super.get(name) as Tool);
+  }
+
+  /**
    * Activates the deferred tools among `names` that are not active yet and returns them in
    * registration order (not the order asked). Unknown, direct, hidden and active names are skipped.
    */

@@ -5,8 +5,7 @@
 import type { ToolRegistry } from "@pi/core";
 import type { ResourceRoot } from "../resources/types.js";
 import { readMcpConfig } from "./mcp-config.js";
-import { mayStart, type ServerStartOptions, type StartedServer, startServer } from "./mcp-servers.js";
-import { mcpTools } from "./mcp-tools.js";
+import { courseMcpCode, mayStart, type ServerStartOptions, type StartedServer, startServer } from "./mcp-servers.js";
 
 export interface McpRun {
   servers: StartedServer[];
@@ -33,7 +32,12 @@ export async function openMcpServers(
   const gated = new Set<string>();
   const deferred = new Set<string>();
   for (const server of started) {
-    for (const tool of mcpTools(server.entry.name, server.client, server.tools, taken)) {
+    for (const tool of (options.code ?? courseMcpCode).mcpTools(
+      server.entry.name,
+      server.client,
+      server.tools,
+      taken,
+    )) {
       registry.register(tool);
       if (!server.entry.readOnly) gated.add(tool.name);
       if (!server.entry.direct) deferred.add(tool.name);

@@ -3,7 +3,14 @@
 // trusted before (same mcp.json by real path, same entry by content hash), --trust-mcp, or the
 // person's answer on a terminal; without a terminal it is not started, in one line. A server that
 // fails to start or initialise is one line naming it and the last line of its log; the run goes on.
-import { McpClient, type McpToolInfo, StdioTransport, StreamableHttpTransport, type Transport } from "../mcp/index.js";
+import {
+  McpClient,
+  type McpToolInfo,
+  mcpTools,
+  StdioTransport,
+  StreamableHttpTransport,
+  type Transport,
+} from "../mcp/index.js";
 import type { McpServerEntry } from "./mcp-config.js";
 import { serverEnvironment } from "./mcp-environment.js";
 import type { Questions } from "./questions.js";
@@ -14,6 +21,15 @@ export const MCP_TRUST_FILE = "trusted-mcp-servers.json";
 export const MCP_STARTUP_TIMEOUT_MS = 30_000;
 
 export type ServerTrust = "user" | "trusted" | "untrusted";
+
+/** Chapter 17's exports tiny-pi runs MCP servers with: this package's, or a practice tree's (--from). */
+export interface McpCode {
+  McpClient: typeof McpClient;
+  StdioTransport: typeof StdioTransport;
+  mcpTools: typeof mcpTools;
+}
+
+export const courseMcpCode: McpCode = { McpClient, StdioTransport, mcpTools };
 
 export interface StartedServer {
   entry: McpServerEntry;
@@ -29,6 +45,8 @@ export interface ServerStartOptions {
   questions?: Questions;
   notes: { write(text: string): unknown };
   env: NodeJS.ProcessEnv;
+  /** The client that talks to the servers (Streamable HTTP is always the course's transport). */
+  code?: McpCode;
 }
 
 /** The trust a server has without asking anyone. */
@@ -65,9 +83,10 @@ export async function startServer(
   entry: McpServerEntry,
   options: ServerStartOptions,
 ): Promise<StartedServer | undefined> {
+  const code = options.code ?? courseMcpCode;
   const stdio =
     entry.command !== undefined
-      ? new StdioTransport({
+      ? new code.StdioTransport({
           command: entry.command,
           args: entry.args ?? [],
           env: serverEnvironment(entry.env, options.env),
@@ -79,7 +98,7 @@ export async function startServer(
     new StreamableHttpTransport({ url: entry.url ?? "", ...(entry.headers ? { headers: entry.headers } : {}) });
   let client: McpClient | undefined;
   try {
-    client = await McpClient.connect(transport, {
+    client = await code.McpClient.connect(transport, {
       startupTimeoutMs: MCP_STARTUP_TIMEOUT_MS,
       ...(stdio !== undefined ? { lastLogLine: () => stdio.lastLogLine } : {}),
     });

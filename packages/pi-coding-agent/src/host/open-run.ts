@@ -48,8 +48,10 @@ export interface RunOptions {
   /** Chooses what the Runtime drives (an Agent, or a loop turn by turn). */
   engine: (code: RuntimeCode13) => EngineFactory;
   session: HostSession;
-  /** The real model: the Runtime puts its context adapter in front of it; summaries go to it directly. */
+  /** The real model: the Runtime puts its context adapter in front of it. */
   model: Model;
+  /** Where compaction summaries go; absent: `model`. */
+  summaryModel?: Model;
   window: WindowInForce | undefined;
   maxSteps?: number;
   /** --trust-extensions, --yes, the protected paths. */
@@ -110,7 +112,7 @@ export async function openRun(options: RunOptions): Promise<OpenedRun> {
   if (counts !== undefined) notes.write(`${counts}\n`);
   const parts: RuntimeParts = { ...wired, tools: exposed.tools };
   const compactor = new Compactor({
-    model: options.model,
+    model: options.summaryModel ?? options.model,
     window: options.window,
     notes,
     ...(options.compactionCode !== undefined ? { code: options.compactionCode } : {}),

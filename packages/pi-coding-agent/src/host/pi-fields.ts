@@ -2,8 +2,9 @@
 // `usage.cost.total`, its `get_session_stats` sums the tokens, its HTML export lists the models):
 // an assistant entry without them crashes Pi's interactive mode. The Runtime's messages carry only
 // what chapter 03 teaches (`usage: {input, output}` when the server reported it); on the way to
-// the session file each assistant entry gets Pi's fields, zeros where nothing is known. Cost is
-// zero: tiny-pi has no price list.
+// the session file each assistant entry gets Pi's fields, zeros where nothing is known. Cost comes
+// from the model catalogue's prices (dollars per million tokens), zero where it names none.
+import type { ModelPrices } from "../models/index.js";
 import type { SessionEntry } from "../session/entries.js";
 import type { SessionStore } from "../session/memory-store.js";
 import { withAppend } from "./redacting.js";
@@ -55,23 +56,38 @@ export function piUsage(usage: unknown): PiUsage {
   };
 }
 
+/** What `provider/model` costs per million tokens, when the catalogue says. */
+export type PriceOf = (provider: string, model: string) => ModelPrices | undefined;
+
+/** `usage` with its cost from `prices` (dollars per million tokens), when it states none of its own. */
+export function pricedUsage(usage: PiUsage, prices: ModelPrices | undefined): PiUsage {
+  if (prices === undefined || usage.cost.total > 0) return usage;
+  const input = (usage.input * prices.input) / 1e6;
+  const output = (usage.output * prices.output) / 1e6;
+  const cacheRead = (usage.cacheRead * prices.cacheRead) / 1e6;
+  const cacheWrite = (usage.cacheWrite * prices.cacheWrite) / 1e6;
+  return { ...usage, cost: { input, output, cacheRead, cacheWrite, total: input + output + cacheRead + cacheWrite } };
+}
+
 /** `entry` with Pi's assistant fields when it is an assistant message; fields already there are kept. */
-export function withPiFields(entry: SessionEntry, identity: ModelIdentity): SessionEntry {
+export function withPiFields(entry: SessionEntry, identity: ModelIdentity, prices?: PriceOf): SessionEntry {
   if (entry.type !== "message" || entry.message.role !== "assistant") return entry;
   const message = entry.message as unknown as Json;
+  const provider = typeof message.provider === "string" ? message.provider : identity.provider;
+  const model = typeof message.model === "string" ? message.model : identity.model;
   return {
     ...entry,
     message: {
       ...entry.message,
       api: typeof message.api === "string" ? message.api : identity.api,
-      provider: typeof message.provider === "string" ? message.provider : identity.provider,
-      model: typeof message.model === "string" ? message.model : identity.model,
-      usage: piUsage(message.usage),
+      provider,
+      model,
+      usage: pricedUsage(piUsage(message.usage), prices?.(provider, model)),
     } as typeof entry.message,
   };
 }
 
-/** `store` with Pi's assistant fields added to every assistant entry appended. */
-export function piFieldsStore(store: SessionStore, identity: ModelIdentity): SessionStore {
-  return withAppend(store, (entry) => store.append(withPiFields(entry, identity)));
+/** `store` with Pi's assistant fields added to every assistant entry appended; `identity` names who answered an unmarked reply. */
+export function piFieldsStore(store: SessionStore, identity: () => ModelIdentity, prices?: PriceOf): SessionStore {
+  return withAppend(store, (entry) => store.append(withPiFields(entry, identity(), prices)));
 }

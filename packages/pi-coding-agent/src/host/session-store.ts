@@ -43,6 +43,25 @@ function durableFor(code: SessionCode): boolean {
   return code === courseSessionCode;
 }
 
+/** The session a run writes: a new one, none (--no-session), or one continued (--resume) or copied (--fork). */
+export type SessionChoice =
+  | { kind: "new" }
+  | { kind: "none" }
+  | { kind: "resume" | "fork"; file: string; leaf?: string };
+
+/** The session a run writes, as its configuration chose: a new one, none, or one continued (--resume) or copied (--fork). */
+export async function openChosenSession(
+  choice: SessionChoice,
+  workspace: string,
+  code?: SessionCode,
+): Promise<HostSession> {
+  if (choice.kind === "none") return noSession(workspace);
+  if (choice.kind === "new") return newSession(workspace, undefined, code);
+  return choice.kind === "fork"
+    ? await forkSession(choice.file, workspace, choice.leaf, undefined, code)
+    : await resumeSession(choice.file, choice.leaf, code);
+}
+
 /** --no-session: the tree lives in memory only (compaction still reads the active path). */
 export function noSession(workspace: string): HostSession {
   const store = new InMemorySessionStore(newHeader(workspace));

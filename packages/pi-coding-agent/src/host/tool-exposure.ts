@@ -24,6 +24,8 @@ export interface ExposedTools {
   tools: ToolRegistry;
   declared: number;
   deferred: number;
+  /** Of the deferred tools, those of MCP servers (deferred whatever --defer-tools says). */
+  deferredMcp: number;
   /** Names --defer-tools gave that no extension registered. */
   unknown: string[];
 }
@@ -51,20 +53,26 @@ export function exposeTools(
           : new Set(choice);
   const unknown = [...wanted].filter((name) => !extension.includes(name));
   const deferred = new Set(names.filter((name) => (wanted.has(name) && !own.has(name)) || alsoDeferred.has(name)));
-  if (deferred.size === 0) return { tools, declared: names.length, deferred: 0, unknown };
+  if (deferred.size === 0) return { tools, declared: names.length, deferred: 0, deferredMcp: 0, unknown };
+  const deferredMcp = [...deferred].filter((name) => alsoDeferred.has(name)).length;
   const exposed = new code.ExposedRegistry();
   for (const name of names) {
     const tool = tools.get(name);
     if (tool !== undefined) exposed.register(tool, deferred.has(name) ? "deferred" : "direct");
   }
   exposed.register(code.toolSearchTool(exposed));
-  return { tools: exposed, declared: exposed.definitions().length, deferred: deferred.size, unknown };
+  return { tools: exposed, declared: exposed.definitions().length, deferred: deferred.size, deferredMcp, unknown };
 }
 
 /** The start line's count: how many tools the first request declares and how many wait for tool_search. */
 export function exposureLine(exposed: ExposedTools): string | undefined {
   if (exposed.deferred === 0) return undefined;
-  return `工具：声明 ${exposed.declared} 个，延迟 ${exposed.deferred} 个（模型用 tool_search 按需找到；--defer-tools none 全部直接声明）`;
+  // Each way back to declaring them names only the tools it governs: --defer-tools never covers MCP tools.
+  const ways = [
+    ...(exposed.deferred > exposed.deferredMcp ? ["扩展工具用 --defer-tools none 直接声明"] : []),
+    ...(exposed.deferredMcp > 0 ? ['MCP 服务器的工具在 mcp.json 里写 "direct": true 直接声明'] : []),
+  ];
+  return `工具：声明 ${exposed.declared} 个，延迟 ${exposed.deferred} 个（模型用 tool_search 按需找到；${ways.join("，")}）`;
 }
 
 /**

@@ -71,23 +71,17 @@ export class JsonRpcConnection {
     const id = this.nextId++;
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     return new Promise<unknown>((resolve, reject) => {
+      const onAbort = () => this.giveUp(id, new McpConnectionError(`MCP ${method} aborted`, "aborted"));
+      const timer = setTimeout(
+        () => this.giveUp(id, new McpConnectionError(`MCP ${method} timed out after ${timeoutMs} ms`, "timeout")),
+        timeoutMs,
+      );
+      signal?.addEventListener("abort", onAbort, { once: true });
       const settle = () => {
         this.pending.delete(id);
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
       };
-      const giveUp = (error: McpConnectionError) => {
-        if (!this.pending.has(id)) return;
-        settle();
-        if (method !== "initialize") this.cancel(id, error.message);
-        reject(error);
-      };
-      const onAbort = () => giveUp(new McpConnectionError(`MCP ${method} aborted`, "aborted"));
-      const timer = setTimeout(
-        () => giveUp(new McpConnectionError(`MCP ${method} timed out after ${timeoutMs} ms`, "timeout")),
-        timeoutMs,
-      );
-      signal?.addEventListener("abort", onAbort, { once: true });
       this.pending.set(id, {
         method,
         resolve: (result) => {
@@ -104,6 +98,22 @@ export class JsonRpcConnection {
     });
   }
 
+  /**
+   * Stops waiting for request `id` (a timeout, the caller's abort, or the transport closing): the
+   * caller gets `error`, and the server hears `notifications/cancelled` so it can stop the work.
+   */
+  private giveUp(id: JsonRpcId, error: McpConnectionError): void {
+    const pending = this.pending.get(id);
+    if (pending === undefined) return;
+    // A client must not cancel initialize; a closed transport carries nothing more.
+    if (pending.method !== "initialize" && error.reason !== "closed") {
+      this.notify("notifications/cancelled", { requestId: id, reason: error.message }).catch(() => {
+        // The transport is going away; the server will not run the request for long either.
+      });
+    }
+    pending.reject(error);
+  }
+
   notify(method: string, params?: object): Promise<void> {
     if (this.closedReason !== undefined) return Promise.resolve();
     return this.transport.send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
@@ -115,12 +125,6 @@ export class JsonRpcConnection {
 
   setProtocolVersion(version: string): void {
     this.transport.setProtocolVersion?.(version);
-  }
-
-  private cancel(id: JsonRpcId, reason: string): void {
-    this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => {
-      // The transport is going away; the server will not run the request for long either.
-    });
   }
 
   private receive(value: unknown): void {
@@ -164,8 +168,8 @@ export class JsonRpcConnection {
   private closed(reason: string): void {
     if (this.closedReason !== undefined) return;
     this.closedReason = reason;
-    for (const pending of [...this.pending.values()]) {
-      pending.reject(new McpConnectionError(`MCP ${pending.method}: connection closed (${reason})`, "closed"));
+    for (const [id, pending] of [...this.pending]) {
+      this.giveUp(id, new McpConnectionError(`MCP ${pending.method}: connection closed (${reason})`, "closed"));
     }
     this.options.onClose?.(reason);
   }

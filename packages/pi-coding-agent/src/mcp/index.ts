@@ -18,6 +18,7 @@ export {
 } from "./lifecycle.js";
 export { DEFAULT_MAX_PAGES, listTools, type McpToolInfo } from "./list-tools.js";
 export { DEFAULT_MAX_LINE_BYTES, NdjsonReader } from "./ndjson-reader.js";
+export { mcpTools } from "./server-tools.js";
 export { type StdioServerOptions, StdioTransport } from "./stdio-transport.js";
 export { MAX_TOOL_NAME_LENGTH, mcpToolName } from "./tool-names.js";
 export type { Transport, TransportEvents } from "./transport.js";

@@ -85,7 +85,16 @@ export class StdioTransport implements Transport {
       },
       this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     );
-    child.stdout?.on("data", (chunk: Buffer) => reader.push(chunk));
+    child.stdout?.on("data", (chunk: Buffer) => {
+      try {
+        reader.push(chunk);
+      } catch (error) {
+        // A message this client cannot handle (a bug, not the server's fault) ends the connection
+        // with one line, rejecting what is in flight, instead of crashing the host with a stack.
+        end(`MCP client failed on a message: ${(error as Error).message}`);
+        void this.close();
+      }
+    });
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => this.log(chunk));
     // A server that exits first makes writes fail with EPIPE: the exit event reports it.
@@ -113,16 +122,19 @@ export class StdioTransport implements Transport {
     const pid = child.pid;
     if (child.exitCode === null && child.signalCode === null) {
       child.stdin?.end();
-      if (!(await within(exited, this.options.stdinGraceMs ?? 200))) {
-        signalProcessGroup(pid, "SIGTERM");
-        if (!(await within(exited, this.options.termGraceMs ?? 1_000))) signalProcessGroup(pid, "SIGKILL");
-      }
+      if (!(await within(exited, this.options.stdinGraceMs ?? 200))) await this.escalate(pid, exited);
     }
     await exited;
     // Whatever the leader left in its group goes with it.
     signalProcessGroup(pid, "SIGKILL");
     child.stdout?.destroy();
     child.stderr?.destroy();
+  }
+
+  /** The server ignored stdin's end: SIGTERM to its whole group, and SIGKILL if it outlives the grace too. */
+  private async escalate(pid: number, exited: Promise<void>): Promise<void> {
+    signalProcessGroup(pid, "SIGTERM");
+    if (!(await within(exited, this.options.termGraceMs ?? 1_000))) signalProcessGroup(pid, "SIGKILL");
   }
 
   private log(chunk: string): void {

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { repoRoot } from "./run-cli.js";
+import { type CliResult, finished, repoRoot } from "./run-cli.js";
 
 export const PI_PACKAGE = path.join(repoRoot, "node_modules", "@mariozechner", "pi-coding-agent");
 export const PI_CLI = path.join(PI_PACKAGE, "dist", "cli.js");
@@ -123,20 +123,12 @@ export function startPiRpc(args: string[], cwd: string, env: NodeJS.ProcessEnv):
   };
 }
 
-/** Pi run once to its end (print mode, --export…): exit code, stdout and stderr. */
-export function runPi(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [PI_CLI, ...PI_ARGS, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding("utf8").on("data", (text: string) => {
-    stderr += text;
-  });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+/** Pi run once to its end (print mode, --export…) with PI_ARGS first: exit code, stdout and stderr. */
+export function runPi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return runPiWith([...PI_ARGS, ...args], cwd, env);
+}
+
+/** Pi run once to its end with exactly `args` (no provider or model flags: settings and the session decide). */
+export function runPiWith(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return finished(spawn(process.execPath, [PI_CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] }));
 }

@@ -84,6 +84,18 @@ export async function sessionFiles(workspace: string): Promise<string[]> {
     .map((name) => path.join(dir, name));
 }
 
+/** Every entry of a session file (Pi's format 3) after its header, in file order, but chapter 19's durable records. */
+export async function sessionEntries<Entry = { type: string; id: string; [key: string]: unknown }>(
+  file: string,
+): Promise<Entry[]> {
+  return (await readFile(file, "utf8"))
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((line) => JSON.parse(line) as Entry & { customType?: string })
+    .filter((entry) => entry.customType !== "tiny-pi/durable"); // chapter 19's records annotate entries
+}
+
 /** The messages of a session file (Pi's format 3): its message entries, in file order. */
 export async function sessionMessages(file: string): Promise<{ role: string; [key: string]: unknown }[]> {
   const content = await readFile(file, "utf8");

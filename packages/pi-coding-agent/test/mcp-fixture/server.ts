@@ -3,11 +3,16 @@
 //   --answer-version V   answer initialize with protocol version V (default: the client's)
 //   --tools N --page-size M   N generated tools `tool_0001`… beside the named ones, M per page
 //   --repeat-cursor      every page points at the same cursor
+//   --empty-last-cursor  the last page says nextCursor "" (no more pages)
 //   --silent-init        never answer initialize
 //   --stubborn           ignore stdin EOF and SIGTERM
 //   --ignore-eof         ignore stdin EOF, but exit on SIGTERM (saying so on stderr)
+//   --term-group         with --ignore-eof: start a grandchild (in this server's group); on SIGTERM,
+//                        exit only after the grandchild has ended, saying which signal ended it
 //   --fail-start         write a line on stderr and exit 1 before reading anything
 //   --child              start a grandchild (which ignores SIGTERM) and print its pid on stderr
+// Beyond tools/call's answers, `nokind` writes a message of no JSON-RPC kind and `ask` sends the
+// client a request of its own (the answer to it becomes the call's text).
 import { spawn } from "node:child_process";
 
 const argv = process.argv.slice(2);
@@ -31,7 +36,21 @@ if (flag("stubborn")) {
   process.on("SIGTERM", () => process.stderr.write("fixture: SIGTERM ignored\n"));
   setInterval(() => {}, 60_000);
 }
-if (flag("ignore-eof")) {
+if (flag("ignore-eof") && flag("term-group")) {
+  // The grandchild ends on SIGTERM only if the signal reaches the whole group: a SIGTERM sent to
+  // this process alone leaves it (and so this process) waiting until the client's SIGKILL.
+  const grandchild = spawn(process.execPath, ["-e", "setInterval(()=>{},60000)"], { stdio: "ignore" });
+  const ended = new Promise<string>((resolve) =>
+    grandchild.once("exit", (code, signal) => resolve(signal ?? `code ${code}`)),
+  );
+  process.on("SIGTERM", () => {
+    process.stderr.write("fixture: SIGTERM, waiting for the grandchild\n");
+    void ended.then((how) =>
+      process.stderr.write(`fixture: SIGTERM, grandchild ended by ${how}, exiting\n`, () => process.exit(0)),
+    );
+  });
+  setInterval(() => {}, 60_000);
+} else if (flag("ignore-eof")) {
   process.on("SIGTERM", () => {
     process.stderr.write("fixture: SIGTERM, exiting\n", () => process.exit(0));
   });
@@ -42,6 +61,10 @@ if (flag("child")) startGrandchild();
 const notifications: Json[] = [];
 let initializeParams: unknown;
 const heldCalls = new Map<unknown, unknown>();
+/** The id of each request this server asked the client → the tools/call waiting for its answer. */
+const askedBy = new Map<string, unknown>();
+/** `pair` calls waiting for their partner: the second is answered first. */
+const pairs: { id: unknown; text: string }[] = [];
 
 const NAMED_TOOLS = [
   {
@@ -64,6 +87,16 @@ const NAMED_TOOLS = [
   { name: "huge", description: "Writes 50 MB on one line", inputSchema: { type: "object" } },
   { name: "spawn", description: "Starts a grandchild and returns its pid", inputSchema: { type: "object" } },
   { name: "env", description: "Returns the names of its environment variables", inputSchema: { type: "object" } },
+  {
+    name: "nokind",
+    description: "Writes a message of no JSON-RPC kind, then answers",
+    inputSchema: { type: "object" },
+  },
+  {
+    name: "ask",
+    description: "Asks the client a request, answers with the client's reply",
+    inputSchema: { type: "object" },
+  },
 ];
 
 function allTools(): Json[] {
@@ -81,7 +114,8 @@ function listPage(id: unknown, params: Json | undefined) {
   const size = Number(option("page-size") ?? tools.length);
   const start = typeof params?.cursor === "string" ? Number(params.cursor.replace("page-", "")) : 0;
   const end = start + size;
-  const next = flag("repeat-cursor") ? "page-1" : end < tools.length ? `page-${end}` : undefined;
+  const last = flag("empty-last-cursor") ? "" : undefined;
+  const next = flag("repeat-cursor") ? "page-1" : end < tools.length ? `page-${end}` : last;
   result(id, { tools: tools.slice(start, end), ...(next === undefined ? {} : { nextCursor: next }) });
 }
 
@@ -128,6 +162,25 @@ function call(id: unknown, params: Json) {
       return result(id, text(String(startGrandchild())));
     case "env":
       return result(id, text(JSON.stringify(Object.keys(process.env).sort())));
+    case "nokind":
+      // An id and neither result nor error: no JSON-RPC kind at all.
+      write({ jsonrpc: "2.0", id: "x-1" });
+      return result(id, text("after nokind"));
+    case "pair": {
+      // Not in NAMED_TOOLS either: held until a second call arrives, then answered out of order.
+      pairs.push({ id, text: String((params.arguments as Json | undefined)?.text ?? "") });
+      if (pairs.length < 2) return;
+      for (const call of pairs.splice(0).reverse()) result(call.id, text(call.text));
+      return;
+    }
+    case "nullerror":
+      // An error answering no request (the server could not read one): id null. Not in NAMED_TOOLS,
+      // so the listed tool counts stay what the other tests and the bench expect.
+      write({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+      return result(id, text("after nullerror"));
+    case "ask":
+      askedBy.set(`ask-${String(id)}`, id);
+      return write({ jsonrpc: "2.0", id: `ask-${String(id)}`, method: "sampling/createMessage", params: {} });
     default:
       return write({ jsonrpc: "2.0", id, error: { code: -32602, message: `Unknown tool: ${String(params.name)}` } });
   }
@@ -145,6 +198,11 @@ function startGrandchild(): number {
 function receive(message: Json) {
   const id = message.id;
   const params = message.params as Json | undefined;
+  if (typeof id === "string" && askedBy.has(id) && !("method" in message)) {
+    const call = askedBy.get(id);
+    askedBy.delete(id);
+    return result(call, text(JSON.stringify(message)));
+  }
   if (!("id" in message)) {
     notifications.push(message);
     if (message.method === "notifications/cancelled") {

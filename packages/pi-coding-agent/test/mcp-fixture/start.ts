@@ -15,8 +15,17 @@ export interface StartedFixture {
   errors: Error[];
 }
 
+/**
+ * The fixture as a child process. It exits when its stdin closes; the wait for that is generous, so
+ * that on a loaded machine close() reaches SIGTERM only in the tests that start a server ignoring it.
+ */
 export function fixtureTransport(args: string[] = [], options: Partial<StdioServerOptions> = {}): StdioTransport {
-  return new StdioTransport({ command: process.execPath, args: [FIXTURE_SERVER, ...args], ...options });
+  return new StdioTransport({
+    command: process.execPath,
+    args: [FIXTURE_SERVER, ...args],
+    stdinGraceMs: HANG_GUARD_MS,
+    ...options,
+  });
 }
 
 export async function startFixture(

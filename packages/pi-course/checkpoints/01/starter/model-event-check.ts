@@ -18,7 +18,7 @@ export function eventLine(event: ModelEvent): string {
   // Lab 1.1 ②：switch (event.type)，每个 case 里 TypeScript 已经把 event 收窄成那一种事件：
   //   start → "start"；text_delta → `text_delta ${JSON.stringify(delta)}`；toolcall_delta → `toolcall_delta ${delta}`；
   //   toolcall_end → `toolcall_end <id> <name>`；done → `done <reason>`；
-  //   error → `error <reason>`，有 message 时再加 `: <message>`。
+  //   error → `error <reason>`，有 message 字段时（!== undefined，空字符串也算）再加 `: <message>`。
   // default 分支写 return unreachable(event)：漏掉任何一种事件时，event 不是 never，编译就失败。
   throw new Error("Lab 1.1 用 never 穷尽每一种事件 尚未实现");
 }
@@ -33,11 +33,11 @@ const ERROR_REASONS: readonly unknown[] = ["error", "aborted"];
 export function modelEventProblem(value: unknown): string | undefined {
   // Lab 1.2 在边界检查 unknown：value 是 unknown，先证明它是什么，才能读它的字段。
   //   ① 不是普通对象（null、数组、字符串……）→ "expected an object"；是对象后才按 value.type 分支。
-  //   ② start 不需要别的字段（多出来的字段不拒绝：每种事件只检查协议要的字段）；text_delta 与 toolcall_delta 要有字符串 delta（`"<type>" needs a string delta`）。
+  //   ② start 不需要别的字段（多出来的字段不拒绝：每种事件只检查协议要的字段）；text_delta 与 toolcall_delta 要有字符串 delta（"" 也是字符串；否则 `"<type>" needs a string delta`）。
   //   ③ toolcall_end 交给 toolCallProblem(value.toolCall)。
   //   ④ done 的 reason 在 DONE_REASONS 里，否则 '"done" needs reason "stop", "toolUse" or "length"'；
   //      error 的 reason 在 ERROR_REASONS 里，否则 '"error" needs reason "error" or "aborted"'；
-  //      error 的 message 可以没有，有就要是字符串，否则 '"error" message must be a string'。
+  //      error 的 message 可以没有，有就要是字符串（null 也不行），否则 '"error" message must be a string'。
   //   ⑤ 其余 type → `unknown event type ${JSON.stringify(value.type)}`。合法时返回 undefined。
   // 拒绝的原因就是调用者看到的那一行：逐字照上面的句子写（指南“unknown：先证明，再使用”有完整的表）。
   throw new Error("Lab 1.2 在边界检查 unknown 尚未实现");

@@ -27,7 +27,7 @@ function projectLine(message: Message): string {
 function assistantHead(message: AssistantMessage): string {
   if (message.stopReason !== "error" && message.stopReason !== "aborted") return "assistant";
   // Lab 3.3 终态：error 与 aborted 是终态，不是普通回答：返回 `assistant (<stopReason>)`，
-  // 有 errorMessage 时括号里写成 `<stopReason>: <errorMessage>`，诊断留在投影里。
+  // 有 errorMessage 字段时（!== undefined，空字符串也算）括号里写成 `<stopReason>: <errorMessage>`，诊断留在投影里。
   throw new Error("Lab 3.3 让 error 终态出现在投影里 尚未实现");
 }
 

@@ -152,14 +152,16 @@ async function readText(dir: WorkspaceDir, name: string, requested: string): Pro
     return strictUtf8.decode(bytes);
   } catch {
     throw new Error(
-      `File "${requested}" is not valid UTF-8, and edit would change its other bytes; edit it with bash (e.g. sed) instead.`,
+      `File "${requested}" is not valid UTF-8, and edit would change its other bytes; edit changes UTF-8 text files only.`,
     );
   }
 }
 
 function fileError(error: NodeJS.ErrnoException, requested: string): Error {
   if (error.code === "ENOENT" || error.code === "ENOTDIR")
-    return new Error(`File "${requested}" does not exist in the workspace; create it with write instead.`);
+    return new Error(
+      `File "${requested}" does not exist in the workspace; edit changes existing files only (check the path, relative to the workspace root).`,
+    );
   if (error.code === "EISDIR") return new Error(`Path "${requested}" is a directory; edit a file in it.`);
   return error;
 }

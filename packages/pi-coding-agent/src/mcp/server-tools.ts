@@ -2,8 +2,9 @@
 // them, executed by `tools/call` with the run's abort signal. A tool's own failure (isError) and a
 // JSON-RPC error are thrown, so the executor pairs a failed result with the call.
 import type { Tool } from "@pi/core";
-import type { McpClient, McpToolInfo } from "../mcp/index.js";
-import { mcpToolName } from "../mcp/index.js";
+import type { McpClient } from "./client.js";
+import type { McpToolInfo } from "./list-tools.js";
+import { mcpToolName } from "./tool-names.js";
 
 export function mcpTools(server: string, client: McpClient, tools: readonly McpToolInfo[], taken: Set<string>): Tool[] {
   return tools.map((tool) => {
