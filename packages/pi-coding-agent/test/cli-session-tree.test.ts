@@ -99,7 +99,11 @@ test("tiny-pi 在一轮中途被 SIGKILL：--resume 打开文件，已提交的�
       await result;
 
       const roles = (await entriesOf(file)).slice(1).map((entry) => entry.message?.role);
-      assert.deepEqual(roles, ["user", "assistant", "user"], "这一轮的问题在请求发出之前就已提交（第 19 章：先提交，再让由它得出的东西可见）");
+      assert.deepEqual(
+        roles,
+        ["user", "assistant", "user"],
+        "这一轮的问题在请求发出之前就已提交（第 19 章：先提交，再让由它得出的东西可见）",
+      );
       const resumed = await runCli([...endpoint, "--resume", file, "第三个问题"], workspace);
       assert.equal(resumed.code, 0, resumed.stderr);
       const contents = server.requests[2].messages.slice(1).map((message: { content: string }) => message.content);
