@@ -25,6 +25,7 @@ import {
   durableEntry,
   INTERRUPTED_INTENT,
   NOT_STARTED,
+  recordsOf,
   recoveryPlan,
   taskStates,
 } from "../src/durable/index.js";
@@ -216,6 +217,21 @@ test("任务：重新打开时还在 running 的任务没有完成过，回到 p
   ] as unknown as SessionEntry[];
   assert.equal(taskStates(entries).get("t1"), "pending", "running 变回 pending");
   assert.equal(recoveryPlan(entries, () => false).pendingTask, "t1", "恢复时继续这个任务");
+});
+
+test("任务：会话的第一个提示在 running 之前被打断：它的任务写在第一个条目之前，恢复时仍找到它并继续", async () => {
+  await withDir(async (dir) => {
+    const store = await durableStore(dir);
+    // What a durable Runtime commits for a session's first prompt: the task (no entry before it) and the prompt, as one batch.
+    await store.append(
+      durableEntry({ kind: "task", task: "t1", state: "pending", batch: 2 } as never, null, "ccccccc1") as never,
+    );
+    await store.append(messageEntry(userMessage("做"), null, "ccccccc2"));
+    const reopened = await DurableSessionStore.open(store.file);
+    const branch = reopened.pathTo(reopened.leafId() as string);
+    const plan = recoveryPlan(branch, () => false, recordsOf(reopened.entries(), branch));
+    assert.equal(plan.pendingTask, "t1", "第一个提示的任务没有父条目，也属于每一条分支：恢复时继续它");
+  });
 });
 
 // Lab 19.3 · 工具意图

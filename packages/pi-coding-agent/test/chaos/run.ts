@@ -9,7 +9,8 @@
 //    call ran exactly once;
 //  - every call of every final file is paired, and `pi --offline --export` reads every final file;
 //  - every final workspace equals the uninterrupted run's.
-// It prints the kill-point histogram, the counts and the time. Exit 1 on the first broken rule.
+// It prints the kill-point histogram, the counts and the time. Exit 1 on the first broken rule, with
+// the command that replays the task that broke it (CHAOS_TASK=N; CHAOS_KEEP=1 keeps its files).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -23,6 +24,10 @@ import { startTaskModel } from "./task-model.js";
 const KILLS = Number(process.env.CHAOS_KILLS ?? 200);
 const SEED = Number(process.env.CHAOS_SEED ?? 19);
 const PARALLEL = 2;
+/** Kill points drawn for one task: its runs are killed at them in turn, then one runs to the end. */
+const KILLS_PER_TASK = 12;
+/** CHAOS_TASK=N: run task N alone (its kill points are the same as in the full run). */
+const ONLY_TASK = process.env.CHAOS_TASK === undefined ? undefined : Number(process.env.CHAOS_TASK);
 type Point = "stream" | "intent" | "commit";
 /** How far into a run each point may be chosen (a turn streams ≈ 12 deltas and makes ≈ 5 commits): small enough that most runs die, large enough that each can get past a turn. */
 const RANGE: Record<Point, number> = { stream: 30, intent: 3, commit: 12 };
@@ -133,7 +138,12 @@ function checkFinalFile(file: string, audit: string[], counts: Counts): void {
 async function main(): Promise<void> {
   const started = Date.now();
   const root = mkdtempSync(path.join(os.tmpdir(), "tiny-pi-chaos-"));
-  const cleanup = () => rmSync(root, { recursive: true, force: true });
+  // CHAOS_KEEP=1 keeps the folder of a failed run (its session files and workspaces) to read.
+  let failed = false;
+  const cleanup = () => {
+    if (failed && process.env.CHAOS_KEEP === "1") process.stderr.write(`chaos: 留下了 ${root}\n`);
+    else rmSync(root, { recursive: true, force: true });
+  };
   process.once("SIGINT", () => {
     cleanup();
     process.exit(130);
@@ -149,15 +159,16 @@ async function main(): Promise<void> {
       interrupted: 0,
       partials: 0,
     };
-    const next = random(SEED);
-    // The plan is drawn up front from the seed, so the same seed kills at the same points.
-    const plan: string[] = [];
+    // Each task draws its kill points from its own generator (the seed and the task's number), so
+    // a task is killed at the same points whichever worker runs it: CHAOS_TASK=N replays task N.
     const points: Point[] = ["stream", "intent", "commit"];
-    for (let i = 0; i < KILLS * 3; i += 1) {
-      const point = points[Math.floor(next() * points.length)] as Point;
-      plan.push(`${point}:${1 + Math.floor(next() * RANGE[point])}`);
-    }
-    let planned = 0;
+    const planOf = (index: number): string[] => {
+      const next = random(SEED + Math.imul(index + 1, 0x9e3779b1));
+      return Array.from({ length: KILLS_PER_TASK }, () => {
+        const point = points[Math.floor(next() * points.length)] as Point;
+        return `${point}:${1 + Math.floor(next() * RANGE[point])}`;
+      });
+    };
     let killed = 0;
 
     const audit0 = path.join(root, "audit-reference.txt");
@@ -179,6 +190,7 @@ async function main(): Promise<void> {
     assert.deepEqual(expected["counter.txt"], "step-1\nstep-2\nstep-3\n", "不被打断的一次运行：三个 bash 步骤各一行");
 
     const runTask = async (index: number) => {
+      const plan = planOf(index);
       const audit = path.join(root, `audit-${index}.txt`);
       const model = await startTaskModel(audit);
       const dir = newWorkspace(root, `task-${index}`);
@@ -186,7 +198,7 @@ async function main(): Promise<void> {
         let previous = Buffer.alloc(0);
         for (let attempt = 0; ; attempt += 1) {
           assert.ok(attempt < 200, "任务在 200 次运行内完成");
-          const killAt = killed < KILLS ? plan[planned++] : undefined;
+          const killAt = plan[attempt];
           const file = sessionFile(dir);
           const state = file === undefined ? "none" : taskState(file);
           if (state === "done") break; // killed after the task's completion was committed
@@ -235,10 +247,19 @@ async function main(): Promise<void> {
     };
 
     let index = 0;
-    const worker = async () => {
-      while (killed < KILLS) await runTask(index++);
+    const replayable = async (task: number) => {
+      try {
+        await runTask(task);
+      } catch (error) {
+        const again = `CHAOS_SEED=${SEED} CHAOS_TASK=${task} CHAOS_KEEP=1 npm run test:chaos`;
+        throw new Error(`任务 ${task}：${error instanceof Error ? error.message : String(error)}\n重现：${again}`);
+      }
     };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    const worker = async () => {
+      while (killed < KILLS) await replayable(index++);
+    };
+    if (ONLY_TASK !== undefined) await replayable(ONLY_TASK);
+    else await Promise.all(Array.from({ length: PARALLEL }, worker));
 
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const total = counts.kills.stream + counts.kills.intent + counts.kills.commit;
@@ -255,6 +276,9 @@ async function main(): Promise<void> {
         "",
       ].join("\n"),
     );
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
     cleanup();
   }
