@@ -57,7 +57,7 @@ function asking(...calls: ToolCall[]): AssistantMessage {
   return assistantMessage([text("我先做这些。"), ...calls], "toolUse");
 }
 
-/** A registry of `read` (replay-safe by name) and `bash` (not), each recording what it saw in `file` when it ran. */
+/** A registry of `read` (replay-safe by name) and `bash` (not), each recording its name and what it saw in `file` when it ran. */
 function toolsSeeing(file: () => string, seen: string[]): ToolRegistry {
   const tools = new ToolRegistry();
   for (const name of ["read", "bash"]) {
@@ -66,7 +66,7 @@ function toolsSeeing(file: () => string, seen: string[]): ToolRegistry {
       description: name,
       parameters: { type: "object", properties: {} },
       execute: async () => {
-        seen.push(readFileSync(file(), "utf8"));
+        seen.push(`${name}\n${readFileSync(file(), "utf8")}`);
         return { content: [text(`${name} 完成`)] };
       },
     });
@@ -93,7 +93,7 @@ test("原子提交：一批记录整批提交或整批不算；写到一半的�
     assert.equal(part.values.length, 3, "会话头 + 第一批的两行");
     const reopened = await DurableSessionStore.open(store.file);
     assert.equal(readFileSync(store.file, "utf8"), whole, "重新打开时截掉残尾，已提交的字节一个不变");
-    assert.equal(reopened.entries().length, 2);
+    assert.equal(reopened.entries().length, 2, "重新打开后只有第一批的两条条目");
   });
 });
 
@@ -202,7 +202,11 @@ test("任务：pending → running → completed，只能向前；运行留下�
     const states = durableData(store.file)
       .filter((data) => data.kind === "task")
       .map((data) => data.state);
-    assert.deepEqual(states, ["pending", "running", "completed"]);
+    assert.deepEqual(
+      states,
+      ["pending", "running", "completed"],
+      "一次运行留下的任务记录依次是 pending、running、completed",
+    );
     assert.throws(() => checkTransition("t", "completed", "running"), /只能 pending → running → completed/);
     assert.throws(() => checkTransition("t", "pending", "completed"), /只能 pending → running → completed/);
   });
@@ -235,10 +239,13 @@ test("工具意图：意图在 execute() 之前提交，记下工具当时说的
       durable: true,
     });
     await runtime.prompt("读再跑");
-    assert.equal(seen.length, 2);
-    for (const [index, id] of ["c1", "c2"].entries()) {
-      assert.match(seen.join("\n"), new RegExp(`"callId":"${id}"`), `调用 ${id} 执行时它的意图已经在文件里`);
-      assert.ok(seen[index] !== undefined);
+    assert.equal(seen.length, 2, "两个调用各执行一次");
+    for (const [name, id] of [
+      ["read", "c1"],
+      ["bash", "c2"],
+    ]) {
+      const saw = seen.find((text) => text.startsWith(`${name}\n`)) ?? "";
+      assert.match(saw, new RegExp(`"callId":"${id}"`), `调用 ${id} 执行时它的意图已经在文件里`);
     }
     const intents = durableData(store.file).filter((data) => data.kind === "intent");
     assert.deepEqual(
@@ -247,6 +254,7 @@ test("工具意图：意图在 execute() 之前提交，记下工具当时说的
         ["read", true],
         ["bash", false],
       ],
+      "意图记下工具当时说的可重放性：read 可重放，bash 不可",
     );
   });
 });
@@ -266,7 +274,7 @@ test("工具意图：恢复时只有记录和当前工具都说可重放才重�
     ["r1", "n2"],
     "可重放的 read 重跑，从没开始的 read 现在运行",
   );
-  assert.equal(plan.replayedIntents, 1);
+  assert.equal(plan.replayedIntents, 1, "只有 r1 是重跑的意图：从没开始的 n2 不算");
   assert.deepEqual(
     plan.interrupted.map((result) => [result.toolCallId, result.isError]),
     [
@@ -276,8 +284,8 @@ test("工具意图：恢复时只有记录和当前工具都说可重放才重�
     ],
     "bash 与记录里不可重放的 read 成对标为 interrupted；从没开始的 bash 成对地说没有运行（留给模型经由门禁再调用）",
   );
-  assert.equal(plan.interrupted[0]?.content[0]?.text, INTERRUPTED_INTENT);
-  assert.equal(plan.interrupted[2]?.content[0]?.text, NOT_STARTED);
+  assert.equal(plan.interrupted[0]?.content[0]?.text, INTERRUPTED_INTENT, "有意图的 bash：可能跑过，也可能没有");
+  assert.equal(plan.interrupted[2]?.content[0]?.text, NOT_STARTED, "没有意图的 bash：从没开始，说它没有运行");
   const notSafeNow = recoveryPlan(entries, () => false);
   assert.deepEqual(
     notSafeNow.interrupted.map((result) => result.toolCallId),
@@ -331,7 +339,11 @@ test("部分输出：恢复时部分回答成为用户看得见的中止条目�
   ] as unknown as SessionEntry[];
   const plan = recoveryPlan(entries, () => false);
   assert.equal(plan.partial?.stopReason, "aborted", "部分回答是一条中止的回答");
-  assert.deepEqual(plan.partial?.content, [{ type: "text", text: "从前有座山，山里有座庙" }]);
+  assert.deepEqual(
+    plan.partial?.content,
+    [{ type: "text", text: "从前有座山，山里有座庙" }],
+    "中止的回答里是已经流出的文字，按文件顺序连起来",
+  );
   assert.equal(plan.pendingTask, "t1", "请求从头再发");
 
   await withDir(async (dir) => {
