@@ -78,10 +78,17 @@ function toolsSeeing(file: () => string, seen: string[]): ToolRegistry {
 
 test("原子提交：一批记录整批提交或整批不算；写到一半的批次（残尾）读取时被忽略", async () => {
   await withDir(async (dir) => {
-    const store = await durableStore(dir);
+    const writes: string[] = [];
+    const store = await durableStore(dir, {
+      write: (file: string, text: string) => {
+        writes.push(text);
+        appendFileSync(file, text);
+      },
+    });
     const task = durableEntry({ kind: "task", task: "t1", state: "pending" }, null, "aaaaaaa1");
     await store.append({ ...task, data: { ...task.data, batch: 2 } } as never);
     await store.append(messageEntry(userMessage("你好"), "aaaaaaa1", "aaaaaaa2"));
+    assert.equal(writes.length, 1, "一批只用一次写入：任务与用户消息两行一起写");
     const whole = readFileSync(store.file, "utf8");
     const batch = JSON.stringify({ ...task, id: "aaaaaaa3", data: { ...task.data, batch: 2 } });
     appendFileSync(
@@ -132,8 +139,8 @@ test("原子提交：失败的提交只报告一次，文件退回到上一次�
       },
     });
     await assert.rejects(log.commit([{ n: 1 }]), /ENOSPC/);
-    await log.commit([{ n: 2 }]);
-    await log.commit([{ n: 3 }]);
+    await assert.doesNotReject(log.commit([{ n: 2 }]), "失败的提交不挡住后面的提交");
+    await assert.doesNotReject(log.commit([{ n: 3 }]), "失败的提交不挡住后面的提交");
     assert.deepEqual(failures, ["ENOSPC: no space left"], "失败只报告一次");
     assert.equal(readFileSync(store.file, "utf8"), `${before}{"n":2}\n{"n":3}\n`, "失败的提交不留字节，后面的提交都在");
   });
@@ -207,8 +214,16 @@ test("任务：pending → running → completed，只能向前；运行留下�
       ["pending", "running", "completed"],
       "一次运行留下的任务记录依次是 pending、running、completed",
     );
-    assert.throws(() => checkTransition("t", "completed", "running"), /只能 pending → running → completed/);
-    assert.throws(() => checkTransition("t", "pending", "completed"), /只能 pending → running → completed/);
+    assert.throws(
+      () => checkTransition("t", "completed", "running"),
+      /只能 pending → running → completed/,
+      "任务不能倒退：completed 之后不能再 running",
+    );
+    assert.throws(
+      () => checkTransition("t", "pending", "completed"),
+      /只能 pending → running → completed/,
+      "任务不能跳步：pending 不能直接 completed",
+    );
   });
 });
 
@@ -272,7 +287,7 @@ test("工具意图：恢复时只有记录和当前工具都说可重放才重�
   assert.deepEqual(
     plan.rerun.map((c) => c.id),
     ["r1", "n2"],
-    "可重放的 read 重跑，从没开始的 read 现在运行",
+    "只有记录与现在的工具都说可重放才重跑：可重放的 read 重跑，从没开始的 read 现在运行；bash 与记录说不可重放的 read 不重跑",
   );
   assert.equal(plan.replayedIntents, 1, "只有 r1 是重跑的意图：从没开始的 n2 不算");
   assert.deepEqual(
@@ -325,7 +340,10 @@ test("部分输出：流式文本边到边提交，按批而不是每个 token �
     await runtime.prompt("写一百个字");
     assert.match(midStream, /"kind":"partial"/, "流还没结束，已有部分输出提交");
     const partials = durableData(store.file).filter((data) => data.kind === "partial");
-    assert.ok(partials.length >= 1 && partials.length <= 2, `100 个 token 只提交了 ${partials.length} 批`);
+    assert.ok(
+      partials.length >= 1 && partials.length <= 2,
+      `按批提交，不是每个 token 一次：100 个 token 提交了 ${partials.length} 批`,
+    );
   });
 });
 
