@@ -115,11 +115,15 @@ export function withoutDurable<T>(entries: readonly T[]): T[] {
   });
 }
 
-/** The durable records that annotate `branch` (their parent is on it), in file order. */
+/**
+ * The durable records that annotate `branch`, in file order: their parent is on it, or they hang at
+ * the root (parentId null: a new session's first task, committed before any entry), where every
+ * branch starts.
+ */
 export function recordsOf<T extends { id: string }>(all: readonly unknown[], branch: readonly T[]): DurableEntry[] {
   const ids = new Set(branch.map((entry) => entry.id));
   return all.flatMap((entry) => {
     const durable = asDurable(entry);
-    return durable !== undefined && durable.parentId !== null && ids.has(durable.parentId) ? [durable] : [];
+    return durable !== undefined && (durable.parentId === null || ids.has(durable.parentId)) ? [durable] : [];
   });
 }
