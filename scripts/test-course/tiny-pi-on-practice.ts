@@ -1,7 +1,8 @@
 // The course's payoff, checked on a finished practice tree of the last checkpoint tiny-pi has a
 // row for (learner-code.ts): `tiny-pi --from` that tree runs entirely on the learner's code
 // (loop, tools, Agent, session store, compaction, resources, extensions, Runtime, exposure, codemode, the
-// MCP client that starts the tests' fixture server, the model catalogue, routing and branch state),
+// MCP client that starts the tests' fixture server, the model catalogue, routing and branch state, the
+// durable layer the session file is written through),
 // against a model server on 127.0.0.1, with a real `read` and `edit` on a temp workspace; the session it wrote is
 // resumed. The tree is the one the integrity checks finished (ProveContext), so nothing is made twice.
 // That tree was made without --from: its record (.pi-course-practice.json) says only its own chapter
@@ -75,7 +76,7 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
     assert.equal(started.code, 0, started.stderr);
     assert.match(
       started.stderr,
-      /^.* 里你写的：模型 目录与路由；课程的参考实现（建练习目录时带进来的）：provider openAICompatibleModel.*、loop runAgentLoop、工具 [a-z,]+、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport、mcpTools$/m,
+      /^.* 里你写的：持久 提交日志与恢复；课程的参考实现（建练习目录时带进来的）：provider openAICompatibleModel.*、loop runAgentLoop、工具 [a-z,]+、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport、mcpTools、模型 目录与路由$/m,
       "没有 --from 建的练习目录：开头一行按章说出哪些是你的、哪些是课程的参考实现，不说“全部是你自己写的”",
     );
     // The record a chain carried from chapter 00 with --from writes: every chapter is the learner's.
@@ -105,7 +106,7 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
     assert.equal(first.code, 0, first.stderr);
     assert.match(
       first.stderr,
-      /^全部是 .* 里你自己写的代码：provider openAICompatibleModel、loop runAgentLoop、工具 read,edit、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport、mcpTools、模型 目录与路由$/m,
+      /^全部是 .* 里你自己写的代码：provider openAICompatibleModel、loop runAgentLoop、工具 read,edit、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport、mcpTools、模型 目录与路由、持久 提交日志与恢复$/m,
       "开头一行说出全部是你写的代码",
     );
     const tools = await fixtureToolCount();
@@ -126,6 +127,21 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
     const sessions = path.join(workspace, ".tiny-pi", "sessions");
     const [file] = (await readdir(sessions)).filter((name) => name.endsWith(".jsonl"));
     assert.ok(file !== undefined, "你的会话存储写下了会话文件");
+    // Chapter 19: the file was written through the learner's durable layer: a task and an intent per call.
+    const records = (await readFile(path.join(sessions, file), "utf8"))
+      .split("\n")
+      .filter((line) => line.includes('"customType":"tiny-pi/durable"'))
+      .map((line) => JSON.parse(line).data as { kind: string; state?: string; callId?: string });
+    assert.deepEqual(
+      records.filter((data) => data.kind === "task").map((data) => data.state),
+      ["pending", "running", "completed"],
+      "你的持久层记下了这一轮的任务：pending、running、completed",
+    );
+    assert.deepEqual(
+      records.filter((data) => data.kind === "intent").map((data) => data.callId),
+      ["call_read", "call_edit"],
+      "你的持久层在每个调用执行之前提交了它的意图",
+    );
 
     const resumed = await run([...endpoint, "--resume", path.join(sessions, file), "-p", "刚才改了什么？"], workspace);
     assert.equal(resumed.code, 0, resumed.stderr);

@@ -25,7 +25,6 @@ import {
   durableEntry,
   INTERRUPTED_INTENT,
   NOT_STARTED,
-  recordsOf,
   recoveryPlan,
   taskStates,
 } from "../src/durable/index.js";
@@ -58,7 +57,7 @@ function asking(...calls: ToolCall[]): AssistantMessage {
   return assistantMessage([text("我先做这些。"), ...calls], "toolUse");
 }
 
-/** A registry of `read` (replay-safe by name) and `bash` (not), each recording what it saw in `file` when it ran. */
+/** A registry of `read` (replay-safe by name) and `bash` (not), each recording its name and what it saw in `file` when it ran. */
 function toolsSeeing(file: () => string, seen: string[]): ToolRegistry {
   const tools = new ToolRegistry();
   for (const name of ["read", "bash"]) {
@@ -67,7 +66,7 @@ function toolsSeeing(file: () => string, seen: string[]): ToolRegistry {
       description: name,
       parameters: { type: "object", properties: {} },
       execute: async () => {
-        seen.push(readFileSync(file(), "utf8"));
+        seen.push(`${name}\n${readFileSync(file(), "utf8")}`);
         return { content: [text(`${name} 完成`)] };
       },
     });
@@ -79,10 +78,17 @@ function toolsSeeing(file: () => string, seen: string[]): ToolRegistry {
 
 test("原子提交：一批记录整批提交或整批不算；写到一半的批次（残尾）读取时被忽略", async () => {
   await withDir(async (dir) => {
-    const store = await durableStore(dir);
+    const writes: string[] = [];
+    const store = await durableStore(dir, {
+      write: (file: string, text: string) => {
+        writes.push(text);
+        appendFileSync(file, text);
+      },
+    });
     const task = durableEntry({ kind: "task", task: "t1", state: "pending" }, null, "aaaaaaa1");
     await store.append({ ...task, data: { ...task.data, batch: 2 } } as never);
     await store.append(messageEntry(userMessage("你好"), "aaaaaaa1", "aaaaaaa2"));
+    assert.equal(writes.length, 1, "一批只用一次写入：任务与用户消息两行一起写");
     const whole = readFileSync(store.file, "utf8");
     const batch = JSON.stringify({ ...task, id: "aaaaaaa3", data: { ...task.data, batch: 2 } });
     appendFileSync(
@@ -94,7 +100,7 @@ test("原子提交：一批记录整批提交或整批不算；写到一半的�
     assert.equal(part.values.length, 3, "会话头 + 第一批的两行");
     const reopened = await DurableSessionStore.open(store.file);
     assert.equal(readFileSync(store.file, "utf8"), whole, "重新打开时截掉残尾，已提交的字节一个不变");
-    assert.equal(reopened.entries().length, 2);
+    assert.equal(reopened.entries().length, 2, "重新打开后只有第一批的两条条目");
   });
 });
 
@@ -133,8 +139,8 @@ test("原子提交：失败的提交只报告一次，文件退回到上一次�
       },
     });
     await assert.rejects(log.commit([{ n: 1 }]), /ENOSPC/);
-    await log.commit([{ n: 2 }]);
-    await log.commit([{ n: 3 }]);
+    await assert.doesNotReject(log.commit([{ n: 2 }]), "失败的提交不挡住后面的提交");
+    await assert.doesNotReject(log.commit([{ n: 3 }]), "失败的提交不挡住后面的提交");
     assert.deepEqual(failures, ["ENOSPC: no space left"], "失败只报告一次");
     assert.equal(readFileSync(store.file, "utf8"), `${before}{"n":2}\n{"n":3}\n`, "失败的提交不留字节，后面的提交都在");
   });
@@ -203,9 +209,21 @@ test("任务：pending → running → completed，只能向前；运行留下�
     const states = durableData(store.file)
       .filter((data) => data.kind === "task")
       .map((data) => data.state);
-    assert.deepEqual(states, ["pending", "running", "completed"]);
-    assert.throws(() => checkTransition("t", "completed", "running"), /只能 pending → running → completed/);
-    assert.throws(() => checkTransition("t", "pending", "completed"), /只能 pending → running → completed/);
+    assert.deepEqual(
+      states,
+      ["pending", "running", "completed"],
+      "一次运行留下的任务记录依次是 pending、running、completed",
+    );
+    assert.throws(
+      () => checkTransition("t", "completed", "running"),
+      /只能 pending → running → completed/,
+      "任务不能倒退：completed 之后不能再 running",
+    );
+    assert.throws(
+      () => checkTransition("t", "pending", "completed"),
+      /只能 pending → running → completed/,
+      "任务不能跳步：pending 不能直接 completed",
+    );
   });
 });
 
@@ -217,21 +235,6 @@ test("任务：重新打开时还在 running 的任务没有完成过，回到 p
   ] as unknown as SessionEntry[];
   assert.equal(taskStates(entries).get("t1"), "pending", "running 变回 pending");
   assert.equal(recoveryPlan(entries, () => false).pendingTask, "t1", "恢复时继续这个任务");
-});
-
-test("任务：会话的第一个提示在 running 之前被打断：它的任务写在第一个条目之前，恢复时仍找到它并继续", async () => {
-  await withDir(async (dir) => {
-    const store = await durableStore(dir);
-    // What a durable Runtime commits for a session's first prompt: the task (no entry before it) and the prompt, as one batch.
-    await store.append(
-      durableEntry({ kind: "task", task: "t1", state: "pending", batch: 2 } as never, null, "ccccccc1") as never,
-    );
-    await store.append(messageEntry(userMessage("做"), null, "ccccccc2"));
-    const reopened = await DurableSessionStore.open(store.file);
-    const branch = reopened.pathTo(reopened.leafId() as string);
-    const plan = recoveryPlan(branch, () => false, recordsOf(reopened.entries(), branch));
-    assert.equal(plan.pendingTask, "t1", "第一个提示的任务没有父条目，也属于每一条分支：恢复时继续它");
-  });
 });
 
 // Lab 19.3 · 工具意图
@@ -251,10 +254,13 @@ test("工具意图：意图在 execute() 之前提交，记下工具当时说的
       durable: true,
     });
     await runtime.prompt("读再跑");
-    assert.equal(seen.length, 2);
-    for (const [index, id] of ["c1", "c2"].entries()) {
-      assert.match(seen.join("\n"), new RegExp(`"callId":"${id}"`), `调用 ${id} 执行时它的意图已经在文件里`);
-      assert.ok(seen[index] !== undefined);
+    assert.equal(seen.length, 2, "两个调用各执行一次");
+    for (const [name, id] of [
+      ["read", "c1"],
+      ["bash", "c2"],
+    ]) {
+      const saw = seen.find((text) => text.startsWith(`${name}\n`)) ?? "";
+      assert.match(saw, new RegExp(`"callId":"${id}"`), `调用 ${id} 执行时它的意图已经在文件里`);
     }
     const intents = durableData(store.file).filter((data) => data.kind === "intent");
     assert.deepEqual(
@@ -263,6 +269,7 @@ test("工具意图：意图在 execute() 之前提交，记下工具当时说的
         ["read", true],
         ["bash", false],
       ],
+      "意图记下工具当时说的可重放性：read 可重放，bash 不可",
     );
   });
 });
@@ -280,9 +287,9 @@ test("工具意图：恢复时只有记录和当前工具都说可重放才重�
   assert.deepEqual(
     plan.rerun.map((c) => c.id),
     ["r1", "n2"],
-    "可重放的 read 重跑，从没开始的 read 现在运行",
+    "只有记录与现在的工具都说可重放才重跑：可重放的 read 重跑，从没开始的 read 现在运行；bash 与记录说不可重放的 read 不重跑",
   );
-  assert.equal(plan.replayedIntents, 1);
+  assert.equal(plan.replayedIntents, 1, "只有 r1 是重跑的意图：从没开始的 n2 不算");
   assert.deepEqual(
     plan.interrupted.map((result) => [result.toolCallId, result.isError]),
     [
@@ -292,8 +299,8 @@ test("工具意图：恢复时只有记录和当前工具都说可重放才重�
     ],
     "bash 与记录里不可重放的 read 成对标为 interrupted；从没开始的 bash 成对地说没有运行（留给模型经由门禁再调用）",
   );
-  assert.equal(plan.interrupted[0]?.content[0]?.text, INTERRUPTED_INTENT);
-  assert.equal(plan.interrupted[2]?.content[0]?.text, NOT_STARTED);
+  assert.equal(plan.interrupted[0]?.content[0]?.text, INTERRUPTED_INTENT, "有意图的 bash：可能跑过，也可能没有");
+  assert.equal(plan.interrupted[2]?.content[0]?.text, NOT_STARTED, "没有意图的 bash：从没开始，说它没有运行");
   const notSafeNow = recoveryPlan(entries, () => false);
   assert.deepEqual(
     notSafeNow.interrupted.map((result) => result.toolCallId),
@@ -333,7 +340,10 @@ test("部分输出：流式文本边到边提交，按批而不是每个 token �
     await runtime.prompt("写一百个字");
     assert.match(midStream, /"kind":"partial"/, "流还没结束，已有部分输出提交");
     const partials = durableData(store.file).filter((data) => data.kind === "partial");
-    assert.ok(partials.length >= 1 && partials.length <= 2, `100 个 token 只提交了 ${partials.length} 批`);
+    assert.ok(
+      partials.length >= 1 && partials.length <= 2,
+      `按批提交，不是每个 token 一次：100 个 token 提交了 ${partials.length} 批`,
+    );
   });
 });
 
@@ -347,7 +357,11 @@ test("部分输出：恢复时部分回答成为用户看得见的中止条目�
   ] as unknown as SessionEntry[];
   const plan = recoveryPlan(entries, () => false);
   assert.equal(plan.partial?.stopReason, "aborted", "部分回答是一条中止的回答");
-  assert.deepEqual(plan.partial?.content, [{ type: "text", text: "从前有座山，山里有座庙" }]);
+  assert.deepEqual(
+    plan.partial?.content,
+    [{ type: "text", text: "从前有座山，山里有座庙" }],
+    "中止的回答里是已经流出的文字，按文件顺序连起来",
+  );
   assert.equal(plan.pendingTask, "t1", "请求从头再发");
 
   await withDir(async (dir) => {

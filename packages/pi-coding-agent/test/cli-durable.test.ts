@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
+import { committedPart } from "../src/durable/committed-part.js";
 import { startChatServer, textReply, toolCallsReply } from "./cli-support/chat-server.js";
 import { MODEL, piEnvironment, piUnavailable, runPi, startPiRpc } from "./cli-support/pi-upstream.js";
 import { cliEnv, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
@@ -86,6 +87,35 @@ test("tiny-pi 在 bash 的意图提交之后、execute() 之前被杀：--resume
         "read 重跑，结果是文件的内容",
       );
       assert.equal(server.requests.length, 2, "没有多余的请求");
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+test("新会话的第一个任务在 running 的记录写到一半时被杀（提示与任务已提交）：--resume 不带问题继续这个任务，不说没有任务", async () => {
+  const server = await startChatServer([textReply(["第一次的回答"]), textReply(["从头再答一遍。"])]);
+  try {
+    await withWorkspace(async (workspace) => {
+      const endpoint = ["--base-url", server.baseURL, "--model", "m"];
+      // A new session's file appears with the first answer: commit 1 is the prompt and its task, commit 2 the task's running record.
+      const killed = await runCli([...endpoint, "第一个问题"], workspace, cliEnv({ TINY_PI_KILL_AT: "commit:2" }));
+      assert.equal(killed.code, null, `被 SIGKILL：${killed.stderr}`);
+      const [file] = await sessionFiles(workspace);
+      assert.ok(file !== undefined, "会话文件在被杀之前就有了");
+      const committed = committedPart(readFileSync(file, "utf8")).values as Line[];
+      const tasks = committed.filter((line) => line.data?.kind === "task");
+      assert.deepEqual(
+        tasks.map((line) => [line.data.state, line.parentId]),
+        [["pending", null]],
+        "已提交的只有挂在根上的 pending 任务（它的 running 记录只写了一半）",
+      );
+      const resumed = await runCli([...endpoint, "--resume", file], workspace);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.match(resumed.stderr, /继续未完成的任务/, "恢复读到了挂在根上的任务");
+      assert.ok(resumed.stdout.includes("从头再答一遍。"), "请求从头再发");
+      const user = messages(file).filter((message) => message.role === "user");
+      assert.equal(user.length, 1, "没有多出一条用户消息");
     });
   } finally {
     await server.close();

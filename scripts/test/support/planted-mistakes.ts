@@ -6,7 +6,7 @@
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
 // author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
-// author's; the others are the course's own.
+// author's and the chapter-18 walk's, chapter 19's its author's; the others are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -72,6 +72,11 @@ const compactionContext = "packages/pi-coding-agent/src/compaction/context.ts";
 const skills = "packages/pi-coding-agent/src/resources/skills.ts";
 const templates = "packages/pi-coding-agent/src/resources/templates.ts";
 const loadExtensionsFile = "packages/pi-coding-agent/src/extensions/load.ts";
+const commitLog = "packages/pi-coding-agent/src/durable/commit-log.ts";
+const durableTasks = "packages/pi-coding-agent/src/durable/tasks.ts";
+const runtimeSteps = "packages/pi-coding-agent/src/durable/runtime-steps.ts";
+const durableRecovery = "packages/pi-coding-agent/src/durable/recovery.ts";
+const partialOutput = "packages/pi-coding-agent/src/durable/partial-output.ts";
 
 export const plantedMistakes: PlantedMistake[] = [
   {
@@ -3052,5 +3057,229 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /最终消息在最后一个事件之后才定下来时，经过路由也不多等一步/,
+  },
+  {
+    checkpoint: "19",
+    name: "一批记录一行一次地写：任务写下了、用户消息没写下的时刻存在",
+    lab: "19.1",
+    mutations: [
+      {
+        file: commitLog,
+        find: "    const done = this.line.then(() => this.writeBatch(text));",
+        replace:
+          "    const done = this.line.then(() => {\n      for (const line of text.split(/(?<=\\n)/)) this.writeBatch(line);\n    });",
+      },
+    ],
+    says: /一批只用一次写入/,
+  },
+  {
+    checkpoint: "19",
+    name: "失败的提交之后不截回：半行留在文件里，下一批接在它后面",
+    lab: "19.1",
+    mutations: [
+      {
+        file: commitLog,
+        find: "      if (this.dirty) {\n        truncateSync(this.file, this.committedBytes);\n        this.dirty = false;\n      }\n",
+        replace: "",
+      },
+    ],
+    says: /失败的提交不留字节/,
+  },
+  {
+    checkpoint: "19",
+    name: "变更线记住了失败：一次失败之后所有提交都被拒绝",
+    lab: "19.1",
+    mutations: [
+      { file: commitLog, find: "    this.line = done.catch(() => undefined);", replace: "    this.line = done;" },
+    ],
+    says: /失败的提交不挡住后面的提交/,
+  },
+  {
+    checkpoint: "19",
+    name: "失败的提交没有报告",
+    lab: "19.1",
+    mutations: [{ file: commitLog, find: "      this.options.onFailure?.(failure);\n", replace: "" }],
+    says: /失败只报告一次/,
+  },
+  {
+    checkpoint: "19",
+    name: "请求在提交之前发出：模型看到了文件里还没有的提示",
+    lab: "19.1",
+    mutations: [
+      {
+        file: runtimeSteps,
+        find: "        await deps.committed();\n        const failure = deps.failure();\n        if (failure !== undefined) throw failure;\n        const inner = open();\n",
+        replace: "        const inner = open();\n        await deps.committed();\n",
+      },
+    ],
+    says: /模型看到请求之前，用户提示已经提交/,
+  },
+  {
+    checkpoint: "19",
+    name: "用户提示和它的任务分两次写",
+    lab: "19.2",
+    mutations: [
+      {
+        file: runtimeSteps,
+        find: '      record({ kind: "task", task, state: "pending" }, 2);',
+        replace: '      record({ kind: "task", task, state: "pending" });',
+      },
+    ],
+    says: /第一次写入恰好两行/,
+  },
+  {
+    checkpoint: "19",
+    name: "任务可以倒退：只拒绝回到 pending",
+    lab: "19.2",
+    mutations: [
+      {
+        file: durableTasks,
+        find: "  if (from !== undefined && NEXT[from] === to) return;",
+        replace: '  if (from !== undefined && to !== "pending") return;',
+      },
+    ],
+    says: /任务不能倒退：completed 之后不能再 running/,
+  },
+  {
+    checkpoint: "19",
+    name: "重新打开时还在 running 的任务仍是 running：恢复时没有任务可继续",
+    lab: "19.2",
+    mutations: [
+      {
+        file: durableTasks,
+        find: '  for (const [task, state] of states) if (state === "running") states.set(task, "pending");\n',
+        replace: "",
+      },
+    ],
+    says: /running 变回 pending/,
+  },
+  {
+    checkpoint: "19",
+    name: "意图在 execute() 之后才提交",
+    lab: "19.3",
+    mutations: [
+      {
+        file: runtimeSteps,
+        find: '      record({ kind: "intent", callId: call.id, tool: call.name, replaySafe: isReplaySafe(tool) });\n      await deps.committed();\n',
+        replace:
+          '      const ran = await executeToolCall(call, deps.tools, context);\n      record({ kind: "intent", callId: call.id, tool: call.name, replaySafe: isReplaySafe(tool) });\n      await deps.committed();\n      if (ran.toolCallId === call.id) return ran;\n',
+      },
+    ],
+    says: /执行时它的意图已经在文件里/,
+  },
+  {
+    checkpoint: "19",
+    name: "意图没记下工具当时说的可重放性：一律记成不可重放",
+    lab: "19.3",
+    mutations: [
+      {
+        file: runtimeSteps,
+        find: "tool: call.name, replaySafe: isReplaySafe(tool) });",
+        replace: "tool: call.name, replaySafe: false });",
+      },
+    ],
+    says: /意图记下工具当时说的可重放性/,
+  },
+  {
+    checkpoint: "19",
+    name: "恢复只问现在的工具：记录里不可重放的意图也重跑了",
+    lab: "19.3",
+    mutations: [
+      {
+        file: durableRecovery,
+        find: "    } else if (recorded && safeNow(call.name)) {",
+        replace: "    } else if (safeNow(call.name)) {",
+      },
+    ],
+    says: /只有记录与现在的工具都说可重放才重跑/,
+  },
+  {
+    checkpoint: "19",
+    name: "恢复只信记录：现在的工具不再可重放，意图仍被重跑",
+    lab: "19.3",
+    mutations: [
+      {
+        file: durableRecovery,
+        find: "    } else if (recorded && safeNow(call.name)) {",
+        replace: "    } else if (recorded) {",
+      },
+    ],
+    says: /当前工具不再可重放时也不重跑/,
+  },
+  {
+    checkpoint: "19",
+    name: "有意图的调用一律重跑：不可重放的 bash 跑了第二次",
+    lab: "19.3",
+    mutations: [
+      {
+        file: durableRecovery,
+        find: "    } else if (recorded && safeNow(call.name)) {",
+        replace: "    } else if (recorded !== undefined) {",
+      },
+    ],
+    says: /bash 与记录说不可重放的 read 不重跑/,
+  },
+  {
+    checkpoint: "19",
+    name: "没有意图的调用也说可能跑过：从没开始的和跑了一半的分不开",
+    lab: "19.3",
+    mutations: [
+      {
+        file: durableRecovery,
+        find: "        ...toolErrorResult(call, NOT_STARTED, { notStarted: true }),",
+        replace: "        ...interruptedIntent(call, open.assistant.timestamp),",
+      },
+    ],
+    says: /没有意图的 bash：从没开始，说它没有运行/,
+  },
+  {
+    checkpoint: "19",
+    name: "每个 token 提交一次部分输出",
+    lab: "19.4",
+    mutations: [
+      {
+        file: partialOutput,
+        find: "    if (this.held.length >= this.minChars) this.flush();",
+        replace: "    this.flush();",
+      },
+    ],
+    says: /按批提交，不是每个 token 一次/,
+  },
+  {
+    checkpoint: "19",
+    name: "部分输出流结束才提交：流到一半被杀，一个字也没留下",
+    lab: "19.4",
+    mutations: [
+      { file: partialOutput, find: "    if (this.held.length >= this.minChars) this.flush();\n", replace: "" },
+      {
+        file: runtimeSteps,
+        find: "        out.end(await inner.result());",
+        replace: "        partial.flush();\n        out.end(await inner.result());",
+      },
+    ],
+    says: /流还没结束，已有部分输出提交/,
+  },
+  {
+    checkpoint: "19",
+    name: "恢复时丢掉了部分回答：用户看过的文字不见了",
+    lab: "19.4",
+    mutations: [
+      { file: durableRecovery, find: "    if (partial !== undefined) plan.partial = partial;\n", replace: "" },
+    ],
+    says: /部分回答是一条中止的回答/,
+  },
+  {
+    checkpoint: "19",
+    name: "出错的回答没有结束任务：恢复时又把请求发了一次",
+    lab: "19.4",
+    mutations: [
+      {
+        file: runtimeSteps,
+        find: '      if (task !== undefined) record({ kind: "task", task, state: "completed", outcome });',
+        replace:
+          '      if (task !== undefined && outcome !== "error") record({ kind: "task", task, state: "completed", outcome });',
+      },
+    ],
+    says: /出错的回答结束了任务/,
   },
 ];

@@ -16,6 +16,7 @@ import type { openAICompatibleModel } from "@pi/ai";
 import type { Agent, runAgentLoop } from "@pi/course";
 import type { createCodeTool } from "../codemode/index.js";
 import type { CompactionCode } from "../host/compaction-code.js";
+import type { DurableCode } from "../host/durable-code.js";
 import type { McpCode } from "../host/mcp-servers.js";
 import type { ModelsCode } from "../host/model-switch.js";
 import type { RuntimeCode13 } from "../host/open-run.js";
@@ -79,6 +80,15 @@ const MODELS_EXPORTS = [
   "thinkingLevelChangeEntry",
   "changeAfterTurn",
 ] as const satisfies readonly (keyof ModelsCode)[];
+
+/** Chapter 19's exports tiny-pi takes: every field of DurableCode. */
+const DURABLE_EXPORTS = [
+  "DurableSessionStore",
+  "DurableMemoryStore",
+  "recoveryPlan",
+  "isReplaySafe",
+  "recordsOf",
+] as const satisfies readonly (keyof DurableCode)[];
 
 export interface CodeRow {
   /** The checkpoint (manifest id) whose teaching files hold this code. */
@@ -249,6 +259,19 @@ export const CODE_ROWS: readonly CodeRow[] = [
     learnerOnly: true,
     fill: (code, module) => {
       code.models = Object.fromEntries(MODELS_EXPORTS.map((name) => [name, module[name]])) as unknown as ModelsCode;
+    },
+  },
+  {
+    checkpoint: "19",
+    label: "持久",
+    what: () => "提交日志与恢复",
+    exports: DURABLE_EXPORTS,
+    // The durable store extends chapter 10's in-memory tree and reads its entries; the Runtime of
+    // chapter 13's row in the same tree calls this tree's runtime-steps.ts at each step.
+    uses: ["10", "13"],
+    learnerOnly: true,
+    fill: (code, module) => {
+      code.durable = Object.fromEntries(DURABLE_EXPORTS.map((name) => [name, module[name]])) as unknown as DurableCode;
     },
   },
 ];

@@ -30,6 +30,16 @@ function appendOnly(file: string, data: string | Uint8Array): void {
   }
 }
 
+/** The default write of a batch: one append, except at the chaos test's kill point (half of it, then SIGKILL). */
+function appendCommit(file: string, text: string): void {
+  if (killHere("commit")) {
+    const bytes = Buffer.from(text, "utf8");
+    appendOnly(file, bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))));
+    die();
+  }
+  appendOnly(file, text);
+}
+
 export class CommitLog {
   /** Bytes of the file that are committed. */
   private committedBytes: number;
@@ -64,12 +74,7 @@ export class CommitLog {
         truncateSync(this.file, this.committedBytes);
         this.dirty = false;
       }
-      if (killHere("commit")) {
-        const bytes = Buffer.from(text, "utf8");
-        appendOnly(this.file, bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))));
-        die();
-      }
-      (this.options.write ?? appendOnly)(this.file, text);
+      (this.options.write ?? appendCommit)(this.file, text);
       if (this.options.fsync === true) syncFile(this.file);
       this.committedBytes += Buffer.byteLength(text);
     } catch (error) {

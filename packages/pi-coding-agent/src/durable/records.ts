@@ -116,9 +116,9 @@ export function withoutDurable<T>(entries: readonly T[]): T[] {
 }
 
 /**
- * The durable records that annotate `branch`, in file order: their parent is on it, or they have
- * none (written before the session's first entry, such as its first prompt's task: every branch
- * starts there).
+ * The durable records that annotate `branch`, in file order: their parent is on it, or they hang at
+ * the root (parentId null: a new session's first task, committed before any entry), where every
+ * branch starts.
  */
 export function recordsOf<T extends { id: string }>(all: readonly unknown[], branch: readonly T[]): DurableEntry[] {
   const ids = new Set(branch.map((entry) => entry.id));

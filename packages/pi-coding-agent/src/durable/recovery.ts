@@ -50,28 +50,13 @@ export function recoveryPlan(
   const newest = [...states.keys()].at(-1);
   if (newest !== undefined && states.get(newest) === "pending") plan.pendingTask = newest;
 
-  // Streamed text of the request in flight: records after the branch's last message, or annotating it.
-  let lastMessage = -1;
-  for (const [index, entry] of branch.entries()) if (entry.type === "message") lastMessage = index;
-  const lastId = branch[lastMessage]?.id;
-  const afterLast = new Set(branch.slice(lastMessage + 1).map((entry) => entry.id));
-  const partialText = records
-    .flatMap((entry) => {
-      const durable = asDurable(entry);
-      if (durable?.data.kind !== "partial") return [];
-      return afterLast.has(durable.id) || (lastId !== undefined && durable.parentId === lastId)
-        ? [durable.data.text]
-        : [];
-    })
-    .join("");
-  if (partialText !== "" && plan.pendingTask !== undefined) {
-    plan.partial = {
-      role: "assistant",
-      content: [{ type: "text", text: partialText }],
-      stopReason: "aborted",
-      errorMessage: "interrupted: tiny-pi stopped while this answer streamed; the request was sent again",
-      timestamp: Date.now(),
-    } as AssistantMessage;
+  const partials = records.flatMap((entry) => {
+    const durable = asDurable(entry);
+    return durable?.data.kind === "partial" ? [durable] : [];
+  });
+  if (plan.pendingTask !== undefined && partials.length > 0) {
+    const partial = partialAnswer(branch, partials);
+    if (partial !== undefined) plan.partial = partial;
   }
 
   const open = openBatch(branch);
@@ -81,6 +66,51 @@ export function recoveryPlan(
     const data = asDurable(entry)?.data;
     if (data?.kind === "intent") intents.set(data.callId, data.replaySafe);
   }
+  planCalls(plan, open, intents, safeNow);
+  return plan;
+}
+
+/**
+ * The streamed text of the request in flight, as an aborted assistant message the user sees: the
+ * partial records after the branch's last message, or annotating it, in file order; earlier ones
+ * belong to answers that completed. Undefined when none of them does.
+ */
+function partialAnswer(
+  branch: readonly SessionEntry[],
+  partials: readonly DurableEntry[],
+): AssistantMessage | undefined {
+  let lastMessage = -1;
+  for (const [index, entry] of branch.entries()) if (entry.type === "message") lastMessage = index;
+  const lastId = branch[lastMessage]?.id;
+  const afterLast = new Set(branch.slice(lastMessage + 1).map((entry) => entry.id));
+  const text = partials
+    .flatMap((entry) =>
+      entry.data.kind === "partial" && (afterLast.has(entry.id) || (lastId !== undefined && entry.parentId === lastId))
+        ? [entry.data.text]
+        : [],
+    )
+    .join("");
+  if (text === "") return undefined;
+  return {
+    role: "assistant",
+    content: [{ type: "text", text }],
+    stopReason: "aborted",
+    errorMessage: "interrupted: tiny-pi stopped while this answer streamed; the request was sent again",
+    timestamp: Date.now(),
+  } as AssistantMessage;
+}
+
+/**
+ * Each open call, in call order: with an intent, run again only when the record (what the tool said
+ * then) and `safeNow` (the tool now) both say replay-safe, else an interrupted result; with no
+ * intent it never started: a replay-safe one runs now, any other is paired with a "did not run" result.
+ */
+function planCalls(
+  plan: RecoveryPlan,
+  open: { assistant: AssistantMessage; calls: ToolCall[] },
+  intents: ReadonlyMap<string, boolean>,
+  safeNow: (tool: string) => boolean,
+): void {
   for (const call of open.calls) {
     const recorded = intents.get(call.id);
     if (recorded === undefined && safeNow(call.name)) plan.rerun.push(call);
@@ -94,7 +124,6 @@ export function recoveryPlan(
       plan.replayedIntents += 1;
     } else plan.interrupted.push(interruptedIntent(call, open.assistant.timestamp));
   }
-  return plan;
 }
 
 /** The calls of the branch's last assistant that no result answers (undefined when none). */

@@ -18,6 +18,7 @@ import type { PreparedRun } from "./prepare-run.js";
 import type { Questions } from "./questions.js";
 import { type Redact, redactingStore } from "./redacting.js";
 import type { RunCode, RunConfig } from "./run-config.js";
+import { courseSessionCode } from "./session-code.js";
 import { ignoredByGit } from "./session-gitignore.js";
 import { type HostSession, openChosenSession } from "./session-store.js";
 import { addCodeTool, selectTools } from "./tool-selection.js";
@@ -52,7 +53,10 @@ export interface AssembledRun {
 
 export async function assembleRun(config: RunConfig, prepared: PreparedRun, sides: RunSides): Promise<AssembledRun> {
   const { code, notes } = sides;
-  const opened = await openChosenSession(config.session, config.workspace, code.session);
+  // With --from a chapter-19 directory, the session is written through the learner's durable layer.
+  const sessionCode =
+    code.durable === undefined ? code.session : { ...(code.session ?? courseSessionCode), durable: code.durable };
+  const opened = await openChosenSession(config.session, config.workspace, sessionCode);
   // A resumed branch continues on its own model unless --model names another.
   // With --from a chapter-18 directory, the catalogue, routing and branch state are the learner's.
   const modelsCode = code.models ?? courseModelsCode;
@@ -78,7 +82,7 @@ export async function assembleRun(config: RunConfig, prepared: PreparedRun, side
   );
   // Chapter 19: a durable session resumed after a crash is recovered with these tools, told in one line.
   const recovered =
-    session.durable === true && config.session.kind === "resume"
+    session.durable !== undefined && config.session.kind === "resume"
       ? await recoverDurable(session, tools, session.tornBytes)
       : undefined;
   if (recovered !== undefined) {

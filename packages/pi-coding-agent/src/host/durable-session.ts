@@ -6,11 +6,12 @@
 // in one line. A pending task goes on where it stopped.
 import { readFileSync } from "node:fs";
 import { executeToolCall, type Message, type ToolRegistry } from "@pi/core";
-import { DurableSessionStore } from "../durable/durable-store.js";
-import { isReplaySafe, type MaybeReplaySafe, recoveryPlan } from "../durable/index.js";
-import { DURABLE, recordsOf } from "../durable/records.js";
+import type { DurableSessionStore } from "../durable/durable-store.js";
+import type { MaybeReplaySafe } from "../durable/index.js";
+import { DURABLE } from "../durable/records.js";
 import { messageEntry, newEntryId } from "../session/entries.js";
 import type { SessionStore } from "../session/memory-store.js";
+import type { DurableCode } from "./durable-code.js";
 import { UsageError } from "./errors.js";
 import type { SessionCode } from "./session-code.js";
 
@@ -23,10 +24,14 @@ export function isDurableFile(file: string): boolean {
   }
 }
 
-/** Opens a durable file for --resume: its torn tail (if a crash left one) is cut off. */
-export async function openDurableFile(file: string, code: SessionCode): Promise<DurableSessionStore> {
+/** Opens a durable file for --resume with `durable`'s store: its torn tail (if a crash left one) is cut off. */
+export async function openDurableFile(
+  file: string,
+  code: SessionCode,
+  durable: DurableCode,
+): Promise<DurableSessionStore> {
   try {
-    return await DurableSessionStore.open(file, code.readEntry);
+    return await durable.DurableSessionStore.open(file, code.readEntry);
   } catch (error) {
     throw new UsageError(
       `会话文件 ${(error as Error).message}：文件没有被改动；请修好或删掉这一行，或者换一个会话文件。`,
@@ -38,6 +43,8 @@ export async function openDurableFile(file: string, code: SessionCode): Promise<
 interface Opened {
   readonly store: SessionStore;
   readonly leaf: string | undefined;
+  /** The durable layer the session runs on: its recoveryPlan decides. */
+  readonly durable?: DurableCode;
 }
 
 export interface Recovered<S extends Opened> {
@@ -54,13 +61,13 @@ export async function recoverDurable<S extends Opened>(
   tools: ToolRegistry,
   tornBytes = 0,
 ): Promise<Recovered<S>> {
-  if (session.leaf === undefined) return { session };
-  const { store } = session;
+  if (session.leaf === undefined || session.durable === undefined) return { session };
+  const { store, durable } = session;
   const branch = store.pathTo(session.leaf);
-  const plan = recoveryPlan(
+  const plan = durable.recoveryPlan(
     branch,
-    (name) => isReplaySafe(tools.get(name) as MaybeReplaySafe | undefined),
-    recordsOf(store.entries(), branch),
+    (name) => durable.isReplaySafe(tools.get(name) as MaybeReplaySafe | undefined),
+    durable.recordsOf(store.entries(), branch),
   );
   let leaf = session.leaf;
   const add = async (message: Message) => {

@@ -131,7 +131,7 @@ export async function openRun(options: RunOptions): Promise<OpenedRun> {
         : {}),
       compact: compactor.hook,
       code: { buildContext: compactor.buildContext },
-      ...(options.session.durable === true ? { durable: true } : {}),
+      ...(options.session.durable !== undefined ? { durable: true } : {}),
     });
   return { runtime: reopen(options.session.leaf), reopen, compactor, parts, runMode: runtimeCode.runMode };
 }

@@ -4,6 +4,7 @@
 import type { openAICompatibleModel } from "@pi/ai";
 import type { createCodeTool } from "../codemode/index.js";
 import type { CompactionCode } from "./compaction-code.js";
+import type { DurableCode } from "./durable-code.js";
 import type { McpCode } from "./mcp-servers.js";
 import type { ModelsCode } from "./model-switch.js";
 import type { RuntimeCode13 } from "./open-run.js";
@@ -72,4 +73,6 @@ export interface RunCode {
   mcp?: McpCode;
   /** Chapter 18's catalogue, routing and the model in force on the branch. */
   models?: ModelsCode;
+  /** Chapter 19's durable layer: the commit log the session file is written through, and recovery. */
+  durable?: DurableCode;
 }

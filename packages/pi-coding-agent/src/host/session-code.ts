@@ -10,6 +10,7 @@ import { type EntryReader, recoverSession } from "../session/jsonl-recovery.js";
 import { JsonlSessionStore } from "../session/jsonl-store.js";
 import { interruptedResult } from "../session/session-context.js";
 import { pathTo } from "../session/session-tree.js";
+import { courseDurableCode, type DurableCode } from "./durable-code.js";
 import { readPiEntry } from "./pi-entries.js";
 
 /** A line of a session file as the course reads it: chapter 19's durable records as they are, then Pi's. */
@@ -24,6 +25,8 @@ export interface SessionCode {
   interruptedResult: typeof interruptedResult;
   /** How each line of a file becomes an entry; undefined: the code's own checkEntry. */
   readEntry?: EntryReader;
+  /** Chapter 19's durable layer the sessions are written through; undefined: not durable (a learner's code before chapter 19). */
+  durable?: DurableCode;
 }
 
 export const courseSessionCode: SessionCode = {
@@ -32,4 +35,5 @@ export const courseSessionCode: SessionCode = {
   pathTo,
   interruptedResult,
   readEntry: readCourseEntry,
+  durable: courseDurableCode,
 };

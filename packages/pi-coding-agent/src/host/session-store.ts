@@ -9,10 +9,10 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Message, ToolResultMessage } from "@pi/core";
-import { DurableMemoryStore, DurableSessionStore } from "../durable/durable-store.js";
 import { messageEntry, newEntryId, newHeader, type SessionEntry, type SessionHeader } from "../session/entries.js";
 import { InMemorySessionStore, type SessionStore } from "../session/memory-store.js";
 import { appendUnder, openCallRepairs } from "../session/open-calls.js";
+import type { DurableCode } from "./durable-code.js";
 import { isDurableFile, openDurableFile } from "./durable-session.js";
 import { UsageError } from "./errors.js";
 import { piOriginal, piSummary } from "./pi-entries.js";
@@ -29,8 +29,8 @@ export interface HostSession {
   file(): string | undefined;
   /** --no-session: nothing is written. */
   readonly none?: true;
-  /** Chapter 19: the file is written through the commit log (every run with the course's session code). */
-  readonly durable?: true;
+  /** Chapter 19: the file is written through this code's commit log (the course's, or a learner's practice/19). */
+  readonly durable?: DurableCode;
   /** --resume of a durable file: the bytes of the torn tail a crash left, cut off on opening. */
   readonly tornBytes?: number;
 }
@@ -38,9 +38,9 @@ export interface HostSession {
 /** A store with a file: chapter 10's JSONL store, or chapter 19's durable one. */
 type FileStore = SessionStore & { readonly file: string };
 
-/** Whether sessions run on `code` are durable: the course's are; a learner's chapter 10 store is theirs. */
-function durableFor(code: SessionCode): boolean {
-  return code === courseSessionCode;
+/** The durable layer sessions run on `code` are written through: the course's, a learner's practice/19, or none (a learner's chapter 10 store alone). */
+function durableFor(code: SessionCode): DurableCode | undefined {
+  return code.durable;
 }
 
 /** The session a run writes: a new one, none (--no-session), or one continued (--resume) or copied (--fork). */
@@ -85,7 +85,7 @@ export function newSession(
     () => createSessionFile(dir, file, store.header, code),
     durable,
   );
-  return { store, leaf: undefined, file: () => store.file, ...(durable ? { durable: true as const } : {}) };
+  return { store, leaf: undefined, file: () => store.file, ...(durable !== undefined ? { durable } : {}) };
 }
 
 /**
@@ -101,9 +101,9 @@ class DeferredStore implements SessionStore {
   constructor(
     readonly header: SessionHeader,
     private readonly create: () => Promise<FileStore>,
-    durable: boolean,
+    durable: DurableCode | undefined,
   ) {
-    this.held = durable ? new DurableMemoryStore(header) : new InMemorySessionStore(header);
+    this.held = durable !== undefined ? new durable.DurableMemoryStore(header) : new InMemorySessionStore(header);
   }
 
   /** The file once it exists, even if writing the held entries into it then failed. */
@@ -154,10 +154,12 @@ async function createSessionFile(
     await mkdir(dir, { recursive: true });
     for (let n = 2; ; n += 1) {
       let store: FileStore;
+      const durable = durableFor(code);
       try {
-        store = durableFor(code)
-          ? await DurableSessionStore.create(file, header)
-          : await code.JsonlSessionStore.create(file, header);
+        store =
+          durable !== undefined
+            ? await durable.DurableSessionStore.create(file, header)
+            : await code.JsonlSessionStore.create(file, header);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
           // The file is new (an existing one is EEXIST) and holds no committed entry: a disk that
@@ -183,12 +185,13 @@ export async function resumeSession(
   leafId?: string,
   code: SessionCode = courseSessionCode,
 ): Promise<HostSession> {
-  if (durableFor(code) && isDurableFile(file)) {
+  const durable = durableFor(code);
+  if (durable !== undefined && isDurableFile(file)) {
     lockSession(file);
-    const store = await openDurableFile(file, code);
+    const store = await openDurableFile(file, code, durable);
     const leaf = chosenLeaf(store, file, leafId);
     // Chapter 19's recovery answers the open calls once the tools are known (host/durable-session.ts).
-    return { ...opened(store, leaf ?? undefined), durable: true, tornBytes: store.tornBytesDropped };
+    return { ...opened(store, leaf ?? undefined), durable, tornBytes: store.tornBytesDropped };
   }
   const recovered = readSessionFile(file, code);
   if (recovered.tornTail !== undefined) {
@@ -225,7 +228,8 @@ export async function forkSession(
   for (const entry of entries) await store.append(entry);
   const leaf = store.leafId();
   const forked = opened(store, leaf === null ? undefined : await repairedLeaf(store, leaf, code));
-  return durableFor(code) ? { ...forked, durable: true } : forked;
+  const durable = durableFor(code);
+  return durable !== undefined ? { ...forked, durable } : forked;
 }
 
 function opened(store: FileStore, leaf: string | undefined): HostSession {
