@@ -1384,6 +1384,22 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [{ file: assembler, find: "        if (problem === undefined) {", replace: "        {" }],
     says: /problem 只记第一处（index 最小的坏调用）/,
   },
+  // The third fresh-learner walk of 00–05 (issue 34): mistakes that passed verify silently there.
+  {
+    checkpoint: "01",
+    name: "unreachable() 抛出字符串，不是 Error",
+    lab: "1.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "  throw new Error(`Unhandled value: ${JSON.stringify(value)}`);",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: "  throw `Unhandled value: ${JSON.stringify(value)}`;",
+      },
+    ],
+    says: /unreachable\(\) 抛出 Error（不是字符串）/,
+  },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {
     checkpoint: "14",
