@@ -1400,6 +1400,61 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /unreachable\(\) 抛出 Error（不是字符串）/,
   },
+  {
+    checkpoint: "03",
+    name: "userMessage() 把字符串 content trim 掉",
+    lab: "3.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/messages.ts",
+        find: '  return { role: "user", content, timestamp };',
+        replace:
+          '  return { role: "user", content: typeof content === "string" ? content.trim() : content, timestamp };',
+      },
+    ],
+    says: /user 消息的 content 原样放进去，内容不改写/,
+  },
+  {
+    checkpoint: "03",
+    name: "投影里 user 的字符串被 trim",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        find: 'typeof message.content === "string" ? message.content : joined(message.content)',
+        replace: 'typeof message.content === "string" ? message.content.trim() : joined(message.content)',
+      },
+    ],
+    says: /user：字符串原样用，不 trim/,
+  },
+  {
+    checkpoint: "03",
+    name: "toolResult 一行只看第一个块，不是 firstLine(joined(content))",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "${firstLine(joined(message.content))}`;",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: '${firstLine(message.content[0]?.text ?? "")}`;',
+      },
+    ],
+    says: /toolResult 的文字是 firstLine\(joined\(content\)\)/,
+  },
+  {
+    checkpoint: "03",
+    name: "assistant 一行 trimEnd()：没有块时冒号后的空格丢了",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        find: '        .join(" ")}`;',
+        replace: '        .join(" ")}`.trimEnd();',
+      },
+    ],
+    says: /没有块时这一行就以 `: ` 结尾，冒号后的空格照写/,
+  },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {
     checkpoint: "14",
