@@ -1455,6 +1455,51 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /没有块时这一行就以 `: ` 结尾，冒号后的空格照写/,
   },
+  {
+    checkpoint: "04",
+    name: "有 errorMessage 的 aborted 回合播放成 reason error",
+    lab: "4.2",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '        : { type: "error", reason, message: turn.errorMessage },',
+        replace: '        : { type: "error", reason: "error", message: turn.errorMessage },',
+      },
+    ],
+    says: /有 errorMessage 的 aborted 回合仍是 reason aborted/,
+  },
+  {
+    checkpoint: "04",
+    name: "toolcall_delta 写出整个调用，不是它的参数",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: "delta: JSON.stringify(call.arguments) });",
+        replace: "delta: JSON.stringify(call) });",
+      },
+    ],
+    says: /toolcall_delta 的 delta 是 JSON\.stringify\(call\.arguments\)/,
+  },
+  {
+    checkpoint: "04",
+    name: "toolcall_end 先于 toolcall_delta",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '    stream.push({ type: "toolcall_delta", delta: JSON.stringify(call.arguments) });\n',
+        replace: "",
+      },
+      {
+        file: scriptedModel,
+        find: '    stream.push({ type: "toolcall_end", toolCall: structuredClone(call) });\n',
+        replace:
+          '    stream.push({ type: "toolcall_end", toolCall: structuredClone(call) });\n    stream.push({ type: "toolcall_delta", delta: JSON.stringify(call.arguments) });\n',
+      },
+    ],
+    says: /每个调用先 push toolcall_delta，再 push toolcall_end/,
+  },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {
     checkpoint: "14",
