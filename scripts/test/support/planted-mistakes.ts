@@ -1500,6 +1500,107 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /每个调用先 push toolcall_delta，再 push toolcall_end/,
   },
+  {
+    checkpoint: "05",
+    name: "partial() 总写 usage 字段，没收到 usage 时是 usage: undefined",
+    lab: "5.2",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "    if (this.usage) assistant.usage = this.usage;",
+        replace: "    assistant.usage = this.usage;",
+      },
+    ],
+    says: /this\.usage 存在时才写 usage 字段/,
+  },
+  {
+    checkpoint: "05",
+    name: "凭据头只去掉 Bearer，不去掉 Basic",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        find: 'value.replace(/^\\s*(Bearer|Basic)\\s+/i, "")',
+        replace: 'value.replace(/^\\s*Bearer\\s+/i, "")',
+      },
+    ],
+    says: /去掉 `Bearer ` \/ `Basic ` 之后的值：Basic 凭据的后半截也换掉/,
+  },
+  {
+    checkpoint: "05",
+    name: "choices 不是列表时整段 JSON.stringify，不用 shown()",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "choices is ${shown(choices)}, not a list",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: "choices is ${JSON.stringify(choices)}, not a list",
+      },
+    ],
+    says: /每一句都用 shown\(\) 说出收到的值：最多 80 个字符/,
+  },
+  {
+    checkpoint: "05",
+    name: "只检查 choices[0]",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        find: "for (const [index, choice] of choices.entries())",
+        replace: "for (const [index, choice] of choices.slice(0, 1).entries())",
+      },
+    ],
+    says: /每个 choices\[i\] 都检查，不只是 choices\[0\]/,
+  },
+  {
+    checkpoint: "05",
+    name: "参数片段 trim 之后才追加、返回",
+    lab: "5.5",
+    mutations: [
+      {
+        file: assembler,
+        find: "    call.arguments += piece;\n    return piece;",
+        replace: "    call.arguments += piece.trim();\n    return piece.trim();",
+      },
+    ],
+    says: /非空的参数片段追加进去，并原样返回/,
+  },
+  {
+    checkpoint: "05",
+    name: "accept() 不记 lastIndex：没有 index 的片段拼错",
+    lab: "5.5",
+    mutations: [{ file: assembler, find: "    this.lastIndex = index;\n", replace: "" }],
+    says: /accept\(\) 每次都把 this\.lastIndex 记成这个片段的 index/,
+  },
+  {
+    checkpoint: "05",
+    name: "参数是 {} 的调用没有 toolcall_end",
+    lab: "5.5",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '    for (const toolCall of calls) this.emit({ type: "toolcall_end", toolCall });',
+        replace:
+          '    for (const toolCall of calls)\n      if (Object.keys(toolCall.arguments).length > 0) this.emit({ type: "toolcall_end", toolCall });',
+      },
+    ],
+    says: /为每个调用发出 toolcall_end，参数是 \{\} 的调用/,
+  },
+  {
+    checkpoint: "05",
+    name: "取消时的 errorMessage 不是 ABORTED_MESSAGE",
+    lab: "5.6",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: 'return this.fail(assistant, "aborted", ABORTED_MESSAGE);',
+        replace: 'return this.fail(assistant, "aborted", "cancelled");',
+      },
+    ],
+    says: /errorMessage 就是 ABORTED_MESSAGE/,
+  },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {
     checkpoint: "14",
