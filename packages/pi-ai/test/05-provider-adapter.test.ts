@@ -259,6 +259,10 @@ test(
       maxRetries: 0,
     });
     const { events, assistant } = await runTurn(withHeader);
+    assert.ok(
+      assistant.errorMessage?.includes('"Bearer [redacted]"'),
+      `凭据换成 $1 [redacted]：保留 Bearer/Basic 这个词，只换掉后面的凭据；得到 ${assistant.errorMessage}`,
+    );
     assert.equal(
       assistant.errorMessage,
       '401 Incorrect API key provided: [redacted] (again: [redacted]). Header was "Bearer [redacted]", x-api-key [redacted]. (check the API key)',
@@ -371,7 +375,12 @@ test(
   "坏形状的数据块被拒绝：error（malformed stream）说出收到了什么，而不是 no finish_reason 或 TypeError",
   GUARD,
   async () => {
-    const refused = async (body: string) => (await replay(`${body}\n\ndata: [DONE]\n\n`)).assistant;
+    // A mapper that reads a value the shape check let through rejects the stream: that is shown as the errorMessage.
+    const refused = async (body: string) =>
+      replay(`${body}\n\ndata: [DONE]\n\n`).then(
+        ({ assistant }) => assistant,
+        (error: unknown) => ({ errorMessage: `（流 reject 了：${String(error)}）`, stopReason: "reject" }),
+      );
     const array = await refused("data: [1,2]");
     assert.equal(
       array.errorMessage,
@@ -389,7 +398,7 @@ test(
     assert.equal(
       nullFragment.errorMessage,
       "malformed stream: a chunk's choices[0].delta.tool_calls[0] is null, not an object",
-      "说出是哪一个调用片段",
+      "tool_calls 的每一项都要是对象：null 的调用片段不跳过（不像 delta: null、tool_calls: null），说出是哪一个调用片段",
     );
     const secondChoice = await refused('data: {"id":"c","choices":[{"index":0,"delta":{"content":"a"}},7]}');
     assert.equal(
@@ -406,12 +415,9 @@ test(
       "服务器常发的 null 仍然接受：content: null、tool_calls: null、delta: null 都跳过，说出的是第一处真正的问题",
     );
     // Only the shape is asked here: reading the chunk is Lab 5.4's, whose stub may still throw.
-    const noChoices = await refused(
-      'data: {"id":"c","object":"chat.completion.chunk","usage":{"prompt_tokens":3}}',
-    ).then(
-      (assistant) => assistant.errorMessage ?? "",
-      (error: unknown) => String(error),
-    );
+    const noChoices =
+      (await refused('data: {"id":"c","object":"chat.completion.chunk","usage":{"prompt_tokens":3}}')).errorMessage ??
+      "";
     assert.doesNotMatch(
       noChoices,
       /malformed stream/,

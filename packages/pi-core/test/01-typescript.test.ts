@@ -85,7 +85,13 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     [{ type: "done", reason: "aborted" }, /"done" needs reason "stop", "toolUse" or "length"/],
   ];
   for (const [value, reason] of refused) {
-    const problem = modelEventProblem(value);
+    let problem: string | undefined;
+    assert.doesNotThrow(
+      () => {
+        problem = modelEventProblem(value);
+      },
+      `modelEventProblem(${JSON.stringify(value)}) 不抛出，而是返回原因：先用 isRecord() 证明是普通对象（null、数组、字符串返回 "expected an object"），再读字段`,
+    );
     assert.match(problem ?? "（没有问题）", reason, `${JSON.stringify(value)} 应当被拒绝，原因匹配 ${reason}`);
     assert.equal(isModelEvent(value), false, `isModelEvent 拒绝 ${JSON.stringify(value)}`);
   }

@@ -1601,6 +1601,46 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /errorMessage 就是 ABORTED_MESSAGE/,
   },
+  {
+    checkpoint: "01",
+    name: "isRecord() 放过 null：modelEventProblem(null) 抛出 TypeError",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: '  return typeof value === "object" && value !== null && !Array.isArray(value);',
+        replace: '  return typeof value === "object" && !Array.isArray(value);',
+      },
+    ],
+    says: /modelEventProblem\(null\) 不抛出，而是返回原因/,
+  },
+  {
+    checkpoint: "05",
+    name: "Bearer 凭据整个换成 [redacted]，Bearer 这个词也丢了",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "    return redacted.replace(SCHEME_CREDENTIAL, `$1 ${REDACTED}`);",
+        replace: "    return redacted.replace(SCHEME_CREDENTIAL, REDACTED);",
+      },
+    ],
+    says: /保留 Bearer\/Basic 这个词，只换掉后面的凭据/,
+  },
+  {
+    checkpoint: "05",
+    name: "null 的调用片段被跳过，mapper 读它时抛出 TypeError",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        find: "    const bad = fragments.findIndex((fragment) => !isObject(fragment));",
+        replace: "    const bad = fragments.findIndex((fragment) => fragment !== null && !isObject(fragment));",
+      },
+    ],
+    says: /null 的调用片段不跳过/,
+  },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {
     checkpoint: "14",
