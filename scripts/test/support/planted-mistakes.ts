@@ -1384,7 +1384,8 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [{ file: assembler, find: "        if (problem === undefined) {", replace: "        {" }],
     says: /problem 只记第一处（index 最小的坏调用）/,
   },
-  // The third fresh-learner walk of 00–05 (issue 34): mistakes that passed verify silently there.
+  // The third fresh-learner walk of 00–05 (issue 34): mistakes that passed verify silently there, went red in a
+  // later lab, or were told only a generic line or a raw TypeError.
   {
     checkpoint: "01",
     name: "unreachable() 抛出字符串，不是 Error",
