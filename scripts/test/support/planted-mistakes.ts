@@ -1387,6 +1387,19 @@ export const plantedMistakes: PlantedMistake[] = [
   // The third fresh-learner walk of 00–05 (issue 34): mistakes that passed verify silently there, went red in a
   // later lab, or were told only a generic line or a raw TypeError.
   {
+    checkpoint: "00",
+    name: "结果按工具名配对，不按 toolCallId",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "      open = open.filter((call) => call.id !== message.toolCallId);",
+        replace: "      open = open.filter((call) => call.name !== message.toolName);",
+      },
+    ],
+    says: /结果只按 toolCallId 配对，不看顺序、不看工具名/,
+  },
+  {
     checkpoint: "01",
     name: "unreachable() 抛出字符串，不是 Error",
     lab: "1.1",
