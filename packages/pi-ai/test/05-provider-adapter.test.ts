@@ -259,6 +259,10 @@ test(
       maxRetries: 0,
     });
     const { events, assistant } = await runTurn(withHeader);
+    assert.ok(
+      assistant.errorMessage?.includes('"Bearer [redacted]"'),
+      `凭据换成 $1 [redacted]：保留 Bearer/Basic 这个词，只换掉后面的凭据；得到 ${assistant.errorMessage}`,
+    );
     assert.equal(
       assistant.errorMessage,
       '401 Incorrect API key provided: [redacted] (again: [redacted]). Header was "Bearer [redacted]", x-api-key [redacted]. (check the API key)',
@@ -266,6 +270,11 @@ test(
     );
     assert.equal(assistant.stopReason, "error", "HTTP 错误以 error 结束这一轮");
     assert.deepEqual(assistant.content, [], 'partial()：还没收到文字时 content 是空的，this.text 为 "" 时不放 text 块');
+    assert.equal(
+      "usage" in assistant,
+      false,
+      "partial()：this.usage 存在时才写 usage 字段；没收到 usage 时 assistant 没有这个字段（不是 usage: undefined）",
+    );
     assert.deepEqual(
       terminal(events),
       { type: "error", reason: "error", message: assistant.errorMessage },
@@ -296,6 +305,15 @@ test(
       await echoed("sk-course-other", { "x-auth-token": "Bearer zq81-tail" }, "Token zq81-tail rejected."),
       "401 Token [redacted] rejected. (check the API key)",
       "凭据头给出两个值：原值，以及去掉 Bearer 之后的值（服务器常常只回显后半截）",
+    );
+    assert.equal(
+      await echoed(
+        "sk-course-other",
+        { "proxy-authorization": "Basic cHJveHk6czNjcmV0" },
+        "Proxy cHJveHk6czNjcmV0 denied.",
+      ),
+      "401 Proxy [redacted] denied. (check the API key)",
+      "凭据头给出两个值：原值，以及去掉 `Bearer ` / `Basic ` 之后的值：Basic 凭据的后半截也换掉",
     );
     assert.equal(
       await echoed(
@@ -357,7 +375,12 @@ test(
   "坏形状的数据块被拒绝：error（malformed stream）说出收到了什么，而不是 no finish_reason 或 TypeError",
   GUARD,
   async () => {
-    const refused = async (body: string) => (await replay(`${body}\n\ndata: [DONE]\n\n`)).assistant;
+    // A mapper that reads a value the shape check let through rejects the stream: that is shown as the errorMessage.
+    const refused = async (body: string) =>
+      replay(`${body}\n\ndata: [DONE]\n\n`).then(
+        ({ assistant }) => assistant,
+        (error: unknown) => ({ errorMessage: `（流 reject 了：${String(error)}）`, stopReason: "reject" }),
+      );
     const array = await refused("data: [1,2]");
     assert.equal(
       array.errorMessage,
@@ -375,7 +398,13 @@ test(
     assert.equal(
       nullFragment.errorMessage,
       "malformed stream: a chunk's choices[0].delta.tool_calls[0] is null, not an object",
-      "说出是哪一个调用片段",
+      "tool_calls 的每一项都要是对象：null 的调用片段不跳过（不像 delta: null、tool_calls: null），说出是哪一个调用片段",
+    );
+    const secondChoice = await refused('data: {"id":"c","choices":[{"index":0,"delta":{"content":"a"}},7]}');
+    assert.equal(
+      secondChoice.errorMessage,
+      "malformed stream: a chunk's choices[1] is 7, not an object",
+      "每个 choices[i] 都检查，不只是 choices[0]：第二个 choice 不是对象时说出它是 choices[1]",
     );
     const afterNulls = await refused(
       'data: {"id":"c","choices":[{"index":0,"delta":{"content":null,"tool_calls":null}},{"index":1,"delta":null},{"index":2,"delta":3}]}',
@@ -386,17 +415,34 @@ test(
       "服务器常发的 null 仍然接受：content: null、tool_calls: null、delta: null 都跳过，说出的是第一处真正的问题",
     );
     // Only the shape is asked here: reading the chunk is Lab 5.4's, whose stub may still throw.
-    const noChoices = await refused(
-      'data: {"id":"c","object":"chat.completion.chunk","usage":{"prompt_tokens":3}}',
-    ).then(
-      (assistant) => assistant.errorMessage ?? "",
-      (error: unknown) => String(error),
-    );
+    const noChoices =
+      (await refused('data: {"id":"c","object":"chat.completion.chunk","usage":{"prompt_tokens":3}}')).errorMessage ??
+      "";
     assert.doesNotMatch(
       noChoices,
       /malformed stream/,
       "choices 缺省的数据块不是坏形状（有的服务器只发 usage）：chunkProblem() 对它返回 undefined",
     );
+    const long = "x".repeat(100);
+    const cut = `${JSON.stringify(long).slice(0, 80)}…`;
+    const tooLong: [unknown, string][] = [
+      [long, `a data line holds ${cut}, not a chunk object`],
+      [{ choices: long }, `a chunk's choices is ${cut}, not a list`],
+      [{ choices: [long] }, `a chunk's choices[0] is ${cut}, not an object`],
+      [{ choices: [{ delta: long }] }, `a chunk's choices[0].delta is ${cut}, not an object`],
+      [{ choices: [{ delta: { tool_calls: long } }] }, `a chunk's choices[0].delta.tool_calls is ${cut}, not a list`],
+      [
+        { choices: [{ delta: { tool_calls: [long] } }] },
+        `a chunk's choices[0].delta.tool_calls[0] is ${cut}, not an object`,
+      ],
+    ];
+    for (const [chunk, sentence] of tooLong) {
+      assert.equal(
+        (await refused(`data: ${JSON.stringify(chunk)}`)).errorMessage,
+        `malformed stream: ${sentence}`,
+        "每一句都用 shown() 说出收到的值：最多 80 个字符，更长的截断并加上 …（不是整个 JSON.stringify）",
+      );
+    }
   },
 );
 
@@ -592,6 +638,11 @@ test(
       "调用留在 assistant 里（第 07 章为它写 skipped 结果），截断的参数不被猜成对象",
     );
     assert.deepEqual(assistant.usage, { input: 120, output: 16 }, "usage 照样并入");
+    assert.deepEqual(
+      of(events, "toolcall_end").map((event) => event.toolCall),
+      assistant.content,
+      "为每个调用发出 toolcall_end，参数是 {} 的调用（截断的、坏的、没有参数的）也是",
+    );
 
     const broken = await replay(
       fixtureBytes("openai-length-call.sse")
@@ -628,6 +679,40 @@ test(
       "tool call call_0 (index 0) has no name",
       "problem 只记第一处（index 最小的坏调用）：后面的坏调用不覆盖它",
     );
+
+    const chunk = (fragment: Record<string, unknown>) =>
+      `data: ${JSON.stringify({ id: "c", choices: [{ index: 0, delta: { tool_calls: [fragment] }, finish_reason: null }] })}`;
+    const finished =
+      'data: {"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n';
+    const spaced = await replay(
+      [
+        chunk({ index: 0, id: "call_s", function: { name: "read", arguments: '{"path": "a ' } }),
+        chunk({ index: 0, function: { arguments: 'b.txt" }' } }),
+        finished,
+      ].join("\n\n"),
+    );
+    assert.deepEqual(
+      of(spaced.events, "toolcall_delta").map((event) => event.delta),
+      ['{"path": "a ', 'b.txt" }'],
+      "非空的参数片段追加进去，并原样返回：片段开头结尾的空格也是参数的一部分，不 trim",
+    );
+    assert.deepEqual(
+      spaced.assistant.content,
+      [call("call_s", "a b.txt")],
+      "参数按收到的片段原样拼起来再解析：a 与 b.txt 之间的空格留着",
+    );
+    const noIndex = await replay(
+      [
+        chunk({ id: "call_n", function: { name: "read", arguments: '{"path":' } }),
+        chunk({ function: { arguments: '"a.txt"}' } }),
+        finished,
+      ].join("\n\n"),
+    );
+    assert.deepEqual(
+      noIndex.assistant.content,
+      [call("call_n", "a.txt")],
+      "缺了 index 时，带名字的片段开始新调用，其他接着上一个：accept() 每次都把 this.lastIndex 记成这个片段的 index",
+    );
   },
 );
 
@@ -640,6 +725,11 @@ test("取消：流到一半取消：aborted，已收到的文字保留；已经�
   });
   assert.equal(assistant.stopReason, "aborted", "取消以 aborted 结束，不是 error");
   assert.deepEqual(assistant.content, [{ type: "text", text: "This" }], "取消之前收到的文字保留");
+  assert.equal(
+    assistant.errorMessage,
+    "aborted: the request was cancelled",
+    '取消用 fail() 以 "aborted" 和 ABORTED_MESSAGE 结束这一轮：errorMessage 就是 ABORTED_MESSAGE',
+  );
   assert.deepEqual(
     terminal(events),
     { type: "error", reason: "aborted", message: assistant.errorMessage },

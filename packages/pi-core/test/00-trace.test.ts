@@ -64,7 +64,7 @@ test("序章：缺少结果的调用在下一段回答文字之前就被暴露�
   assert.deepEqual(
     ids(danglingCalls([user, both, readmeResult, answer])),
     ["call-2"],
-    "同一条 assistant 的两个调用只回了一个：另一个悬空",
+    "同一条 assistant 的两个调用只回了一个：另一个悬空（结果只按 toolCallId 配对，不看顺序、不看工具名：两个都是 read）",
   );
   assert.deepEqual(
     ids(danglingCalls([user, both, answer])),

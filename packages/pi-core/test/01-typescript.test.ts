@@ -31,6 +31,11 @@ test("穷尽：绕过编译器漏进来的事件落到 never 分支，抛出写�
   const smuggled = JSON.parse('{"type":"ping"}') as ModelEvent;
   assert.throws(() => eventLine(smuggled), /Unhandled value: \{"type":"ping"\}/, "未知的 type 不能被当成某种已知事件");
   assert.throws(() => unreachable("x" as never), /Unhandled value: "x"/, "unreachable 总是抛出，并写明它收到的值");
+  assert.throws(
+    () => unreachable("x" as never),
+    (thrown) => thrown instanceof Error,
+    "unreachable() 抛出 Error（不是字符串），message 是 Unhandled value: 加上 JSON.stringify(value)：throw new Error(...)",
+  );
 });
 
 test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent，合法的事件原样通过", () => {
@@ -80,7 +85,13 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     [{ type: "done", reason: "aborted" }, /"done" needs reason "stop", "toolUse" or "length"/],
   ];
   for (const [value, reason] of refused) {
-    const problem = modelEventProblem(value);
+    let problem: string | undefined;
+    assert.doesNotThrow(
+      () => {
+        problem = modelEventProblem(value);
+      },
+      `modelEventProblem(${JSON.stringify(value)}) 不抛出，而是返回原因：先用 isRecord() 证明是普通对象（null、数组、字符串返回 "expected an object"），再读字段`,
+    );
     assert.match(problem ?? "（没有问题）", reason, `${JSON.stringify(value)} 应当被拒绝，原因匹配 ${reason}`);
     assert.equal(isModelEvent(value), false, `isModelEvent 拒绝 ${JSON.stringify(value)}`);
   }

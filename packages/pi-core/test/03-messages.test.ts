@@ -48,6 +48,11 @@ test("消息 IR：text、userMessage、assistantMessage 给出 canonical 形状�
     { role: "user", content: "请读取 README.md", timestamp: 1 },
     "user 消息：role、content、timestamp 三个字段",
   );
+  assert.equal(
+    userMessage("  请读取 README.md\n", 1).content,
+    "  请读取 README.md\n",
+    "user 消息的 content 原样放进去，内容不改写：不 trim，开头结尾的空白与换行都留着",
+  );
   assert.deepEqual(
     assistantMessage([text("我先读取项目说明。"), readCall], "toolUse", 2),
     { role: "assistant", content: [text("我先读取项目说明。"), readCall], stopReason: "toolUse", timestamp: 2 },
@@ -70,6 +75,16 @@ test("消息 IR：text、userMessage、assistantMessage 给出 canonical 形状�
 
 test("文本投影：README 往返投影成四行，调用只留名字与 id，结果只留第一行", () => {
   assert.equal(
+    projectText([assistantMessage([text("我先读取项目说明。"), readCall], "toolUse", 2)]),
+    "assistant: 我先读取项目说明。 [read call-1]",
+    "assistant 一行：文本块写文字，调用写 [name id]（名字在前、id 在后），块之间一个空格",
+  );
+  assert.equal(
+    projectText([readResult]),
+    "toolResult call-1: # tiny-pi …",
+    "toolResult 一行只留结果的第一行（firstLine()：后面还有行时加上 ' …'），不是整段结果",
+  );
+  assert.equal(
     projectText(readmeTrace()),
     [
       "user: 请读取 README.md，并告诉我项目名。",
@@ -85,6 +100,21 @@ test("文本投影：README 往返投影成四行，调用只留名字与 id，�
     projectText([userMessage([text("第一段"), text("第二段")], 1)]),
     "user: 第一段第二段",
     "块数组形式的 user 内容连成一行",
+  );
+  assert.equal(
+    projectText([userMessage("  缩进的问题 ", 1)]),
+    "user:   缩进的问题 ",
+    "user：字符串原样用，不 trim、不改写（冒号与空格之后就是 content 本身）",
+  );
+  assert.equal(
+    projectText([{ ...readResult, content: [text("第一段"), text("接着\n第二行")] }]),
+    "toolResult call-1: 第一段接着 …",
+    "toolResult 的文字是 firstLine(joined(content))：先把所有文本块连起来，再取第一行，不是只看第一个块",
+  );
+  assert.equal(
+    projectText([assistantMessage([], "stop", 5)]),
+    "assistant: ",
+    "没有块时这一行就以 `: ` 结尾，冒号后的空格照写（一行是 assistantHead() 加上冒号与空格再加各块，不 trim）",
   );
 });
 

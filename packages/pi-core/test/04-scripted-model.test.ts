@@ -38,6 +38,16 @@ test("脚本回合：脚本里的消息按真实协议播放成事件，每次�
 
   const one = await drain(model.stream(sent, options));
   assert.deepEqual(
+    one.events.find((event) => event.type === "toolcall_delta"),
+    { type: "toolcall_delta", delta: '{"path":"README.md"}' },
+    "toolcall_delta 的 delta 是 JSON.stringify(call.arguments)：只有调用的参数，不是整个调用",
+  );
+  const kinds = one.events.map((event) => event.type);
+  assert.ok(
+    kinds.indexOf("toolcall_delta") < kinds.indexOf("toolcall_end"),
+    `每个调用先 push toolcall_delta，再 push toolcall_end：得到 ${kinds.join("、")}`,
+  );
+  assert.deepEqual(
     one.events,
     [
       { type: "start" },
@@ -102,7 +112,8 @@ test("错误回合：显式的 error 回合保留部分文字与 errorMessage，
     ...assistantMessage([text("我先读")], "error", 2),
     errorMessage: "upstream overloaded",
   };
-  const model = new ScriptedModel([failed, assistantMessage([], "aborted", 3)]);
+  const cancelled: AssistantMessage = { ...assistantMessage([], "aborted", 4), errorMessage: "cancelled by user" };
+  const model = new ScriptedModel([failed, assistantMessage([], "aborted", 3), cancelled]);
   const { events, final } = await drain(model.stream(request()));
   assert.deepEqual(
     events,
@@ -119,6 +130,12 @@ test("错误回合：显式的 error 回合保留部分文字与 errorMessage，
     aborted.events,
     [{ type: "start" }, { type: "error", reason: "aborted" }],
     "没有 errorMessage 的 aborted 回合：error 事件不带 message 字段",
+  );
+  const withMessage = await drain(model.stream(request()));
+  assert.deepEqual(
+    withMessage.events.at(-1),
+    { type: "error", reason: "aborted", message: "cancelled by user" },
+    'error 与 aborted 的终态是 { type: "error", reason }：reason 就是回合的 stopReason，有 errorMessage 的 aborted 回合仍是 reason aborted（再加上 message）',
   );
 });
 

@@ -1389,6 +1389,277 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [{ file: assembler, find: "        if (problem === undefined) {", replace: "        {" }],
     says: /problem 只记第一处（index 最小的坏调用）/,
   },
+  // The third fresh-learner walk of 00–05 (issue 34): mistakes that passed verify silently there, went red in a
+  // later lab, or were told only a generic line or a raw TypeError.
+  {
+    checkpoint: "00",
+    name: "结果按工具名配对，不按 toolCallId",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "      open = open.filter((call) => call.id !== message.toolCallId);",
+        replace: "      open = open.filter((call) => call.name !== message.toolName);",
+      },
+    ],
+    says: /结果只按 toolCallId 配对，不看顺序、不看工具名/,
+  },
+  {
+    checkpoint: "01",
+    name: "unreachable() 抛出字符串，不是 Error",
+    lab: "1.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "  throw new Error(`Unhandled value: ${JSON.stringify(value)}`);",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: "  throw `Unhandled value: ${JSON.stringify(value)}`;",
+      },
+    ],
+    says: /unreachable\(\) 抛出 Error（不是字符串）/,
+  },
+  {
+    checkpoint: "03",
+    name: "userMessage() 把字符串 content trim 掉",
+    lab: "3.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/messages.ts",
+        find: '  return { role: "user", content, timestamp };',
+        replace:
+          '  return { role: "user", content: typeof content === "string" ? content.trim() : content, timestamp };',
+      },
+    ],
+    says: /user 消息的 content 原样放进去，内容不改写/,
+  },
+  {
+    checkpoint: "03",
+    name: "投影里 user 的字符串被 trim",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        find: 'typeof message.content === "string" ? message.content : joined(message.content)',
+        replace: 'typeof message.content === "string" ? message.content.trim() : joined(message.content)',
+      },
+    ],
+    says: /user：字符串原样用，不 trim/,
+  },
+  {
+    checkpoint: "03",
+    name: "toolResult 一行只看第一个块，不是 firstLine(joined(content))",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "${firstLine(joined(message.content))}`;",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: '${firstLine(message.content[0]?.text ?? "")}`;',
+      },
+    ],
+    says: /toolResult 的文字是 firstLine\(joined\(content\)\)/,
+  },
+  {
+    checkpoint: "03",
+    name: "assistant 一行 trimEnd()：没有块时冒号后的空格丢了",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        find: '        .join(" ")}`;',
+        replace: '        .join(" ")}`.trimEnd();',
+      },
+    ],
+    says: /没有块时这一行就以 `: ` 结尾，冒号后的空格照写/,
+  },
+  {
+    checkpoint: "04",
+    name: "有 errorMessage 的 aborted 回合播放成 reason error",
+    lab: "4.2",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '        : { type: "error", reason, message: turn.errorMessage },',
+        replace: '        : { type: "error", reason: "error", message: turn.errorMessage },',
+      },
+    ],
+    says: /有 errorMessage 的 aborted 回合仍是 reason aborted/,
+  },
+  {
+    checkpoint: "04",
+    name: "toolcall_delta 写出整个调用，不是它的参数",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: "delta: JSON.stringify(call.arguments) });",
+        replace: "delta: JSON.stringify(call) });",
+      },
+    ],
+    says: /toolcall_delta 的 delta 是 JSON\.stringify\(call\.arguments\)/,
+  },
+  {
+    checkpoint: "04",
+    name: "toolcall_end 先于 toolcall_delta",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '    stream.push({ type: "toolcall_delta", delta: JSON.stringify(call.arguments) });\n',
+        replace: "",
+      },
+      {
+        file: scriptedModel,
+        find: '    stream.push({ type: "toolcall_end", toolCall: structuredClone(call) });\n',
+        replace:
+          '    stream.push({ type: "toolcall_end", toolCall: structuredClone(call) });\n    stream.push({ type: "toolcall_delta", delta: JSON.stringify(call.arguments) });\n',
+      },
+    ],
+    says: /每个调用先 push toolcall_delta，再 push toolcall_end/,
+  },
+  {
+    checkpoint: "05",
+    name: "partial() 总写 usage 字段，没收到 usage 时是 usage: undefined",
+    lab: "5.2",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "    if (this.usage) assistant.usage = this.usage;",
+        replace: "    assistant.usage = this.usage;",
+      },
+    ],
+    says: /this\.usage 存在时才写 usage 字段/,
+  },
+  {
+    checkpoint: "05",
+    name: "凭据头只去掉 Bearer，不去掉 Basic",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        find: 'value.replace(/^\\s*(Bearer|Basic)\\s+/i, "")',
+        replace: 'value.replace(/^\\s*Bearer\\s+/i, "")',
+      },
+    ],
+    says: /去掉 `Bearer ` \/ `Basic ` 之后的值：Basic 凭据的后半截也换掉/,
+  },
+  {
+    checkpoint: "05",
+    name: "choices 不是列表时整段 JSON.stringify，不用 shown()",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "choices is ${shown(choices)}, not a list",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: "choices is ${JSON.stringify(choices)}, not a list",
+      },
+    ],
+    says: /每一句都用 shown\(\) 说出收到的值：最多 80 个字符/,
+  },
+  {
+    checkpoint: "05",
+    name: "只检查 choices[0]",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        find: "for (const [index, choice] of choices.entries())",
+        replace: "for (const [index, choice] of choices.slice(0, 1).entries())",
+      },
+    ],
+    says: /每个 choices\[i\] 都检查，不只是 choices\[0\]/,
+  },
+  {
+    checkpoint: "05",
+    name: "参数片段 trim 之后才追加、返回",
+    lab: "5.5",
+    mutations: [
+      {
+        file: assembler,
+        find: "    call.arguments += piece;\n    return piece;",
+        replace: "    call.arguments += piece.trim();\n    return piece.trim();",
+      },
+    ],
+    says: /非空的参数片段追加进去，并原样返回/,
+  },
+  {
+    checkpoint: "05",
+    name: "accept() 不记 lastIndex：没有 index 的片段拼错",
+    lab: "5.5",
+    mutations: [{ file: assembler, find: "    this.lastIndex = index;\n", replace: "" }],
+    says: /accept\(\) 每次都把 this\.lastIndex 记成这个片段的 index/,
+  },
+  {
+    checkpoint: "05",
+    name: "参数是 {} 的调用没有 toolcall_end",
+    lab: "5.5",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '    for (const toolCall of calls) this.emit({ type: "toolcall_end", toolCall });',
+        replace:
+          '    for (const toolCall of calls)\n      if (Object.keys(toolCall.arguments).length > 0) this.emit({ type: "toolcall_end", toolCall });',
+      },
+    ],
+    says: /为每个调用发出 toolcall_end，参数是 \{\} 的调用/,
+  },
+  {
+    checkpoint: "05",
+    name: "取消时的 errorMessage 不是 ABORTED_MESSAGE",
+    lab: "5.6",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: 'return this.fail(assistant, "aborted", ABORTED_MESSAGE);',
+        replace: 'return this.fail(assistant, "aborted", "cancelled");',
+      },
+    ],
+    says: /errorMessage 就是 ABORTED_MESSAGE/,
+  },
+  {
+    checkpoint: "01",
+    name: "isRecord() 放过 null：modelEventProblem(null) 抛出 TypeError",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: '  return typeof value === "object" && value !== null && !Array.isArray(value);',
+        replace: '  return typeof value === "object" && !Array.isArray(value);',
+      },
+    ],
+    says: /modelEventProblem\(null\) 不抛出，而是返回原因/,
+  },
+  {
+    checkpoint: "05",
+    name: "Bearer 凭据整个换成 [redacted]，Bearer 这个词也丢了",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "    return redacted.replace(SCHEME_CREDENTIAL, `$1 ${REDACTED}`);",
+        replace: "    return redacted.replace(SCHEME_CREDENTIAL, REDACTED);",
+      },
+    ],
+    says: /保留 Bearer\/Basic 这个词，只换掉后面的凭据/,
+  },
+  {
+    checkpoint: "05",
+    name: "null 的调用片段被跳过，mapper 读它时抛出 TypeError",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        find: "    const bad = fragments.findIndex((fragment) => !isObject(fragment));",
+        replace: "    const bad = fragments.findIndex((fragment) => fragment !== null && !isObject(fragment));",
+      },
+    ],
+    says: /null 的调用片段不跳过/,
+  },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {
     checkpoint: "14",

@@ -1,4 +1,4 @@
-// Checkpoint 01 · 学习脚手架（1/1）：unreachable()、eventLine()、modelEventProblem() 的签名已经写好；
+// Checkpoint 01 · 学习脚手架：unreachable()、eventLine()、modelEventProblem() 的签名已经写好；
 // Lab 1.1 与 Lab 1.2 的函数体先抛出“尚未实现”。每完成一段 Lab，删除它的临时错误，只运行这一段的测试：
 //   npm run build -w @pi/core
 //   node --test --test-name-pattern="穷尽" packages/pi-core/dist/test/01-*.test.js

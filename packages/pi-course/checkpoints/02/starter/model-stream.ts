@@ -1,4 +1,4 @@
-// Checkpoint 02 · 学习脚手架（1/1）：PushModelStream 的字段与公共表面已经声明；Lab 2.1 与 Lab 2.2 的
+// Checkpoint 02 · 学习脚手架：PushModelStream 的字段与公共表面已经声明；Lab 2.1 与 Lab 2.2 的
 // 方法体先抛出“尚未实现”。每完成一段 Lab，删除它的临时错误，只运行这一段的测试：
 //   npm run build -w @pi/core
 //   node --test --test-name-pattern="排队" packages/pi-core/dist/test/02-*.test.js
@@ -51,8 +51,8 @@ export class PushModelStream implements ModelStream {
 
   fail(error: unknown): void {
     if (this.closed) throw new Error("PushModelStream: the stream already ended");
-    // Lab 2.2 ③：流结束了，但以失败结束：记下 this.failure = { error }，result() 以同一个 error reject，
-    // 正在等待的每个 next() 也以它 reject。已经排队的事件不动：next() 先把它们交付完。
+    // Lab 2.2 ③：流结束了，但以失败结束：this.closed = true，记下 this.failure = { error }；result() 与正在等待的
+    // 每个 next() 都以同一个 error reject。已经排队的事件不动：next() 先把它们交付完。
     throw new Error("Lab 2.2 唤醒等待中的迭代器 尚未实现");
   }
 

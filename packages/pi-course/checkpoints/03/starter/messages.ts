@@ -1,4 +1,4 @@
-// Checkpoint 03 · 学习脚手架（1/2）：canonical 消息的类型与 toolCallsOf() 来自第 00 章；Lab 3.1 的三个
+// Checkpoint 03 · 学习脚手架（2 个教学文件的第 1 个）：canonical 消息的类型与 toolCallsOf() 来自第 00 章；Lab 3.1 的三个
 // 构造函数先抛出“尚未实现”。完成 `// Lab 3.1` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/core
 //   node --test --test-name-pattern="消息 IR" packages/pi-core/dist/test/03-*.test.js

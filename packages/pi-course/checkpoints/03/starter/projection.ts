@@ -1,4 +1,4 @@
-// Checkpoint 03 · 学习脚手架（2/2）：projectText() 与它的辅助函数已经声明；Lab 3.2 与 Lab 3.3 的函数体
+// Checkpoint 03 · 学习脚手架（2 个教学文件的第 2 个）：projectText() 与它的辅助函数已经声明；Lab 3.2 与 Lab 3.3 的函数体
 // 先抛出“尚未实现”。每完成一段 Lab，删除它的临时错误，只运行这一段的测试：
 //   npm run build -w @pi/core
 //   node --test --test-name-pattern="文本投影" packages/pi-core/dist/test/03-*.test.js

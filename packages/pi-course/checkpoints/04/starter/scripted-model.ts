@@ -1,4 +1,4 @@
-// Checkpoint 04 · 学习脚手架（1/1）：ScriptedModel 的字段与 playTurn() 的签名已经声明；Lab 4.1–4.4 的
+// Checkpoint 04 · 学习脚手架：ScriptedModel 的字段与 playTurn() 的签名已经声明；Lab 4.1–4.4 的
 // 位置先抛出“尚未实现”。每完成一段 Lab，删除它的临时错误，只运行这一段的测试：
 //   npm run build -w @pi/core
 //   node --test --test-name-pattern="脚本回合" packages/pi-core/dist/test/04-*.test.js

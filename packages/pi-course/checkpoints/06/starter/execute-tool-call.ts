@@ -1,4 +1,4 @@
-// Checkpoint 06 · 学习脚手架（2/2）：executeToolCall() 与 toolErrorResult() 的公共表面已经声明；
+// Checkpoint 06 · 学习脚手架（2 个教学文件的第 2 个）：executeToolCall() 与 toolErrorResult() 的公共表面已经声明；
 // 其余各段 Lab 的分支先抛出“尚未实现”。先完成 tools.ts 里的第一段 Lab，再按编号顺序完成这里
 // `// Lab 6.N` 注释描述的动作，删除对应的临时错误，然后只运行这一段的测试，例如：
 //   npm run build -w @pi/core

@@ -1,4 +1,4 @@
-// Checkpoint 06 · 学习脚手架（1/2）：Tool、ToolOutput、ToolExecutionContext 与 ToolRegistry 的公共表面已经声明；
+// Checkpoint 06 · 学习脚手架（2 个教学文件的第 1 个）：Tool、ToolOutput、ToolExecutionContext 与 ToolRegistry 的公共表面已经声明；
 // Lab 6.1 的三个方法体先抛出“尚未实现”。完成 `// Lab 6.1` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/core
 //   node --test --test-name-pattern="登记与定义" packages/pi-core/dist/test/06-*.test.js

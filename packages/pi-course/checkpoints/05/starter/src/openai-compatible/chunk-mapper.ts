@@ -1,4 +1,4 @@
-// Checkpoint 05 · 学习脚手架（5/6）：数据块 → 第 07 章的 ModelEvent 与这一轮唯一的 assistant。字段、fail() 与
+// Checkpoint 05 · 学习脚手架（6 个教学文件的第 5 个）：数据块 → 第 07 章的 ModelEvent 与这一轮唯一的 assistant。字段、fail() 与
 // finish() 的骨架已经写好；Lab 5.2、5.4、5.5、5.6 各有几处先抛出“尚未实现”。按 Lab 的编号完成
 // `// Lab 5.N` 注释描述的动作，删除对应的临时错误，然后只运行那一段的测试，例如：
 //   npm run build -w @pi/ai

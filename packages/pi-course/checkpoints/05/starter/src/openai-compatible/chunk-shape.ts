@@ -1,4 +1,4 @@
-// Checkpoint 05 · 学习脚手架（3/6）：数据块的形状。shown() 与 isObject() 已经写好；Lab 5.3 的 chunkProblem()
+// Checkpoint 05 · 学习脚手架（6 个教学文件的第 3 个）：数据块的形状。shown() 与 isObject() 已经写好；Lab 5.3 的 chunkProblem()
 // 先抛出“尚未实现”。完成 `// Lab 5.3` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/ai
 //   node --test --test-name-pattern="坏形状" packages/pi-ai/dist/test/05-*.test.js

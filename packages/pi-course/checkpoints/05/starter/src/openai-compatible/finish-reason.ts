@@ -1,4 +1,4 @@
-// Checkpoint 05 · 学习脚手架（4/6）：finish_reason → 这一轮怎样结束。这一段还包括 chunk-mapper.ts 里的三处 Lab 5.4。
+// Checkpoint 05 · 学习脚手架（6 个教学文件的第 4 个）：finish_reason → 这一轮怎样结束。这一段还包括 chunk-mapper.ts 里的三处 Lab 5.4。
 // 完成 `// Lab 5.4` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/ai
 //   node --test --test-name-pattern="文本与终态" packages/pi-ai/dist/test/05-*.test.js

@@ -1,4 +1,4 @@
-// Checkpoint 05 · 学习脚手架（2/6）：密钥不被重复说出。常量与类型已经写好；Lab 5.2 的三个函数体先抛出“尚未实现”。
+// Checkpoint 05 · 学习脚手架（6 个教学文件的第 2 个）：密钥不被重复说出。常量与类型已经写好；Lab 5.2 的三个函数体先抛出“尚未实现”。
 // 这一段还包括 chunk-mapper.ts 里的两处 Lab 5.2（④ partial()、⑤ finish() 的 failed 分支）。完成后只运行这一段的测试：
 //   npm run build -w @pi/ai
 //   node --test --test-name-pattern="密钥" packages/pi-ai/dist/test/05-*.test.js

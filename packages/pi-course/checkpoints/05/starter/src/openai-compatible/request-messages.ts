@@ -1,4 +1,4 @@
-// Checkpoint 05 · 学习脚手架（1/6）：canonical 消息 → Chat Completions 的线上消息。类型与函数签名已经写好；
+// Checkpoint 05 · 学习脚手架（6 个教学文件的第 1 个）：canonical 消息 → Chat Completions 的线上消息。类型与函数签名已经写好；
 // Lab 5.1 的四个函数体先抛出“尚未实现”。完成 `// Lab 5.1` 注释描述的动作，删除临时错误，然后只运行这一段的测试：
 //   npm run build -w @pi/ai
 //   node --test --test-name-pattern="出站转换" packages/pi-ai/dist/test/05-*.test.js

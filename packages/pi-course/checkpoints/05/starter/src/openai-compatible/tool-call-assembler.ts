@@ -1,4 +1,4 @@
-// Checkpoint 05 · 学习脚手架（6/6）：工具调用片段 → 完整的调用。parseArguments()、uniqueId()、indexOf()
+// Checkpoint 05 · 学习脚手架（6 个教学文件的第 6 个）：工具调用片段 → 完整的调用。parseArguments()、uniqueId()、indexOf()
 // 与 pending 已经写好；Lab 5.5 的 accept() 与 finish() 先抛出“尚未实现”。这一段还包括 chunk-mapper.ts 里的
 // 两处 Lab 5.5。完成后只运行这一段的测试：
 //   npm run build -w @pi/ai
