@@ -49,10 +49,39 @@ async function fixtureToolCount(): Promise<number> {
   }
 }
 
-function run(args: string[], cwd: string): Promise<CliResult> {
+function run(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return finished(
-    spawn(process.execPath, [cliPath, ...args], { cwd, env: cliEnv(), stdio: ["ignore", "pipe", "pipe"] }),
+    spawn(process.execPath, [cliPath, ...args], { cwd, env: cliEnv(env), stdio: ["ignore", "pipe", "pipe"] }),
   );
+}
+
+/**
+ * Chapter 19 on the learner's code: tiny-pi killed between a read's committed intent and its
+ * execute() (the chaos test's TINY_PI_KILL_AT), then --resume with no prompt: the learner's
+ * recovery re-runs the read and the learner's Runtime goes on with the task to its answer.
+ */
+async function checkCrashAndResume(tree: string): Promise<void> {
+  const workspace = realpathSync(mkdtempSync(path.join(os.tmpdir(), "tiny-pi-payoff-crash-")));
+  const server = await startChatServer([
+    toolCallReply("call_crash", "read", { path: "README.md" }),
+    textReply(["读完了：项目叫 tiny-pi。"]),
+  ]);
+  try {
+    await writeFile(path.join(workspace, "README.md"), "# tiny-pi\n");
+    const endpoint = ["--from", tree, "--base-url", server.baseURL, "--model", "m", "--tools", "read"];
+    const killed = await run([...endpoint, "项目叫什么？"], workspace, { TINY_PI_KILL_AT: "intent:1" });
+    assert.equal(killed.signal, "SIGKILL", `tiny-pi 在 read 的意图提交之后被杀：${killed.stderr}`);
+    const sessions = path.join(workspace, ".tiny-pi", "sessions");
+    const [file] = (await readdir(sessions)).filter((name) => name.endsWith(".jsonl"));
+    assert.ok(file !== undefined, "被杀之前，你的持久层已经写下了会话文件");
+    const resumed = await run([...endpoint, "--resume", path.join(sessions, file)], workspace);
+    assert.equal(resumed.code, 0, `--resume 用你的恢复与 Runtime 接着做完任务：${resumed.stderr}`);
+    assert.match(resumed.stderr, /重跑了 1 个可重放的调用.*继续未完成的任务/, "恢复一行说出重跑了 read、继续任务");
+    assert.match(resumed.stdout, /读完了：项目叫 tiny-pi。/, "继续的任务得到了回答");
+  } finally {
+    await server.close();
+    await rm(workspace, { recursive: true, force: true });
+  }
 }
 
 export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: ProveContext): Promise<void> {
@@ -152,6 +181,7 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
       ["system", "user", "assistant", "tool", "assistant", "tool", "assistant", "user"],
       "继续的请求带着上次的整段对话",
     );
+    await checkCrashAndResume(tree);
   } finally {
     await server.close();
     await rm(workspace, { recursive: true, force: true });

@@ -34,6 +34,8 @@ export * from "./models/index.js";
 export * from "./modes/index.js";
 export * from "./resources/index.js";
 export * from "./runtime/index.js";
+// Chapter 19: a recovered task goes on (not on chapter 13's control surface, so not in runtime/index.ts).
+export { continueTask } from "./runtime/open.js";
 export * from "./session/index.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "./tools/truncate.js";
 export { createWorkspaceTools, DEFAULT_BASH_TIMEOUT_SECONDS, type WorkspaceToolsOptions } from "./workspace-tools.js";

@@ -122,6 +122,28 @@ test("新会话的第一个任务在 running 的记录写到一半时被杀（�
   }
 });
 
+test("崩溃后 --resume FILE 带着新的提示：恢复一行说未完成的任务不再继续、这个提示开始新的任务，而不说继续它", async () => {
+  const server = await startChatServer([textReply(["第一次的回答"]), textReply(["新问题的回答。"])]);
+  try {
+    await withWorkspace(async (workspace) => {
+      const endpoint = ["--base-url", server.baseURL, "--model", "m"];
+      const killed = await runCli([...endpoint, "第一个问题"], workspace, cliEnv({ TINY_PI_KILL_AT: "commit:2" }));
+      assert.equal(killed.code, null, `被 SIGKILL：${killed.stderr}`);
+      const [file] = await sessionFiles(workspace);
+      assert.ok(file !== undefined, "会话文件在被杀之前就有了");
+      const resumed = await runCli([...endpoint, "--resume", file, "换个问题"], workspace);
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.match(resumed.stderr, /未完成的任务 \S+ 不再继续：这次的提示开始新的任务/, "恢复一行说出旧任务不再继续");
+      assert.doesNotMatch(resumed.stderr, /继续未完成的任务/, "给了提示时不说继续旧任务");
+      assert.ok(resumed.stdout.includes("新问题的回答。"), "新的提示得到回答");
+      const user = messages(file).filter((message) => message.role === "user");
+      assert.equal(user.length, 2, "旧提示和新提示各一条用户消息");
+    });
+  } finally {
+    await server.close();
+  }
+});
+
 test("tiny-pi 在流式回答中途被杀：部分回答成为一条中止的条目，--resume 从头再发请求；Pi 0.73.1 的 --export 渲染这个文件，Pi 接着它继续，已提交的字节不变", {
   skip: piUnavailable(),
 }, async () => {

@@ -44,6 +44,7 @@ export async function runTinyPi(invocation: RunInvocation, from: string): Promis
     toolsSource: learner.dirs.get("08") ?? "课程",
     embeddedModel: readmeRoundTripModel,
     onFallback: (note, redact) => notes.write(`${fallbackLine(note, redact)}\n`),
+    continuesTask: !interactive && invocation.prompt === undefined,
     ...(questions !== undefined ? { questions } : {}),
     notes,
     env: process.env,

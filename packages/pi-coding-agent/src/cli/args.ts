@@ -405,7 +405,9 @@ export const helpText = `用法：${usage}
         否则 1（error、aborted、maxSteps、length）。
   不给 prompt 且在终端里（使用真实模型时）：进入 REPL，跨轮保留对话；/exit 或 Ctrl-D 退出。不在终端里时必须给 prompt。
         模型还在工作时输入的一行转入正在运行的这一轮（第 09 章的 Agent，--resume 的会话也一样）；用 --loop 时排到这一轮之后。
-  被 SIGKILL 强行结束也不丢：每条消息形成时就写进会话；--resume 时没来得及保存结果的调用补上配对的 interrupted 错误结果。
+  被 SIGKILL 强行结束也不丢（第 19 章，每次运行都是持久的）：用户提示和它的任务在请求发出之前提交，工具调用的意图在执行之前
+        提交，流式文字按批提交。--resume 一行说出恢复了什么：部分回答保留为一条中止的回答，可重放的调用（read）重跑，
+        其余的调用配上 interrupted 错误结果；不给 prompt 时（不在终端里）接着做未完成的任务，给了 prompt 时这个提示开始新的任务。
   Ctrl-C 通过 signal 中止当前这一轮（已形成的消息都保留，REPL 继续）；再按一次 Ctrl-C 退出。
   参数有误时打印一行说明，退出码 2；运行失败（连不上服务、401……）退出码 1；读输出的程序先退出了（例如 | head）时安静地以 141 退出。
   tiny-pi 结束时（退出、Ctrl-C、SIGTERM 143、SIGHUP 129）先结束它启动的所有进程，包括 bash 留在后台的。

@@ -88,6 +88,7 @@ const DURABLE_EXPORTS = [
   "recoveryPlan",
   "isReplaySafe",
   "recordsOf",
+  "continueTask",
 ] as const satisfies readonly (keyof DurableCode)[];
 
 export interface CodeRow {

@@ -55,7 +55,10 @@ async function promptOnce(started: StartedRun, runtime: Runtime, prompt: string)
 /** Chapter 19: the task a crash left unfinished goes on; a refusal after a failed write has been told already. */
 async function resumeOnce(started: StartedRun, record: ModelRecord, task: string): Promise<AgentRunResult> {
   try {
-    return await record.continueTask(task);
+    // The durable code of the tree whose openRuntime opened the Runtime (the course's, or --from practice/19).
+    const durable = started.assembled.session.durable;
+    if (durable === undefined) throw new Error("a pending task without a durable session");
+    return await record.goOn((runtime) => durable.continueTask(runtime, task));
   } catch (error) {
     if (started.saving.toldFailure(record.runtime, error)) return { reason: "error", messages: [], steps: 0 };
     throw error;

@@ -6,7 +6,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@pi/core";
-import { asDurable, durableSummary, withoutDurable } from "../durable/records.js";
 import type { ToolChange } from "../exposure/tool-state.js";
 import { piOriginal, piSummary } from "../host/pi-entries.js";
 import { readSessionFile, sessionsDir } from "../host/session-file.js";
@@ -19,8 +18,7 @@ import type { SessionCommand } from "./args.js";
 const WORDS = 48;
 
 /** The tree of `entries` (file order), one line per entry with its id, role and first words; the leaf marked. */
-export function formatTree(all: readonly SessionEntry[], leaf: string | null, file: string): string {
-  const entries = withoutDurable(all);
+export function formatTree(entries: readonly SessionEntry[], leaf: string | null, file: string): string {
   const children = new Map<string | null, SessionEntry[]>();
   const ids = new Set(entries.map((entry) => entry.id));
   for (const entry of entries) {
@@ -77,11 +75,8 @@ function summary(entry: SessionEntry): string {
       return `思考级别  ${entry.thinkingLevel}`;
     case "compaction":
       return `压缩      从 ${entry.firstKeptEntryId} 起保留，之前 ${entry.tokensBefore} tokens`;
-    case "custom": {
-      const durable = asDurable(entry);
-      if (durable !== undefined) return `持久      ${durableSummary(durable.data)}`;
+    case "custom":
       return `工具      ${toolChangeLine(entry.data)}`;
-    }
   }
 }
 

@@ -87,18 +87,6 @@ export function asDurable(entry: unknown): DurableEntry | undefined {
   return isDurableEntry(entry) ? entry : undefined;
 }
 
-/** One line for a session's tree view. */
-export function durableSummary(data: DurableRecord): string {
-  switch (data.kind) {
-    case "task":
-      return `任务 ${data.task} ${data.state}${data.outcome === undefined ? "" : `（${data.outcome}）`}`;
-    case "intent":
-      return `意图 ${data.tool} ${data.callId}${data.replaySafe ? "（可重放）" : ""}`;
-    case "partial":
-      return `部分输出 ${JSON.stringify(data.text.slice(0, 40))}`;
-  }
-}
-
 /** `entries` without durable records: what a view of the conversation shows. */
 export function withoutDurable<T>(entries: readonly T[]): T[] {
   // An entry appended under a record (a leaf chosen on it) hangs under the record's own parent instead.

@@ -34,6 +34,8 @@ export interface RunSides {
   /** A request went to the next model of its route; `redact` takes the keys out of its reason. */
   onFallback(note: FallbackNote, redact: Redact): void;
   questions?: Questions;
+  /** Chapter 19: a run with no prompt off the REPL goes on with the task a crash left (if there is one). */
+  continuesTask: boolean;
   notes: { write(text: string): unknown };
   env: NodeJS.ProcessEnv;
 }
@@ -83,13 +85,13 @@ export async function assembleRun(config: RunConfig, prepared: PreparedRun, side
   // Chapter 19: a durable session resumed after a crash is recovered with these tools, told in one line.
   const recovered =
     session.durable !== undefined && config.session.kind === "resume"
-      ? await recoverDurable(session, tools, session.tornBytes)
+      ? await recoverDurable(session, tools, session.tornBytes, sides.continuesTask)
       : undefined;
   if (recovered !== undefined) {
     session = recovered.session;
     if (recovered.line !== undefined) notes.write(`${recovered.line}\n`);
   }
-  const pendingTask = prepared.prompt === undefined ? recovered?.pendingTask : undefined;
+  const pendingTask = sides.continuesTask ? recovered?.pendingTask : undefined;
   let wired: ToolRegistry | undefined;
   addCodeTool(tools, config.tools, () => wired, code.createCodeTool);
   const { questions } = sides;

@@ -4,6 +4,7 @@
 // recovers a crashed one with its recoveryPlan; the Runtime's steps (runtime-steps.ts) come with
 // chapter 13's openRuntime from the same tree.
 import { DurableMemoryStore, DurableSessionStore, isReplaySafe, recordsOf, recoveryPlan } from "../durable/index.js";
+import { continueTask } from "../runtime/open.js";
 
 export interface DurableCode {
   DurableSessionStore: Pick<typeof DurableSessionStore, "create" | "open">;
@@ -11,6 +12,8 @@ export interface DurableCode {
   recoveryPlan: typeof recoveryPlan;
   isReplaySafe: typeof isReplaySafe;
   recordsOf: typeof recordsOf;
+  /** Goes on with a recovered task: of the same tree as the openRuntime that opened the Runtime. */
+  continueTask: typeof continueTask;
 }
 
 export const courseDurableCode: DurableCode = {
@@ -19,4 +22,5 @@ export const courseDurableCode: DurableCode = {
   recoveryPlan,
   isReplaySafe,
   recordsOf,
+  continueTask,
 };

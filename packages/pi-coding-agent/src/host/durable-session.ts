@@ -55,11 +55,15 @@ export interface Recovered<S extends Opened> {
   pendingTask?: string;
 }
 
-/** Applies recovery to the branch `session` opens at; appends go through the session's store (redaction, Pi's fields). */
+/**
+ * Applies recovery to the branch `session` opens at; appends go through the session's store (redaction, Pi's fields).
+ * `goesOn`: the run continues a pending task (no prompt given, not the REPL); otherwise the line says a new prompt replaces it.
+ */
 export async function recoverDurable<S extends Opened>(
   session: S,
   tools: ToolRegistry,
   tornBytes = 0,
+  goesOn = true,
 ): Promise<Recovered<S>> {
   if (session.leaf === undefined || session.durable === undefined) return { session };
   const { store, durable } = session;
@@ -94,7 +98,12 @@ export async function recoverDurable<S extends Opened>(
   if (!nothing) {
     const partial = plan.partial === undefined ? "没有部分回答" : "部分回答已保留为一条中止的回答";
     const fresh = plan.rerun.length - plan.replayedIntents;
-    const task = plan.pendingTask === undefined ? "没有未完成的任务" : `继续未完成的任务 ${plan.pendingTask}`;
+    const task =
+      plan.pendingTask === undefined
+        ? "没有未完成的任务"
+        : goesOn
+          ? `继续未完成的任务 ${plan.pendingTask}`
+          : `未完成的任务 ${plan.pendingTask} 不再继续：这次的提示开始新的任务`;
     recovered.line =
       `恢复：${partial}；重跑了 ${plan.replayedIntents} 个可重放的调用` +
       (fresh > 0 ? `（另有 ${fresh} 个还没开始的调用现在运行）` : "") +

@@ -5,7 +5,6 @@
 import type { AgentRunResult } from "@pi/course";
 import { type changeAfterTurn, lookupModel, THINKING_LEVELS } from "../models/index.js";
 import type { Runtime } from "../runtime/index.js";
-import { continueTask } from "../runtime/open.js";
 import type { ModelSwitch } from "./model-switch.js";
 
 /**
@@ -31,9 +30,9 @@ export class ModelRecord {
     return this.inForce;
   }
 
-  /** Chapter 19: goes on with the task a crashed durable session left unfinished, recorded like a prompt's turn. */
-  continueTask(task: string): Promise<AgentRunResult> {
-    return this.recorded(() => continueTask(this.inner, task));
+  /** Chapter 19: `turn` goes on with a task a crash left unfinished on this Runtime, recorded like a prompt's turn. */
+  goOn(turn: (runtime: Runtime) => Promise<AgentRunResult>): Promise<AgentRunResult> {
+    return this.recorded(() => turn(this.inner));
   }
 
   private prompt(...args: Parameters<Runtime["prompt"]>): ReturnType<Runtime["prompt"]> {

@@ -17,6 +17,8 @@ export const README = "# tiny-pi\nA small agent runtime.\n";
 
 export interface CliResult {
   code: number | null;
+  /** The signal that ended the process (a SIGKILL the test or TINY_PI_KILL_AT sent), else null. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -54,8 +56,10 @@ export async function finished(child: ChildProcess): Promise<CliResult> {
   child.stderr?.setEncoding("utf8").on("data", (text: string) => {
     stderr += text;
   });
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { code, stdout, stderr };
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on("close", (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
+  );
+  return { code, signal, stdout, stderr };
 }
 
 /** Runs tiny-pi with `args` in `cwd` to its end. */
