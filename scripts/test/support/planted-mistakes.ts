@@ -6,7 +6,8 @@
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
 // author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
-// author's and the chapter-18 walk's, chapter 19's its author's; the others are the course's own.
+// author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19); the others
+// are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -3552,5 +3553,39 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /出错的回答结束了任务/,
+  },
+  // Chapter 19's learner walk (walk19): the mistakes it found silent, each now red in its lab.
+  {
+    checkpoint: "19",
+    name: "提交成功后 committedBytes 不前进：一次失败把之前成功的提交也截掉了",
+    lab: "19.1",
+    mutations: [{ file: commitLog, find: "      this.committedBytes += Buffer.byteLength(text);\n", replace: "" }],
+    says: /失败之前已提交的字节一个不变/,
+  },
+  {
+    checkpoint: "19",
+    name: "提交没排在变更线上：慢的一批被后一批超过",
+    lab: "19.1",
+    mutations: [
+      {
+        file: commitLog,
+        find: "    const done = this.line.then(() => this.writeBatch(text));",
+        replace: "    const done = Promise.resolve().then(() => this.writeBatch(text));",
+      },
+    ],
+    says: /按调用顺序写：第一批写得慢，第二批也等它写完/,
+  },
+  {
+    checkpoint: "19",
+    name: "变更线从不前进：每个提交都只等最初的空承诺",
+    lab: "19.1",
+    mutations: [
+      {
+        file: commitLog,
+        find: "    this.line = done.catch(() => undefined);",
+        replace: "    done.catch(() => undefined);",
+      },
+    ],
+    says: /按调用顺序写：第一批写得慢，第二批也等它写完/,
   },
 ];
