@@ -74,6 +74,14 @@ function toolsSeeing(file: () => string, seen: string[]): ToolRegistry {
   return tools;
 }
 
+/** A write that fails (a full disk) for the batch containing `marker`, and appends every other. */
+function failingOn(marker: string) {
+  return (file: string, text: string) => {
+    if (text.includes(marker)) throw Object.assign(new Error("ENOSPC: no space left"), { code: "ENOSPC" });
+    appendFileSync(file, text);
+  };
+}
+
 // Lab 19.1 · 原子提交
 
 test("原子提交：一批记录整批提交或整批不算；写到一半的批次（残尾）读取时被忽略", async () => {
@@ -172,6 +180,21 @@ test("原子提交：记录先提交，由它得出的东西才可见：请求�
     await runtime.prompt("你好");
     assert.match(onDisk[0] ?? "", /"你好"/, "模型看到请求之前，用户提示已经提交");
     assert.match(onDisk[0] ?? "", /"state":"running"/, "任务 running 的记录也在请求之前提交");
+  });
+  await withDir(async (dir) => {
+    // The disk fills up as the task's running record is written: the request must not go out.
+    const store = await durableStore(dir, { write: failingOn('"state":"running"') });
+    let requests = 0;
+    const inner = new ScriptedModel([assistantMessage([text("好的")], "stop")]);
+    const model: Model = {
+      stream(request, options) {
+        requests += 1;
+        return inner.stream(request, options);
+      },
+    };
+    const runtime = openRuntime({ session: store, model, parts: partsOf(), durable: true });
+    await runtime.prompt("你好").catch(() => undefined);
+    assert.equal(requests, 0, "写入失败过就不发请求：任务 running 的记录没写下，模型一次也没被调用");
   });
 });
 
@@ -282,6 +305,19 @@ test("工具意图：意图在 execute() 之前提交，记下工具当时说的
       ],
       "意图记下工具当时说的可重放性：read 可重放，bash 不可",
     );
+  });
+  await withDir(async (dir) => {
+    // The disk fills up as the intent is written: the tool must not run.
+    const store = await durableStore(dir, { write: failingOn('"kind":"intent"') });
+    const seen: string[] = [];
+    const runtime = openRuntime({
+      session: store,
+      model: new ScriptedModel([asking(call("c1", "bash")), assistantMessage([text("完")], "stop")]),
+      parts: partsOf(toolsSeeing(() => store.file, seen)),
+      durable: true,
+    });
+    await runtime.prompt("跑").catch(() => undefined);
+    assert.equal(seen.length, 0, "意图没能写下（写入失败过）就不执行：bash 一次也没跑");
   });
 });
 

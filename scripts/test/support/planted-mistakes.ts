@@ -3588,4 +3588,31 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /按调用顺序写：第一批写得慢，第二批也等它写完/,
   },
+  {
+    checkpoint: "19",
+    name: "写入失败过仍发请求：stream() 只等提交，不看 failure()",
+    lab: "19.1",
+    mutations: [
+      {
+        file: runtimeSteps,
+        find: "        const failure = deps.failure();\n        if (failure !== undefined) throw failure;\n",
+        replace: "",
+      },
+    ],
+    says: /写入失败过就不发请求/,
+  },
+  {
+    checkpoint: "19",
+    name: "意图没能写下工具照样执行：executeToolCall() 不看 failure()",
+    lab: "19.3",
+    mutations: [
+      {
+        file: runtimeSteps,
+        // `!failure` is never true for an Error: the check is gone, the code still compiles.
+        find: "      if (failure !== undefined)\n        return toolErrorResult(",
+        replace: "      if (failure !== undefined && !failure)\n        return toolErrorResult(",
+      },
+    ],
+    says: /意图没能写下（写入失败过）就不执行/,
+  },
 ];
