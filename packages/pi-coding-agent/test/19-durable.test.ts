@@ -258,6 +258,22 @@ test("任务：pending → running → completed，只能向前；运行留下�
       /只能 pending → running → completed/,
       "任务不能跳步：pending 不能直接 completed",
     );
+    assert.throws(
+      () => checkTransition("t", undefined, "running"),
+      /只能 pending → running → completed/,
+      "新任务先是 pending：不能直接 running",
+    );
+    for (const [from, to] of [
+      [undefined, "pending"],
+      ["pending", "running"],
+      ["running", "running"],
+      ["running", "completed"],
+    ] as const) {
+      assert.doesNotThrow(
+        () => checkTransition("t", from, to),
+        `向前一步可以：${from ?? "（新任务）"} → ${to}（running → running 是同一次运行的继续请求）`,
+      );
+    }
   });
 });
 
@@ -268,6 +284,16 @@ test("任务：重新打开时还在 running 的任务没有完成过，回到 p
     durableEntry({ kind: "task", task: "t1", state: "running" }, "bbbbbbb2", "bbbbbbb3"),
   ] as unknown as SessionEntry[];
   assert.equal(taskStates(entries).get("t1"), "pending", "running 变回 pending");
+  const finished = [
+    durableEntry({ kind: "task", task: "t2", state: "pending" }, null, "bbbbbbb4"),
+    durableEntry({ kind: "task", task: "t2", state: "running" }, "bbbbbbb4", "bbbbbbb5"),
+    durableEntry({ kind: "task", task: "t2", state: "completed" }, "bbbbbbb5", "bbbbbbb6"),
+  ];
+  assert.equal(
+    taskStates(finished).get("t2"),
+    "completed",
+    "每个任务取它最后一条记录的 state：走完 pending、running、completed 的任务是 completed",
+  );
   assert.equal(recoveryPlan(entries, () => false).pendingTask, "t1", "恢复时继续这个任务");
 });
 

@@ -3615,4 +3615,43 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /意图没能写下（写入失败过）就不执行/,
   },
+  {
+    checkpoint: "19",
+    name: "taskStates 记下每个任务的第一条 state：走完的任务看起来还在 pending",
+    lab: "19.2",
+    mutations: [
+      {
+        file: durableTasks,
+        find: "    states.set(data.task, data.state);",
+        replace: "    if (!states.has(data.task)) states.set(data.task, data.state);",
+      },
+    ],
+    says: /每个任务取它最后一条记录的 state/,
+  },
+  {
+    checkpoint: "19",
+    name: "新任务可以直接 running：跳过了 pending",
+    lab: "19.2",
+    mutations: [
+      {
+        file: durableTasks,
+        find: '  if (from === undefined && to === "pending") return;',
+        replace: '  if (from === undefined && (to === "pending" || to === "running")) return;',
+      },
+    ],
+    says: /新任务先是 pending：不能直接 running/,
+  },
+  {
+    checkpoint: "19",
+    name: "拒绝 running → running：同一次运行的继续请求也被当成倒退",
+    lab: "19.2",
+    mutations: [
+      {
+        file: durableTasks,
+        find: '  if (from === to && to === "running") return; // a continuation request of the same run\n',
+        replace: "",
+      },
+    ],
+    says: /向前一步可以：running → running/,
+  },
 ];
