@@ -15,6 +15,7 @@ import {
   type ToolCall,
   ToolRegistry,
   text,
+  toolErrorResult,
   userMessage,
 } from "@pi/core";
 import {
@@ -436,6 +437,24 @@ test("部分输出：恢复时部分回答成为用户看得见的中止条目�
     "中止的回答里是已经流出的文字，按文件顺序连起来",
   );
   assert.equal(plan.pendingTask, "t1", "请求从头再发");
+  // The task's first request streamed and completed (an answer asking for a tool, and its result);
+  // the process died before the second request streamed a word.
+  const earlier = [
+    durableEntry({ kind: "task", task: "t1", state: "pending" }, null, "eeeeeee1"),
+    messageEntry(userMessage("读了再讲"), "eeeeeee1", "eeeeeee2"),
+    durableEntry({ kind: "task", task: "t1", state: "running" }, "eeeeeee2", "eeeeeee3"),
+    durableEntry({ kind: "partial", task: "t1", text: "我先读一下文件。" }, "eeeeeee3", "eeeeeee4"),
+    messageEntry(asking(call("r1", "read")), "eeeeeee4", "eeeeeee5"),
+    messageEntry(toolErrorResult(call("r1", "read"), "读不到"), "eeeeeee5", "eeeeeee6"),
+  ] as unknown as SessionEntry[];
+  const next = recoveryPlan(earlier, () => false);
+  assert.equal(next.pendingTask, "t1", "第二个请求还没完成：请求从头再发");
+  assert.equal(
+    next.partial?.content.map((part) => (part.type === "text" ? part.text : "")).join("") ?? "",
+    "",
+    "只算分支最后一条消息之后的部分输出：更早的属于已经完整回答了的请求，不拼进恢复的回答",
+  );
+  assert.equal(next.partial, undefined, "没有流出文字就没有部分回答：空串 → undefined，不造一条空的中止回答");
 
   await withDir(async (dir) => {
     const store = await durableStore(dir);
@@ -452,7 +471,7 @@ test("部分输出：恢复时部分回答成为用户看得见的中止条目�
     assert.deepEqual(
       tasks.map((data) => data.state),
       ["pending", "running", "completed"],
-      "出错的回答结束了任务",
+      "出错的回答结束了任务：completed()（Lab 19.2 ⑤）不管 outcome 是什么都记下 completed",
     );
     assert.equal(new Set(tasks.map((data) => data.task)).size, 1, "没有新的后续任务");
     assert.equal(recoveryPlan(store.entries(), () => false).pendingTask, undefined, "恢复时没有要继续的任务");

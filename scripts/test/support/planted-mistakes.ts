@@ -3654,4 +3654,24 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /向前一步可以：running → running/,
   },
+  {
+    checkpoint: "19",
+    name: "部分回答拼进了更早的、已经完整回答了的请求的文字",
+    lab: "19.4",
+    mutations: [
+      {
+        file: durableRecovery,
+        find: '      entry.data.kind === "partial" && (afterLast.has(entry.id) || (lastId !== undefined && entry.parentId === lastId))',
+        replace: '      entry.data.kind === "partial" && (afterLast.has(entry.id) || lastId !== undefined)',
+      },
+    ],
+    says: /更早的属于已经完整回答了的请求/,
+  },
+  {
+    checkpoint: "19",
+    name: "一个字也没流出，恢复时也造出一条空的中止回答",
+    lab: "19.4",
+    mutations: [{ file: durableRecovery, find: '  if (text === "") return undefined;\n', replace: "" }],
+    says: /没有流出文字就没有部分回答/,
+  },
 ];
