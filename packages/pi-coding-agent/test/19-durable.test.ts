@@ -15,6 +15,7 @@ import {
   type ToolCall,
   ToolRegistry,
   text,
+  toolErrorResult,
   userMessage,
 } from "@pi/core";
 import {
@@ -74,6 +75,14 @@ function toolsSeeing(file: () => string, seen: string[]): ToolRegistry {
   return tools;
 }
 
+/** A write that fails (a full disk) for the batch containing `marker`, and appends every other. */
+function failingOn(marker: string) {
+  return (file: string, text: string) => {
+    if (text.includes(marker)) throw Object.assign(new Error("ENOSPC: no space left"), { code: "ENOSPC" });
+    appendFileSync(file, text);
+  };
+}
+
 // Lab 19.1 · 原子提交
 
 test("原子提交：一批记录整批提交或整批不算；写到一半的批次（残尾）读取时被忽略", async () => {
@@ -109,15 +118,23 @@ test("原子提交：一条变更线给提交排序，后一个提交在前一�
     const store = await durableStore(dir);
     const order: string[] = [];
     const log = new CommitLog(store.file, {
-      write: (file, text) => {
-        order.push(JSON.parse(text.split("\n")[0] as string).n);
+      // The first write is slow (it yields the event loop a few turns, no clock): a commit that does not
+      // wait for the one before it overtakes it.
+      write: async (file, text) => {
+        const n = JSON.parse(text.split("\n")[0] as string).n;
+        if (n === "一") for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+        order.push(n);
         appendFileSync(file, text);
       },
     });
     const done: string[] = [];
-    await Promise.all(["一", "二", "三"].map((n) => log.commit([{ n }]).then(() => done.push(n))));
-    assert.deepEqual(order, ["一", "二", "三"], "按调用顺序写");
+    const commits = ["一", "二", "三"].map((n) => log.commit([{ n }]).then(() => done.push(n)));
+    await log.settled();
+    const whenSettled = [...order];
+    await Promise.allSettled(commits);
+    assert.deepEqual(order, ["一", "二", "三"], "按调用顺序写：第一批写得慢，第二批也等它写完");
     assert.deepEqual(done, ["一", "二", "三"], "按顺序完成：一个提交等前一个");
+    assert.deepEqual(whenSettled, ["一", "二", "三"], "settled() 等到此刻为止的每个提交落定：三批都写了");
   });
 });
 
@@ -131,18 +148,21 @@ test("原子提交：失败的提交只报告一次，文件退回到上一次�
       onFailure: (error) => failures.push(error.message),
       write: (file, text) => {
         calls += 1;
-        if (calls === 1) {
+        if (calls === 2) {
           appendFileSync(file, text.slice(0, 5)); // a full disk mid-write
           throw Object.assign(new Error("ENOSPC: no space left"), { code: "ENOSPC" });
         }
         appendFileSync(file, text);
       },
     });
-    await assert.rejects(log.commit([{ n: 1 }]), /ENOSPC/);
-    await assert.doesNotReject(log.commit([{ n: 2 }]), "失败的提交不挡住后面的提交");
+    await log.commit([{ n: 1 }]);
+    await assert.rejects(log.commit([{ n: 2 }]), /ENOSPC/);
     await assert.doesNotReject(log.commit([{ n: 3 }]), "失败的提交不挡住后面的提交");
+    await assert.doesNotReject(log.commit([{ n: 4 }]), "失败的提交不挡住后面的提交");
     assert.deepEqual(failures, ["ENOSPC: no space left"], "失败只报告一次");
-    assert.equal(readFileSync(store.file, "utf8"), `${before}{"n":2}\n{"n":3}\n`, "失败的提交不留字节，后面的提交都在");
+    const after = readFileSync(store.file, "utf8");
+    assert.ok(after.startsWith(`${before}{"n":1}\n`), "截回只截失败的那一批：失败之前已提交的字节一个不变");
+    assert.equal(after, `${before}{"n":1}\n{"n":3}\n{"n":4}\n`, "失败的提交不留字节，后面的提交都在");
   });
 });
 
@@ -161,6 +181,21 @@ test("原子提交：记录先提交，由它得出的东西才可见：请求�
     await runtime.prompt("你好");
     assert.match(onDisk[0] ?? "", /"你好"/, "模型看到请求之前，用户提示已经提交");
     assert.match(onDisk[0] ?? "", /"state":"running"/, "任务 running 的记录也在请求之前提交");
+  });
+  await withDir(async (dir) => {
+    // The disk fills up as the task's running record is written: the request must not go out.
+    const store = await durableStore(dir, { write: failingOn('"state":"running"') });
+    let requests = 0;
+    const inner = new ScriptedModel([assistantMessage([text("好的")], "stop")]);
+    const model: Model = {
+      stream(request, options) {
+        requests += 1;
+        return inner.stream(request, options);
+      },
+    };
+    const runtime = openRuntime({ session: store, model, parts: partsOf(), durable: true });
+    await runtime.prompt("你好").catch(() => undefined);
+    assert.equal(requests, 0, "写入失败过就不发请求：任务 running 的记录没写下，模型一次也没被调用");
   });
 });
 
@@ -224,6 +259,22 @@ test("任务：pending → running → completed，只能向前；运行留下�
       /只能 pending → running → completed/,
       "任务不能跳步：pending 不能直接 completed",
     );
+    assert.throws(
+      () => checkTransition("t", undefined, "running"),
+      /只能 pending → running → completed/,
+      "新任务先是 pending：不能直接 running",
+    );
+    for (const [from, to] of [
+      [undefined, "pending"],
+      ["pending", "running"],
+      ["running", "running"],
+      ["running", "completed"],
+    ] as const) {
+      assert.doesNotThrow(
+        () => checkTransition("t", from, to),
+        `向前一步可以：${from ?? "（新任务）"} → ${to}（running → running 是同一次运行的继续请求）`,
+      );
+    }
   });
 });
 
@@ -234,6 +285,16 @@ test("任务：重新打开时还在 running 的任务没有完成过，回到 p
     durableEntry({ kind: "task", task: "t1", state: "running" }, "bbbbbbb2", "bbbbbbb3"),
   ] as unknown as SessionEntry[];
   assert.equal(taskStates(entries).get("t1"), "pending", "running 变回 pending");
+  const finished = [
+    durableEntry({ kind: "task", task: "t2", state: "pending" }, null, "bbbbbbb4"),
+    durableEntry({ kind: "task", task: "t2", state: "running" }, "bbbbbbb4", "bbbbbbb5"),
+    durableEntry({ kind: "task", task: "t2", state: "completed" }, "bbbbbbb5", "bbbbbbb6"),
+  ];
+  assert.equal(
+    taskStates(finished).get("t2"),
+    "completed",
+    "每个任务取它最后一条记录的 state：走完 pending、running、completed 的任务是 completed",
+  );
   assert.equal(recoveryPlan(entries, () => false).pendingTask, "t1", "恢复时继续这个任务");
 });
 
@@ -271,6 +332,19 @@ test("工具意图：意图在 execute() 之前提交，记下工具当时说的
       ],
       "意图记下工具当时说的可重放性：read 可重放，bash 不可",
     );
+  });
+  await withDir(async (dir) => {
+    // The disk fills up as the intent is written: the tool must not run.
+    const store = await durableStore(dir, { write: failingOn('"kind":"intent"') });
+    const seen: string[] = [];
+    const runtime = openRuntime({
+      session: store,
+      model: new ScriptedModel([asking(call("c1", "bash")), assistantMessage([text("完")], "stop")]),
+      parts: partsOf(toolsSeeing(() => store.file, seen)),
+      durable: true,
+    });
+    await runtime.prompt("跑").catch(() => undefined);
+    assert.equal(seen.length, 0, "意图没能写下（写入失败过）就不执行：bash 一次也没跑");
   });
 });
 
@@ -363,6 +437,24 @@ test("部分输出：恢复时部分回答成为用户看得见的中止条目�
     "中止的回答里是已经流出的文字，按文件顺序连起来",
   );
   assert.equal(plan.pendingTask, "t1", "请求从头再发");
+  // The task's first request streamed and completed (an answer asking for a tool, and its result);
+  // the process died before the second request streamed a word.
+  const earlier = [
+    durableEntry({ kind: "task", task: "t1", state: "pending" }, null, "eeeeeee1"),
+    messageEntry(userMessage("读了再讲"), "eeeeeee1", "eeeeeee2"),
+    durableEntry({ kind: "task", task: "t1", state: "running" }, "eeeeeee2", "eeeeeee3"),
+    durableEntry({ kind: "partial", task: "t1", text: "我先读一下文件。" }, "eeeeeee3", "eeeeeee4"),
+    messageEntry(asking(call("r1", "read")), "eeeeeee4", "eeeeeee5"),
+    messageEntry(toolErrorResult(call("r1", "read"), "读不到"), "eeeeeee5", "eeeeeee6"),
+  ] as unknown as SessionEntry[];
+  const next = recoveryPlan(earlier, () => false);
+  assert.equal(next.pendingTask, "t1", "第二个请求还没完成：请求从头再发");
+  assert.equal(
+    next.partial?.content.map((part) => (part.type === "text" ? part.text : "")).join("") ?? "",
+    "",
+    "只算分支最后一条消息之后的部分输出：更早的属于已经完整回答了的请求，不拼进恢复的回答",
+  );
+  assert.equal(next.partial, undefined, "没有流出文字就没有部分回答：空串 → undefined，不造一条空的中止回答");
 
   await withDir(async (dir) => {
     const store = await durableStore(dir);
@@ -379,7 +471,7 @@ test("部分输出：恢复时部分回答成为用户看得见的中止条目�
     assert.deepEqual(
       tasks.map((data) => data.state),
       ["pending", "running", "completed"],
-      "出错的回答结束了任务",
+      "出错的回答结束了任务：completed()（Lab 19.2 ⑤）不管 outcome 是什么都记下 completed",
     );
     assert.equal(new Set(tasks.map((data) => data.task)).size, 1, "没有新的后续任务");
     assert.equal(recoveryPlan(store.entries(), () => false).pendingTask, undefined, "恢复时没有要继续的任务");

@@ -6,7 +6,8 @@
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
 // author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
-// author's and the chapter-18 walk's, chapter 19's its author's; the others are the course's own.
+// author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19); the others
+// are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -3552,5 +3553,125 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /出错的回答结束了任务/,
+  },
+  // Chapter 19's learner walk (walk19): the mistakes it found silent, each now red in its lab.
+  {
+    checkpoint: "19",
+    name: "提交成功后 committedBytes 不前进：一次失败把之前成功的提交也截掉了",
+    lab: "19.1",
+    mutations: [{ file: commitLog, find: "      this.committedBytes += Buffer.byteLength(text);\n", replace: "" }],
+    says: /失败之前已提交的字节一个不变/,
+  },
+  {
+    checkpoint: "19",
+    name: "提交没排在变更线上：慢的一批被后一批超过",
+    lab: "19.1",
+    mutations: [
+      {
+        file: commitLog,
+        find: "    const done = this.line.then(() => this.writeBatch(text));",
+        replace: "    const done = Promise.resolve().then(() => this.writeBatch(text));",
+      },
+    ],
+    says: /按调用顺序写：第一批写得慢，第二批也等它写完/,
+  },
+  {
+    checkpoint: "19",
+    name: "变更线从不前进：每个提交都只等最初的空承诺",
+    lab: "19.1",
+    mutations: [
+      {
+        file: commitLog,
+        find: "    this.line = done.catch(() => undefined);",
+        replace: "    done.catch(() => undefined);",
+      },
+    ],
+    says: /按调用顺序写：第一批写得慢，第二批也等它写完/,
+  },
+  {
+    checkpoint: "19",
+    name: "写入失败过仍发请求：stream() 只等提交，不看 failure()",
+    lab: "19.1",
+    mutations: [
+      {
+        file: runtimeSteps,
+        find: "        const failure = deps.failure();\n        if (failure !== undefined) throw failure;\n",
+        replace: "",
+      },
+    ],
+    says: /写入失败过就不发请求/,
+  },
+  {
+    checkpoint: "19",
+    name: "意图没能写下工具照样执行：executeToolCall() 不看 failure()",
+    lab: "19.3",
+    mutations: [
+      {
+        file: runtimeSteps,
+        // `!failure` is never true for an Error: the check is gone, the code still compiles.
+        find: "      if (failure !== undefined)\n        return toolErrorResult(",
+        replace: "      if (failure !== undefined && !failure)\n        return toolErrorResult(",
+      },
+    ],
+    says: /意图没能写下（写入失败过）就不执行/,
+  },
+  {
+    checkpoint: "19",
+    name: "taskStates 记下每个任务的第一条 state：走完的任务看起来还在 pending",
+    lab: "19.2",
+    mutations: [
+      {
+        file: durableTasks,
+        find: "    states.set(data.task, data.state);",
+        replace: "    if (!states.has(data.task)) states.set(data.task, data.state);",
+      },
+    ],
+    says: /每个任务取它最后一条记录的 state/,
+  },
+  {
+    checkpoint: "19",
+    name: "新任务可以直接 running：跳过了 pending",
+    lab: "19.2",
+    mutations: [
+      {
+        file: durableTasks,
+        find: '  if (from === undefined && to === "pending") return;',
+        replace: '  if (from === undefined && (to === "pending" || to === "running")) return;',
+      },
+    ],
+    says: /新任务先是 pending：不能直接 running/,
+  },
+  {
+    checkpoint: "19",
+    name: "拒绝 running → running：同一次运行的继续请求也被当成倒退",
+    lab: "19.2",
+    mutations: [
+      {
+        file: durableTasks,
+        find: '  if (from === to && to === "running") return; // a continuation request of the same run\n',
+        replace: "",
+      },
+    ],
+    says: /向前一步可以：running → running/,
+  },
+  {
+    checkpoint: "19",
+    name: "部分回答拼进了更早的、已经完整回答了的请求的文字",
+    lab: "19.4",
+    mutations: [
+      {
+        file: durableRecovery,
+        find: '      entry.data.kind === "partial" && (afterLast.has(entry.id) || (lastId !== undefined && entry.parentId === lastId))',
+        replace: '      entry.data.kind === "partial" && (afterLast.has(entry.id) || lastId !== undefined)',
+      },
+    ],
+    says: /更早的属于已经完整回答了的请求/,
+  },
+  {
+    checkpoint: "19",
+    name: "一个字也没流出，恢复时也造出一条空的中止回答",
+    lab: "19.4",
+    mutations: [{ file: durableRecovery, find: '  if (text === "") return undefined;\n', replace: "" }],
+    says: /没有流出文字就没有部分回答/,
   },
 ];

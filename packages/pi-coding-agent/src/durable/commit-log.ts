@@ -11,8 +11,8 @@ export interface CommitLogOptions {
   fsync?: boolean;
   /** Told once per failed commit, with its error. */
   onFailure?: (error: Error) => void;
-  /** Writes one batch; default: appends to the file. Tests pass one that fails. */
-  write?: (file: string, text: string) => void;
+  /** Writes one batch (it may take its time: the next commit waits); default: appends to the file. Tests pass one that fails or is slow. */
+  write?: (file: string, text: string) => void | Promise<void>;
 }
 
 /** Appends to the existing file only: a file removed meanwhile is a failure, not a new headerless file. */
@@ -68,13 +68,13 @@ export class CommitLog {
     return this.line;
   }
 
-  private writeBatch(text: string): void {
+  private async writeBatch(text: string): Promise<void> {
     try {
       if (this.dirty) {
         truncateSync(this.file, this.committedBytes);
         this.dirty = false;
       }
-      (this.options.write ?? appendCommit)(this.file, text);
+      await (this.options.write ?? appendCommit)(this.file, text);
       if (this.options.fsync === true) syncFile(this.file);
       this.committedBytes += Buffer.byteLength(text);
     } catch (error) {

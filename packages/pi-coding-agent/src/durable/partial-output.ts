@@ -1,5 +1,6 @@
 // Lab 19.4 · 部分输出: streamed text is committed as it arrives, in batches of at least
-// `minChars` characters (never one commit per token), and whatever is left when the stream ends.
+// `minChars` characters (never one commit per token). What is held when the stream ends is not
+// committed as a partial: the completed answer is committed as a message right after it.
 
 export class PartialOutput {
   private held = "";
@@ -15,7 +16,7 @@ export class PartialOutput {
     if (this.held.length >= this.minChars) this.flush();
   }
 
-  /** Commits what is held (at the stream's end); nothing when nothing is. */
+  /** Commits what is held now (add() calls it once a batch is full); nothing when nothing is. */
   flush(): void {
     if (this.held === "") return;
     const text = this.held;

@@ -24,7 +24,10 @@ export interface DurableDeps {
   append(entry: SessionEntry): void;
   newId(): string;
   leaf(): string | null;
-  /** Resolves once every append so far is written; rejects (or `failure()` says) when one failed. */
+  /**
+   * Resolves once every append so far has been tried, written or not: it never rejects. A failed
+   * write poisons the Runtime instead, and `failure()` says so: check it after awaiting this.
+   */
   committed(): Promise<void>;
   /** The write failure that stopped the Runtime, if one did. */
   failure(): Error | undefined;

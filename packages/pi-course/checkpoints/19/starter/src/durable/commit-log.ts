@@ -17,8 +17,8 @@ export interface CommitLogOptions {
   fsync?: boolean;
   /** Told once per failed commit, with its error. */
   onFailure?: (error: Error) => void;
-  /** Writes one batch; default: appends to the file. Tests pass one that fails. */
-  write?: (file: string, text: string) => void;
+  /** Writes one batch (it may take its time: the next commit waits); default: appends to the file. Tests pass one that fails or is slow. */
+  write?: (file: string, text: string) => void | Promise<void>;
 }
 
 /** Appends to the existing file only: a file removed meanwhile is a failure, not a new headerless file. */
@@ -76,11 +76,11 @@ export class CommitLog {
     return this.line;
   }
 
-  private writeBatch(text: string): void {
+  private async writeBatch(text: string): Promise<void> {
     // Lab 19.1 ③：this.dirty（上一次提交失败过，可能留下了半行）→ 先 truncateSync(this.file, this.committedBytes)
     //   把文件截回到最后一次提交，再清掉 dirty：新的一批绝不接在残行后面。
-    // Lab 19.1 ④：(this.options.write ?? appendCommit)(this.file, text) 一次写出整批；this.options.fsync 为 true 时
-    //   再 syncFile(this.file)；成功后 this.committedBytes 加上 Buffer.byteLength(text)。
+    // Lab 19.1 ④：await (this.options.write ?? appendCommit)(this.file, text) 一次写出整批（写入可能是异步的：等它写完）；
+    //   this.options.fsync 为 true 时再 syncFile(this.file)；成功后 this.committedBytes 加上 Buffer.byteLength(text)。
     // Lab 19.1 ⑤：写入（或 fsync）抛错 → 转成 Error，dirty = true，this.options.onFailure?.(错误) 报告一次（只在这里），
     //   然后抛出（这次 commit 被拒绝；变更线上后面的提交照常进行）。
     throw new Error("Lab 19.1 原子提交 尚未实现");

@@ -4,7 +4,8 @@
 //   node --test --test-name-pattern="部分输出" packages/pi-coding-agent/dist/test/19-*.test.js
 // biome-ignore-all lint/correctness: unfinished labs leave parameters and imports unused until written.
 // Lab 19.4 · 部分输出: streamed text is committed as it arrives, in batches of at least
-// `minChars` characters (never one commit per token), and whatever is left when the stream ends.
+// `minChars` characters (never one commit per token). What is held when the stream ends is not
+// committed as a partial: the completed answer is committed as a message right after it.
 
 export class PartialOutput {
   private held = "";
@@ -20,7 +21,7 @@ export class PartialOutput {
     throw new Error("Lab 19.4 部分输出 尚未实现");
   }
 
-  /** Commits what is held (at the stream's end); nothing when nothing is. */
+  /** Commits what is held now (add() calls it once a batch is full); nothing when nothing is. */
   flush(): void {
     // Lab 19.4 ②：this.held 是空串 → 什么也不做；否则先清空 this.held，再 this.commit(攒下的文本)。
     throw new Error("Lab 19.4 部分输出 尚未实现");

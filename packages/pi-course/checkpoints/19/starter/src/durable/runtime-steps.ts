@@ -31,7 +31,10 @@ export interface DurableDeps {
   append(entry: SessionEntry): void;
   newId(): string;
   leaf(): string | null;
-  /** Resolves once every append so far is written; rejects (or `failure()` says) when one failed. */
+  /**
+   * Resolves once every append so far has been tried, written or not: it never rejects. A failed
+   * write poisons the Runtime instead, and `failure()` says so: check it after awaiting this.
+   */
   committed(): Promise<void>;
   /** The write failure that stopped the Runtime, if one did. */
   failure(): Error | undefined;
@@ -97,7 +100,7 @@ export function durableSteps(deps: DurableDeps): DurableSteps {
     async executeToolCall(call, context) {
       // Lab 19.3 ①：意图先提交：record({ kind: "intent", callId: call.id, tool: call.name, replaySafe })，replaySafe 是
       //   isReplaySafe(deps.tools.get(call.name) as MaybeReplaySafe | undefined)：工具此刻说的，恢复时还要再问一次现在的工具。
-      // Lab 19.3 ②：await deps.committed()：意图在文件里之后才执行。
+      // Lab 19.3 ②：await deps.committed()：意图在文件里之后才执行（它不会拒绝：写入失败由 ③ 的 deps.failure() 说出）。
       // Lab 19.3 ③：deps.failure() 有值（意图没能写下）→ 不执行，返回 toolErrorResult(call,
       //   `Tool call was not run: its intent was not saved (${failure})`)：没有意图就运行的调用，恢复时谁也说不清它跑没跑过。
       if (killHere("intent")) die();
