@@ -72,6 +72,7 @@ const compactionContext = "packages/pi-coding-agent/src/compaction/context.ts";
 const skills = "packages/pi-coding-agent/src/resources/skills.ts";
 const templates = "packages/pi-coding-agent/src/resources/templates.ts";
 const loadExtensionsFile = "packages/pi-coding-agent/src/extensions/load.ts";
+const toolHooks = "packages/pi-coding-agent/src/extensions/hooks.ts";
 const commitLog = "packages/pi-coding-agent/src/durable/commit-log.ts";
 const durableTasks = "packages/pi-coding-agent/src/durable/tasks.ts";
 const runtimeSteps = "packages/pi-coding-agent/src/durable/runtime-steps.ts";
@@ -1919,6 +1920,78 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /onReport 在每次运行之后、下一次开始之前调用/,
+  },
+  // Issue 34's third fresh-learner walk of 10–14: mistakes that still passed verify silently.
+  {
+    checkpoint: "12",
+    name: "不限时（Infinity）也设计时器：setTimeout 1 ms 后就拒绝",
+    lab: "12.5",
+    mutations: [{ file: toolHooks, find: "Number.isFinite(limit)\n    ?", replace: "true\n    ?" }],
+    says: /beforeTimeoutMs 为 Infinity 表示不限时：晚到的允许照样算/,
+  },
+  {
+    checkpoint: "12",
+    name: "已经中止的信号不看，等钩子答复",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        find: "  if (context.signal?.aborted) onAbort();\n  else context.signal",
+        replace: "  context.signal",
+      },
+    ],
+    says: /已经中止的信号立刻算：不等钩子答复，调用被拒绝/,
+  },
+  {
+    checkpoint: "12",
+    name: "after 钩子不 await",
+    lab: "12.5",
+    mutations: [{ file: toolHooks, find: "await hook(call, output);", replace: "void hook(call, output);" }],
+    says: /after 钩子要 await：异步钩子的拒绝也只是一行诊断/,
+  },
+  {
+    checkpoint: "12",
+    name: "决定之后不清掉计时器",
+    lab: "12.5",
+    mutations: [{ file: toolHooks, find: "    clearTimeout(timer);\n", replace: "" }],
+    says: /决定之后清掉计时器（clearTimeout）：一个悬着的计时器会让进程不退出/,
+  },
+  {
+    checkpoint: "12",
+    name: "决定之后不移除 abort 监听",
+    lab: "12.5",
+    mutations: [{ file: toolHooks, find: '    context.signal?.removeEventListener("abort", onAbort);\n', replace: "" }],
+    says: /决定之后移除 abort 监听：信号上不留下它/,
+  },
+  {
+    checkpoint: "12",
+    name: "钩子拿不到 { signal }",
+    lab: "12.5",
+    mutations: [{ file: toolHooks, find: "hook(call, { signal: context.signal })", replace: "hook(call, {})" }],
+    says: /钩子拿到 \{ signal: context\.signal \}：就是这次调用的中止信号/,
+  },
+  {
+    checkpoint: "12",
+    name: "SKILL.md 开头的 BOM 不去掉",
+    lab: "12.2",
+    mutations: [{ file: skills, find: 'text.replace(/^\\uFEFF/, "").split', replace: "text.split" }],
+    says: /去掉开头的 BOM：带 BOM 保存的 SKILL\.md 也以 --- 开头/,
+  },
+  {
+    checkpoint: "12",
+    name: "SKILL.md 只按 \\n 分行（CRLF 的被拒绝）",
+    lab: "12.2",
+    mutations: [{ file: skills, find: ".split(/\\r?\\n/)", replace: '.split("\\n")' }],
+    says: /按 \\r\?\\n 分行：Windows 上写的（CRLF）SKILL\.md 照样能读/,
+  },
+  {
+    checkpoint: "12",
+    name: "资源上下文的段之间只有一个换行",
+    lab: "12.3",
+    mutations: [
+      { file: resourceContext, find: 'return sections.join("\\n\\n");', replace: 'return sections.join("\\n");' },
+    ],
+    says: /段与段之间空一行（"\\n\\n"）：每个 <context_file> 与技能目录各是一段/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
