@@ -1993,6 +1993,99 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /段与段之间空一行（"\\n\\n"）：每个 <context_file> 与技能目录各是一段/,
   },
+  {
+    checkpoint: "13",
+    name: "条目追加时就进 persisted，不经 queued",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    queued.push(entry);\n    writes = writes.then(async () => {",
+        replace: "    persisted.push(entry);\n    writes = writes.then(async () => {",
+      },
+      {
+        file: runtime,
+        find: "        persisted.push(queued.shift() as SessionEntry);\n",
+        replace: "",
+      },
+    ],
+    says: /写完才从 queued 移到 persisted：persisted 只有已经落盘的/,
+  },
+  {
+    checkpoint: "13",
+    name: "运行中再提示不拒绝",
+    lab: "13.3",
+    mutations: [{ file: runtime, find: "    if (running !== undefined) {", replace: "    if (running === null) {" }],
+    says: /一个提示还在运行时再提示：立刻一行拒绝/,
+  },
+  {
+    checkpoint: "13",
+    name: "只在成功时 await writes：engine 拒绝时提示先拒绝",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "      recordUpTo(result.messages);\n    } finally {\n      setSystemPrompt(base);\n      await writes;",
+        replace:
+          "      recordUpTo(result.messages);\n      await writes;\n    } finally {\n      setSystemPrompt(base);",
+      },
+    ],
+    says: /无论成败（finally）都 await writes：engine\.prompt\(\) 拒绝时/,
+  },
+  {
+    checkpoint: "13",
+    name: "flush() 也等正在运行的提示",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    async flush() {\n      await writes;",
+        replace:
+          "    async flush() {\n      const pending = writes;\n      await running?.catch(() => undefined);\n      await pending;",
+      },
+    ],
+    says: /flush\(\) 只等调用那一刻排着的写入：它们写完就 resolve，不等正在运行的提示/,
+  },
+  {
+    checkpoint: "13",
+    name: "flush() 先 await 再读 writes",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    async flush() {\n      await writes;",
+        replace: "    async flush() {\n      await running?.catch(() => undefined);\n      await writes;",
+      },
+    ],
+    says: /flush\(\) 只等调用那一刻排着的写入（同步读 writes，在任何 await 之前）/,
+  },
+  {
+    checkpoint: "13",
+    name: "JSON 模式在最后一个提示之后才看写错误",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "      last = await runtime.prompt(prompt);\n      if (failed !== undefined) throw failed.error;\n    }",
+        replace: "      last = await runtime.prompt(prompt);\n    }\n    if (failed !== undefined) throw failed.error;",
+      },
+    ],
+    says: /json：每个 prompt 之后有记下的写错误就原样抛出它/,
+  },
+  {
+    checkpoint: "13",
+    name: "恢复的路径按文件顺序取到叶为止，不用 pathTo",
+    lab: "13.1",
+    mutations: [
+      {
+        file: openRuntime,
+        find: "structuredClone(session.pathTo(leaf))",
+        replace:
+          "structuredClone(session.entries().slice(0, session.entries().findIndex((entry) => entry.id === leaf) + 1))",
+      },
+    ],
+    says: /恢复的是 session\.pathTo\(leaf\)：从叶沿 parentId 回到根的那条路径/,
+  },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
     checkpoint: "15",
