@@ -69,6 +69,7 @@ const parseEntryFile = "packages/pi-coding-agent/src/session/parse-entry.ts";
 const sessionContext = "packages/pi-coding-agent/src/session/session-context.ts";
 const compactionSummary = "packages/pi-coding-agent/src/compaction/summary.ts";
 const compactionContext = "packages/pi-coding-agent/src/compaction/context.ts";
+const compactionInteractions = "packages/pi-coding-agent/src/compaction/interactions.ts";
 const skills = "packages/pi-coding-agent/src/resources/skills.ts";
 const templates = "packages/pi-coding-agent/src/resources/templates.ts";
 const loadExtensionsFile = "packages/pi-coding-agent/src/extensions/load.ts";
@@ -2085,6 +2086,55 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /恢复的是 session\.pathTo\(leaf\)：从叶沿 parentId 回到根的那条路径/,
+  },
+  {
+    checkpoint: "11",
+    name: "parseCompactionEntry 返回 entry 本身",
+    lab: "11.1",
+    mutations: [
+      {
+        file: compactionSummary,
+        find: "  return parsed;\n}",
+        replace: "  return entry as unknown as CompactionEntry;\n}",
+      },
+    ],
+    says: /parseCompactionEntry 组装一个新的 CompactionEntry，不返回 entry 本身/,
+  },
+  {
+    checkpoint: "11",
+    name: "answered 不随每一批重新开始（重用 call_0 的 provider 被拒）",
+    lab: "11.2",
+    mutations: [{ file: compactionInteractions, find: "      answered = new Set();\n", replace: "" }],
+    says: /每个 assistant 开始新的一批（open 与 answered 都重新开始）/,
+  },
+  {
+    checkpoint: "11",
+    name: "reserveTokens 不经 tokenCount() 检查",
+    lab: "11.3",
+    mutations: [
+      {
+        file: budget,
+        find: 'tokenCount(budget.reserveTokens, "reserveTokens")',
+        replace: "(budget.reserveTokens as number)",
+      },
+    ],
+    says: /每个数先用 tokenCount\(\) 检查：reserveTokens 为 -1/,
+  },
+  {
+    checkpoint: "11",
+    name: "historyBudget 什么数都不检查",
+    lab: "11.3",
+    mutations: [
+      { file: budget, find: 'tokenCount(budget.contextWindow, "contextWindow")', replace: "budget.contextWindow" },
+      {
+        file: budget,
+        find: 'tokenCount(budget.systemPromptTokens, "systemPromptTokens")',
+        replace: "budget.systemPromptTokens",
+      },
+      { file: budget, find: 'tokenCount(budget.reserveTokens, "reserveTokens")', replace: "budget.reserveTokens" },
+      { file: budget, find: 'tokenCount(margin, "safetyMarginTokens")', replace: "margin" },
+    ],
+    says: /每个数先用 tokenCount\(\) 检查：contextWindow 为 -1/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
