@@ -430,11 +430,6 @@ test("持久化与生命周期：系统提示只在变化时打补丁，打过�
     assert.ok(after.startsWith(before), "恢复的条目一个字节都没被改写");
     assert.doesNotMatch(after, /这一次的提示|基础提示/, "系统提示不写进会话条目");
     await assert.rejects(runtime.prompt("四", { systemPrompt: "失败的这一次" }), "模型抛出：这次提示拒绝");
-    assert.deepEqual(
-      runtime.compaction.queued().map((entry) => entry.type),
-      [],
-      "无论成败（finally）都 await writes：engine.prompt() 拒绝时，提示也等它的条目（用户消息“四”）落盘才拒绝",
-    );
     assert.equal(
       runtime.systemPrompt(),
       "基础提示",
@@ -561,6 +556,21 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
       process.off("unhandledRejection", keep);
       for (const listener of runner) process.on("unhandledRejection", listener);
     }
+  });
+  await withDir(async (dir) => {
+    // The model throws, so engine.prompt() rejects after the user message was queued for the disk.
+    const broken: Model = {
+      stream() {
+        throw new Error("模型坏了");
+      },
+    };
+    const runtime = openRuntime({ session: await sessionFile(dir), model: broken, parts: partsOf() });
+    await assert.rejects(runtime.prompt("写下我"), "模型抛出：这次提示拒绝");
+    assert.deepEqual(
+      runtime.compaction.queued().map((entry) => entry.type),
+      [],
+      "无论成败（finally）都 await writes：engine.prompt() 拒绝时，提示也等它的条目（这里是用户消息）落盘才拒绝",
+    );
   });
 });
 
