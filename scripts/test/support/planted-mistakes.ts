@@ -2136,6 +2136,72 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /每个数先用 tokenCount\(\) 检查：contextWindow 为 -1/,
   },
+  {
+    checkpoint: "10",
+    name: "recoverSession 不用传进来的 read，总是 checkEntry",
+    lab: "10.4",
+    mutations: [
+      {
+        file: "packages/pi-coding-agent/src/session/jsonl-recovery.ts",
+        find: "      else entries.push(read(value));",
+        replace: "      else entries.push(checkEntry(value));",
+      },
+    ],
+    says: /条目用 read（默认 checkEntry\(\)）检查：传进来的 read 读每个已提交的条目/,
+  },
+  {
+    checkpoint: "10",
+    name: "JsonlSessionStore.open 不把 read 交给 recoverSession",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: '    const recovered = recoverSession(await readFile(file, "utf8"), file, read);',
+        replace: '    const recovered = recoverSession(await readFile(file, "utf8"), file);',
+      },
+    ],
+    says: /JsonlSessionStore\.open\(file, read\) 把 read 交给 recoverSession\(\)/,
+  },
+  {
+    checkpoint: "10",
+    name: "写入失败以 Node 的原始错误 reject，不是 writeFailureReason",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: "        this.closedBecause = writeFailureReason(this.file, error);\n        throw new Error(this.closedBecause);",
+        replace: "        this.closedBecause = writeFailureReason(this.file, error);\n        throw error;",
+      },
+    ],
+    says: /写入失败以一行说明（writeFailureReason\(\)：文件与错误码）reject，之后排队的追加都以同一行 reject/,
+  },
+  {
+    checkpoint: "10",
+    name: "缺的结果倒序补上",
+    lab: "10.6",
+    mutations: [
+      {
+        file: sessionContext,
+        find: "for (const call of open.calls) messages.push(interruptedResult(call, open.assistant));",
+        replace:
+          "for (const call of [...open.calls].reverse()) messages.push(interruptedResult(call, open.assistant));",
+      },
+    ],
+    says: /还没回答的调用按声明顺序各补一条：先 call-2 再 call-3/,
+  },
+  {
+    checkpoint: "10",
+    name: "后面章节的类型不先查，报成未知类型",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: "  if (LATER_ENTRY_TYPES.has(type)) {\n",
+        replace: '  if (LATER_ENTRY_TYPES.has(type) && type === "never") {\n',
+      },
+    ],
+    says: /后面章节的类型（LATER_ENTRY_TYPES）先查：点名它属于后面的章节，而不是当作未知类型/,
+  },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
     checkpoint: "15",
