@@ -2202,6 +2202,46 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /后面章节的类型（LATER_ENTRY_TYPES）先查：点名它属于后面的章节，而不是当作未知类型/,
   },
+  {
+    checkpoint: "14",
+    name: "unmet 里的项不查是不是字符串",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '  if (!unmet.every((label) => typeof label === "string")) return undefined;\n',
+        replace: "",
+      },
+    ],
+    says: /unmet 是字符串数组：\{"success":false,"unmet":\[1,\{\}\]\} 不是一个判决/,
+  },
+  {
+    checkpoint: "14",
+    name: "先比工具名再查 cross-assistant",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '      if (!inBatch || !batch.has(message.toolCallId)) return "cross-assistant";\n      if (name !== message.toolName) return "inconsistent";\n',
+        replace:
+          '      if (name !== message.toolName) return "inconsistent";\n      if (!inBatch || !batch.has(message.toolCallId)) return "cross-assistant";\n',
+      },
+    ],
+    says: /工具名也不同（先查 cross-assistant，再比工具名）：应为 cross-assistant/,
+  },
+  {
+    checkpoint: "14",
+    name: "套件轮流跑各任务，不是每个任务连续 repeat 次",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: "  for (const task of tasks) {\n    for (let run = 0; run < repeat; run += 1) {",
+        replace: "  for (let run = 0; run < repeat; run += 1) {\n    for (const task of tasks) {",
+      },
+    ],
+    says: /每个任务连续 repeat 次（task 1 × K，再 task 2 × K）/,
+  },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
     checkpoint: "15",
