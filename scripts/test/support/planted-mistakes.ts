@@ -2242,6 +2242,19 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /每个任务连续 repeat 次（task 1 × K，再 task 2 × K）/,
   },
+  {
+    checkpoint: "12",
+    name: "目录里的胜者不排序",
+    lab: "12.1",
+    mutations: [
+      {
+        file: "packages/pi-coding-agent/src/resources/catalogue.ts",
+        find: "[...winners.values()].sort((a, b) => compare(a.kind, b.kind) || compare(a.name, b.name))",
+        replace: "[...winners.values()]",
+      },
+    ],
+    says: /先按种类、再按名称（逐个码元比较，不看语言环境）排列/,
+  },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
     checkpoint: "15",
