@@ -634,14 +634,20 @@ test("工具钩子：before 钩子拒绝时，调用得到配对的错误结果�
   });
 });
 
-test("工具钩子：抛错、超时、答非所问或等待中被中止的 before 钩子让调用被拒绝（失败即拒绝），并留下诊断", {
-  timeout: TEST_TIMEOUT_MS,
-}, async () => {
+/** A registry with one `bash` tool that answers "ran N" on its N-th run. */
+function countingBash(): { registry: ToolRegistry; runs: () => number } {
   let ran = 0;
   const registry = new ToolRegistry().register({
     ...tool("bash"),
     execute: async () => ({ content: [text(`ran ${++ran}`)] }),
   });
+  return { registry, runs: () => ran };
+}
+
+test("工具钩子：抛错、超时、答非所问或等待中被中止的 before 钩子让调用被拒绝（失败即拒绝），并留下诊断", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const { registry, runs } = countingBash();
   const bash: ToolCall = { type: "toolCall", id: "call-bash", name: "bash", arguments: {} };
   const aborted = new AbortController();
   const failing: [string, HookSet["before"][number], RegExp, AbortSignal?][] = [
@@ -682,17 +688,13 @@ test("工具钩子：抛错、超时、答非所问或等待中被中止的 befo
     assert.match(diagnostics[0]?.message ?? "", diagnostic, `${what}：诊断说明钩子怎么失败的`);
     assert.equal(diagnostics[0]?.source, "bash", `${what}：诊断点名工具`);
   }
-  assert.equal(ran, 0, "失败即拒绝：核心工具一次也没有运行");
+  assert.equal(runs(), 0, "失败即拒绝：核心工具一次也没有运行");
 });
 
 test("工具钩子：限时只管这一次决定：Infinity 表示不限时，已经中止的信号立刻算，钩子拿到 { signal }，结束后不留计时器与 abort 监听", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
-  let ran = 0;
-  const registry = new ToolRegistry().register({
-    ...tool("bash"),
-    execute: async () => ({ content: [text(`ran ${++ran}`)] }),
-  });
+  const { registry, runs } = countingBash();
   const args = {};
   const later = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -775,7 +777,7 @@ test("工具钩子：限时只管这一次决定：Infinity 表示不限时，�
     "已经中止的信号立刻算：不等钩子答复，调用被拒绝",
   );
   assert.match(diagnostics[0]?.message ?? "", /还没有答复，运行就被中止了/, "已经中止的信号立刻算：留下一行诊断");
-  assert.equal(ran, 2, "已经中止的信号：核心工具不运行（只有前两次允许的调用运行了）");
+  assert.equal(runs(), 2, "已经中止的信号：核心工具不运行（只有前两次允许的调用运行了）");
 });
 
 test("工具钩子：after 钩子对每个核心结果恰好运行一次，它出错也不替换结果", { timeout: TEST_TIMEOUT_MS }, async () => {
