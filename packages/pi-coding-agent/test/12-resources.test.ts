@@ -122,8 +122,8 @@ test("资源的根：同类同名时后面的根胜出并记下谁遮住了谁�
       [globalAgents, repoAgents, appAgents, appClaude],
       "上下文文件全部生效，按根的顺序（从外往里），同一个根里先 AGENTS.md 再 CLAUDE.md",
     );
+    // Sorted here: the order of the catalogue is the next test's rule.
     assert.deepEqual(
-      // Sorted here: the order of the catalogue is the next test's rule.
       catalogue.resources.map((resource) => `${resource.kind} ${resource.name} ${resource.path}`).sort(),
       [`extension review.mjs ${reviewExtension}`, `template review ${appReview}`],
       "同类同名只留一个：后面的根（工作区）胜出；不同种类的同名资源互不影响",
