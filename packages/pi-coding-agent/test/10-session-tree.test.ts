@@ -152,7 +152,13 @@ test("条目解析：未知的类型与形状被拒绝，只有一行；后面�
     /branch_summary/,
     "读到 branch_summary 时点名这个类型",
   );
-  assert.match(await refusal(() => parseEntry({ ...base, type: "mystery" }), "未知类型"), /mystery/, "未知类型被点名");
+  const unknown = await refusal(() => parseEntry({ ...base, type: "mystery" }), "未知类型");
+  assert.match(unknown, /mystery/, "未知类型被点名");
+  assert.notEqual(
+    (await refusal(() => parseEntry(later), "branch_summary")).replace("branch_summary", "X"),
+    unknown.replace("mystery", "X"),
+    "后面章节的类型（LATER_ENTRY_TYPES）先查：点名它属于后面的章节，而不是当作未知类型",
+  );
 
   const good = user("a0000021", null, "你好");
   const shapes: [string, unknown][] = [
@@ -311,6 +317,17 @@ test("JSONL 恢复 · 残行：只有以换行结尾的行才算提交；空行�
       "已提交的部分到最后一个换行为止（committedBytes 按 UTF-8 字节计，不是字符数）",
     );
 
+    const readBy: string[] = [];
+    const viaRead = recoverSession(committed, file, (value) => {
+      readBy.push((value as { id: string }).id);
+      return parseEntry(value);
+    });
+    assert.deepEqual(
+      [readBy, ids(viaRead.entries)],
+      [ids(entries), ids(entries)],
+      "条目用 read（默认 checkEntry()）检查：传进来的 read 读每个已提交的条目（宿主靠它认识后面章节的类型）",
+    );
+
     const whole = recoverSession(committed, file);
     assert.equal(whole.tornTail, undefined, "以换行结尾的文件没有残行");
     const complete = `${JSON.stringify(answer("a0000005", "a0000004", "完整，只差换行"))}`;
@@ -373,8 +390,17 @@ test("JSONL 存储：append 让旧字节保持为精确前缀；条目在调用�
     assert.ok(after.startsWith(before), "旧字节是新文件的精确前缀");
     assert.equal(after, sessionText(entries), "不等待地连续追加：按调用顺序写入，内容是调用那一刻的条目");
 
-    const reopened = await JsonlSessionStore.open(file);
+    const readBy: string[] = [];
+    const reopened = await JsonlSessionStore.open(file, (value) => {
+      readBy.push((value as { id: string }).id);
+      return parseEntry(value);
+    });
     assert.deepEqual(reopened.entries(), entries, "新实例读出全部条目");
+    assert.deepEqual(
+      readBy,
+      ids(entries),
+      "JsonlSessionStore.open(file, read) 把 read 交给 recoverSession()：每个条目都由它读",
+    );
     assert.equal(reopened.leafId(), "a000000c", "叶是文件里最后一个条目");
     await reopened.append(user("a000000d", "a0000004", "第三次尝试"));
     assert.ok((await readFile(file, "utf8")).startsWith(after), "重新打开后追加，旧字节仍是前缀");
@@ -423,8 +449,13 @@ test("JSONL 存储：I/O 失败后写入者永久关闭（fail-closed）：之�
     await mkdir(file);
     const failed = store.append(entries[4] as SessionEntry);
     const queued = store.append(entries[5] as SessionEntry);
-    assert.ok((await refusal(() => failed, "写入失败")).includes(file), "写入失败的说明点出会话文件");
-    await refusal(() => queued, "排在失败之后的追加");
+    const failure = await refusal(() => failed, "写入失败");
+    assert.ok(failure.includes(file), "写入失败的说明点出会话文件");
+    assert.equal(
+      await refusal(() => queued, "排在失败之后的追加"),
+      failure,
+      "写入失败以一行说明（writeFailureReason()：文件与错误码）reject，之后排队的追加都以同一行 reject",
+    );
     await rm(file, { recursive: true });
     await rename(`${file}.moved`, file);
 
@@ -547,6 +578,13 @@ test("消息投影：每个工具调用都配对：分支停在调用与结果�
   );
   const atCall = messagesOnPath(entries, "a0000006").map((message) => message.role);
   assert.deepEqual(atCall.slice(-3), ["assistant", "toolResult", "toolResult"], "叶停在调用本身时，两个调用都补上结果");
+  assert.deepEqual(
+    messagesOnPath(entries, "a0000006").flatMap((message) =>
+      message.role === "toolResult" ? [message.toolCallId] : [],
+    ),
+    ["call-1", "call-2", "call-3"],
+    "还没回答的调用按声明顺序各补一条：先 call-2 再 call-3",
+  );
 
   const answeredBy = [
     ...entries.slice(0, 7),

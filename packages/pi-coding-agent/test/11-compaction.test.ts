@@ -2,14 +2,14 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import type { Message } from "@pi/core";
+import { assistantMessage, type Message, text } from "@pi/core";
 import { type ContextBudget, keepNewest } from "../src/compaction/budget.js";
 import { buildContext } from "../src/compaction/context.js";
 import { createCompactionEntry } from "../src/compaction/create-entry.js";
 import { compactionFiles } from "../src/compaction/files.js";
 import { groupInteractions } from "../src/compaction/interactions.js";
 import { summaryMessage } from "../src/compaction/render.js";
-import { parseCompactionSummary } from "../src/compaction/summary.js";
+import { parseCompactionEntry, parseCompactionSummary } from "../src/compaction/summary.js";
 import { estimateTokens } from "../src/compaction/tokens.js";
 import type { CompactionEntry, SessionEntry } from "../src/session/entries.js";
 import { JsonlSessionStore } from "../src/session/jsonl-store.js";
@@ -61,6 +61,10 @@ test("压缩条目：parseEntry 收下我们的与 Pi 的 compaction 条目，�
   parsed.details.readFiles.push("被调用者改掉");
   assert.deepEqual(ours.details?.structured?.done, ["读了 greet.ts"], "结构化摘要是副本：改动它不影响输入");
   assert.deepEqual(ours.details?.readFiles, ["src/a.ts"], "文件清单是副本");
+  const direct = parseCompactionEntry(ours as never);
+  assert.ok(direct !== ours, "parseCompactionEntry 组装一个新的 CompactionEntry，不返回 entry 本身");
+  direct.summary = "被调用者改掉";
+  assert.notEqual(ours.summary, "被调用者改掉", "parseCompactionEntry 返回新对象：改动它不影响输入");
 
   const pi = piCompaction("d0000002", "c0000014", "c0000010");
   assert.deepEqual(parseEntry(pi), pi, "Pi 的条目：details 只有 readFiles 与 modifiedFiles，summary 是自由文本");
@@ -186,6 +190,31 @@ test("交互分组：一批调用的结果可以任意顺序到达，仍按调�
     ],
     "结果属于调用所在的交互，下一条用户消息才开始新的一段",
   );
+
+  // Some providers number the calls of every turn from call_0: the same id in two batches.
+  const look = (file: string): Message =>
+    assistantMessage([{ type: "toolCall", id: "call_0", name: "read", arguments: { path: file } }], "toolUse");
+  const seen = (file: string): Message => ({
+    role: "toolResult",
+    toolCallId: "call_0",
+    toolName: "read",
+    content: [text(`${file} 的内容`)],
+    isError: false,
+    timestamp: 100,
+  });
+  const reused = [question, look("a.ts"), seen("a.ts"), look("b.ts"), seen("b.ts"), done];
+  const grouped = (() => {
+    try {
+      return groupInteractions(reused);
+    } catch (error) {
+      return String(error);
+    }
+  })();
+  assert.deepEqual(
+    grouped,
+    [{ start: 0, end: 6 }],
+    "每个 assistant 开始新的一批（open 与 answered 都重新开始）：上一批回答过的 call_0 在下一批里不是重复的结果",
+  );
 });
 
 test("交互分组：孤立的结果、重复的结果与没有结果的调用各是一行错误，点名调用 id", {
@@ -235,6 +264,14 @@ test("上下文预算：窗口先减去系统提示、输出预留与安全余�
     100_000 - 16_384 - 1_200 - 5_000,
     "默认的安全余量是窗口的 5%",
   );
+  const fields = ["contextWindow", "reserveTokens", "systemPromptTokens", "safetyMarginTokens"] as const;
+  for (const [field, value] of fields.flatMap((field) => [-1, 1.5, "100"].map((value) => [field, value] as const))) {
+    assert.throws(
+      () => buildContext(path, { ...budget, [field]: value } as ContextBudget),
+      new RegExp(`预算的 ${field} 是`),
+      `每个数先用 tokenCount() 检查：${field} 为 ${JSON.stringify(value)}（不是非负整数）是一行错误，点名 ${field}`,
+    );
+  }
 
   const total = tokensOf(messagesOf(path));
   const all = buildContext(path, budgetOf(total));

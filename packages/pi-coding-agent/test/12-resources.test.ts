@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import { existsSync } from "node:fs";
 import { readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -121,8 +122,9 @@ test("资源的根：同类同名时后面的根胜出并记下谁遮住了谁�
       [globalAgents, repoAgents, appAgents, appClaude],
       "上下文文件全部生效，按根的顺序（从外往里），同一个根里先 AGENTS.md 再 CLAUDE.md",
     );
+    // Sorted here: the order of the catalogue is the next test's rule.
     assert.deepEqual(
-      catalogue.resources.map((resource) => `${resource.kind} ${resource.name} ${resource.path}`),
+      catalogue.resources.map((resource) => `${resource.kind} ${resource.name} ${resource.path}`).sort(),
       [`extension review.mjs ${reviewExtension}`, `template review ${appReview}`],
       "同类同名只留一个：后面的根（工作区）胜出；不同种类的同名资源互不影响",
     );
@@ -173,6 +175,24 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
     parseSkillFile(`---\nname: release\ndescription: "发布新版本时用"\nlicense: MIT\n---\n正文\n`, "SKILL.md"),
     { name: "release", description: "发布新版本时用", body: "正文\n" },
     "name 与 description 来自 --- 之间的前置元数据（引号去掉，别的键忽略），正文是其后的全部",
+  );
+  const fieldsOf = (file: string) => {
+    try {
+      const { name, description } = parseSkillFile(file, "a/SKILL.md");
+      return { name, description };
+    } catch (error) {
+      return String(error);
+    }
+  };
+  assert.deepEqual(
+    fieldsOf("\uFEFF---\nname: release\ndescription: 发布新版本时用\n---\n正文\n"),
+    { name: "release", description: "发布新版本时用" },
+    "去掉开头的 BOM：带 BOM 保存的 SKILL.md 也以 --- 开头",
+  );
+  assert.deepEqual(
+    fieldsOf("---\r\nname: release\r\ndescription: 发布新版本时用\r\n---\r\n正文\r\n"),
+    { name: "release", description: "发布新版本时用" },
+    "按 \\r?\\n 分行：Windows 上写的（CRLF）SKILL.md 照样能读",
   );
   assert.throws(
     () => parseSkillFile("name: release\n", "a/SKILL.md"),
@@ -362,6 +382,17 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
       formatResourceContext([{ path: "/r/AGENTS.md", content: "\n  规矩\n\n" }], []),
       '<context_file path="/r/AGENTS.md">\n规矩\n</context_file>',
       "上下文文件的内容先 trim()，再包进 <context_file path=…>",
+    );
+    assert.equal(
+      formatResourceContext(
+        [
+          { path: "/r/AGENTS.md", content: "外层" },
+          { path: "/r/app/AGENTS.md", content: "里层" },
+        ],
+        [],
+      ),
+      '<context_file path="/r/AGENTS.md">\n外层\n</context_file>\n\n<context_file path="/r/app/AGENTS.md">\n里层\n</context_file>',
+      '段与段之间空一行（"\\n\\n"）：每个 <context_file> 与技能目录各是一段',
     );
     const repoAt = context.indexOf(path.join(tree.repo, "AGENTS.md"));
     const appAt = context.indexOf(path.join(tree.workspace, "AGENTS.md"));
@@ -603,14 +634,20 @@ test("工具钩子：before 钩子拒绝时，调用得到配对的错误结果�
   });
 });
 
-test("工具钩子：抛错、超时、答非所问或等待中被中止的 before 钩子让调用被拒绝（失败即拒绝），并留下诊断", {
-  timeout: TEST_TIMEOUT_MS,
-}, async () => {
+/** A registry with one `bash` tool that answers "ran N" on its N-th run. */
+function countingBash(): { registry: ToolRegistry; runs: () => number } {
   let ran = 0;
   const registry = new ToolRegistry().register({
     ...tool("bash"),
     execute: async () => ({ content: [text(`ran ${++ran}`)] }),
   });
+  return { registry, runs: () => ran };
+}
+
+test("工具钩子：抛错、超时、答非所问或等待中被中止的 before 钩子让调用被拒绝（失败即拒绝），并留下诊断", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const { registry, runs } = countingBash();
   const bash: ToolCall = { type: "toolCall", id: "call-bash", name: "bash", arguments: {} };
   const aborted = new AbortController();
   const failing: [string, HookSet["before"][number], RegExp, AbortSignal?][] = [
@@ -651,7 +688,96 @@ test("工具钩子：抛错、超时、答非所问或等待中被中止的 befo
     assert.match(diagnostics[0]?.message ?? "", diagnostic, `${what}：诊断说明钩子怎么失败的`);
     assert.equal(diagnostics[0]?.source, "bash", `${what}：诊断点名工具`);
   }
-  assert.equal(ran, 0, "失败即拒绝：核心工具一次也没有运行");
+  assert.equal(runs(), 0, "失败即拒绝：核心工具一次也没有运行");
+});
+
+test("工具钩子：限时只管这一次决定：Infinity 表示不限时，已经中止的信号立刻算，钩子拿到 { signal }，结束后不留计时器与 abort 监听", {
+  timeout: TEST_TIMEOUT_MS,
+}, async () => {
+  const { registry, runs } = countingBash();
+  const args = {};
+  const later = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  // tiny-pi's y/n prompt: the person answers whenever they like, the limit is Infinity.
+  const seen: unknown[] = [];
+  const patient = hookedRegistry(
+    registry,
+    {
+      before: [
+        async (_call, context) => {
+          seen.push(context.signal);
+          await later(30);
+          return { allow: true };
+        },
+      ],
+      after: [],
+    },
+    { beforeTimeoutMs: Number.POSITIVE_INFINITY },
+  ).get("bash");
+  const running = new AbortController();
+  const answered = await Promise.resolve(patient?.execute(args, { signal: running.signal })).catch((error: Error) => ({
+    content: [text(error.message)],
+  }));
+  assert.equal(
+    answered?.content[0]?.text,
+    "ran 1",
+    "beforeTimeoutMs 为 Infinity 表示不限时：晚到的允许照样算（setTimeout 不接受 Infinity，它会在 1 ms 后就触发，所以不限时就不设计时器）",
+  );
+  assert.deepEqual(seen, [running.signal], "钩子拿到 { signal: context.signal }：就是这次调用的中止信号");
+  assert.equal(getEventListeners(running.signal, "abort").length, 0, "决定之后移除 abort 监听：信号上不留下它");
+
+  const quick = hookedRegistry(registry, { before: [() => undefined], after: [] }, { beforeTimeoutMs: 60_000 }).get(
+    "bash",
+  );
+  // The timers set during the decision, and those cleared; whatever is left is cleared at the end, so a leaked one cannot hold the test.
+  const set: ReturnType<typeof setTimeout>[] = [];
+  const cleared = new Set<unknown>();
+  const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
+  globalThis.setTimeout = ((...timer: Parameters<typeof setTimeout>) => {
+    const handle = realSetTimeout(...timer);
+    set.push(handle);
+    return handle;
+  }) as typeof setTimeout;
+  globalThis.clearTimeout = ((handle?: Parameters<typeof clearTimeout>[0]) => {
+    cleared.add(handle);
+    realClearTimeout(handle);
+  }) as typeof clearTimeout;
+  try {
+    await quick?.execute(args, {});
+    assert.deepEqual(
+      set.filter((handle) => !cleared.has(handle)).length,
+      0,
+      "决定之后清掉计时器（clearTimeout）：一个悬着的计时器会让进程不退出",
+    );
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+    globalThis.clearTimeout = realClearTimeout;
+    for (const handle of set) realClearTimeout(handle);
+  }
+
+  const diagnostics: Diagnostic[] = [];
+  const gone = new AbortController();
+  gone.abort();
+  const late = hookedRegistry(
+    registry,
+    {
+      before: [
+        async () => {
+          await later(30);
+          return { allow: true };
+        },
+      ],
+      after: [],
+    },
+    { beforeTimeoutMs: Number.POSITIVE_INFINITY, onDiagnostic: (entry) => diagnostics.push(entry) },
+  ).get("bash");
+  await assert.rejects(
+    Promise.resolve(late?.execute(args, { signal: gone.signal })),
+    /was denied/,
+    "已经中止的信号立刻算：不等钩子答复，调用被拒绝",
+  );
+  assert.match(diagnostics[0]?.message ?? "", /还没有答复，运行就被中止了/, "已经中止的信号立刻算：留下一行诊断");
+  assert.equal(runs(), 2, "已经中止的信号：核心工具不运行（只有前两次允许的调用运行了）");
 });
 
 test("工具钩子：after 钩子对每个核心结果恰好运行一次，它出错也不替换结果", { timeout: TEST_TIMEOUT_MS }, async () => {
@@ -668,6 +794,12 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
           (call, output) => void observed.push(`${call.name} ${output.content[0]?.text.slice(0, 5)}`),
           () => {
             throw new Error("审计日志写不进去");
+          },
+          () => {
+            // Handled here too, so a hook that is not awaited shows as a missing diagnostic, not a stray rejection.
+            const rejected = Promise.reject(new Error("远端审计服务拒绝了"));
+            rejected.catch(() => undefined);
+            return rejected;
           },
         ],
       },
@@ -690,6 +822,11 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
       diagnostics[0]?.message ?? "",
       /第 2 个 after 钩子出错（结果不变）：审计日志写不进去/,
       "它的失败只是一行诊断",
+    );
+    assert.match(
+      diagnostics[1]?.message ?? "",
+      /第 3 个 after 钩子出错（结果不变）：远端审计服务拒绝了/,
+      "after 钩子要 await：异步钩子的拒绝也只是一行诊断，在调用返回之前留下（不 await 就成了没人接的 rejection）",
     );
 
     await executeToolCall(writeCall("generated/x.ts"), hooked, {});

@@ -124,6 +124,12 @@ test("打开：非空会话必须明确指定叶子，选中的路径被深拷�
     (error: unknown) => error instanceof RuntimeError && isOneLine(error.message) && /00000bad/.test(error.message),
     "不在会话里的 leaf：一行 RuntimeError，说出这个 id",
   );
+  const other = openRuntime({ session, leaf: "0000000f", model: scripted(), parts: partsOf() });
+  assert.deepEqual(
+    other.messages().map((message) => message.content),
+    ["第一个问题", [text("第一个回答")], "换个问法", [text("另一个回答")]],
+    "恢复的是 session.pathTo(leaf)：从叶沿 parentId 回到根的那条路径，另一个分支的 c、d 不在里面（不是文件里叶之前的全部条目）",
+  );
   const runtime = openRuntime({ session, leaf: "0000000d", model, parts: partsOf() });
   const first = entries[0] as Extract<SessionEntry, { type: "message" }>;
   (first.message as UserMessage).content = "被存储改掉了";
@@ -327,11 +333,23 @@ test("持久化与生命周期：接上资源与扩展；提示在它的条目�
       );
       await settle();
       assert.equal(resolved, false, `第 ${written + 1} 个条目还没落盘，提示不能 resolve`);
+      assert.equal(
+        runtime.compaction.persisted().length,
+        written,
+        `写完才从 queued 移到 persisted：persisted 只有已经落盘的 ${written} 个条目，正在等写入的第 ${written + 1} 个还在 queued 里`,
+      );
       if (written === 0) {
-        await assert.rejects(
-          runtime.prompt("又一个"),
-          (error: unknown) => error instanceof RuntimeError && /还没有结束/.test(error.message),
-          "一个提示还在运行时再提示：一行拒绝（插话用 steer()）",
+        // Raced against one turn of the event loop: a Runtime that does not refuse would start a prompt that waits on the held write.
+        const again = await Promise.race([
+          runtime.prompt("又一个").then(
+            () => "resolved",
+            (error: unknown) => error,
+          ),
+          settle().then(() => "还在运行"),
+        ]);
+        assert.ok(
+          again instanceof RuntimeError && /还没有结束/.test(again.message),
+          `一个提示还在运行时再提示：立刻一行拒绝（refusal() 看 running；插话用 steer()）；实际：${String(again)}`,
         );
       }
       hold.release();
@@ -539,6 +557,21 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
       for (const listener of runner) process.on("unhandledRejection", listener);
     }
   });
+  await withDir(async (dir) => {
+    // The model throws, so engine.prompt() rejects after the user message was queued for the disk.
+    const broken: Model = {
+      stream() {
+        throw new Error("模型坏了");
+      },
+    };
+    const runtime = openRuntime({ session: await sessionFile(dir), model: broken, parts: partsOf() });
+    await assert.rejects(runtime.prompt("写下我"), "模型抛出：这次提示拒绝");
+    assert.deepEqual(
+      runtime.compaction.queued().map((entry) => entry.type),
+      [],
+      "无论成败（finally）都 await writes：engine.prompt() 拒绝时，提示也等它的条目（这里是用户消息）落盘才拒绝",
+    );
+  });
 });
 
 test("持久化与生命周期：flush() 只等当前队列写完；dispose() 等条目落盘，然后永久关闭提示", {
@@ -562,7 +595,19 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
     await settle();
     assert.equal(flushDone, false, "排着的条目还没写完，flush() 不能 resolve");
     hold.release();
-    await flushed;
+    while (compaction.queued().length > 1) await settle();
+    const flushOutcome = await Promise.race([
+      flushed.then(
+        () => "resolved",
+        (error: unknown) => error,
+      ),
+      settle().then(() => "还在等"),
+    ]);
+    assert.equal(
+      flushOutcome,
+      "resolved",
+      "flush() 只等调用那一刻排着的写入（同步读 writes，在任何 await 之前）：它们写完就 resolve，不等之后排进来的",
+    );
     assert.deepEqual(
       real.entries().map((entry) => entry.id),
       [first.id],
@@ -623,6 +668,58 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
       ["prompt", "dispose"],
       "dispose() 等正在运行的提示结束（await running），之后才等磁盘：它 resolve 时那个提示的条目都已落盘",
     );
+  });
+  await withDir(async (dir) => {
+    // flush() while a prompt runs: the prompt waits in its tool, its first two entries are written.
+    const hold = held(await sessionFile(dir));
+    let started: () => void = () => {};
+    const inTool = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let letGo: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const tools = new ToolRegistry().register({
+      name: "wait",
+      description: "Waits until the test lets it go.",
+      parameters: { type: "object" },
+      execute: async () => {
+        started();
+        await gate;
+        return { content: [text("等到了")] };
+      },
+    });
+    const runtime = openRuntime({
+      session: hold.store,
+      model: scripted(asks("c1", "wait", {}), says("好")),
+      parts: partsOf(tools),
+    });
+    const running = runtime.prompt("等一下");
+    await inTool;
+    for (let written = 0; written < 2; written += 1) {
+      await arrivalWhile(hold, running, "提示在工具里等着时，用户消息与带调用的回答都该交给存储");
+      hold.release();
+    }
+    while (runtime.compaction.queued().length > 0) await settle();
+    const flushed = await Promise.race([
+      runtime.flush().then(
+        () => "resolved",
+        (error: unknown) => error,
+      ),
+      settle().then(() => "还在等"),
+    ]);
+    assert.equal(
+      flushed,
+      "resolved",
+      "flush() 只等调用那一刻排着的写入：它们写完就 resolve，不等正在运行的提示（那是 dispose() 的事）",
+    );
+    letGo();
+    for (let written = 2; written < 4; written += 1) {
+      await arrivalWhile(hold, running, "工具的结果与最后的回答也交给存储");
+      hold.release();
+    }
+    await running;
   });
 });
 
@@ -735,7 +832,7 @@ test("三种模式：JSON 模式只改变呈现，每行一个事件，提示与
 
 test("三种模式：未知的模式在任何事情运行之前失败，输出的 I/O 错误原样传出", { timeout: TEST_TIMEOUT_MS }, async () => {
   await withDir(async (dir) => {
-    const counted = await countedRuntime(dir, scripted(says("一"), says("二")));
+    const counted = await countedRuntime(dir, scripted(says("一"), says("二"), says("三")));
     const out = output();
     await assert.rejects(
       runMode("yaml", counted.modeRuntime, { output: out, prompts: ["一"] }),
@@ -780,9 +877,15 @@ test("三种模式：未知的模式在任何事情运行之前失败，输出�
         throw broken;
       },
     };
-    const jsonOutcome = await runMode("json", counted.modeRuntime, { output: failingOnce, prompts: ["二"] }).then(
+    const promptedBefore = counted.prompts.length;
+    const jsonOutcome = await runMode("json", counted.modeRuntime, { output: failingOnce, prompts: ["二", "三"] }).then(
       () => "resolved",
       (error: unknown) => error,
+    );
+    assert.deepEqual(
+      counted.prompts.slice(promptedBefore),
+      ["二"],
+      "json：每个 prompt 之后有记下的写错误就原样抛出它：输出坏了，后面的输入（三）不再提示模型",
     );
     assert.notEqual(jsonOutcome, "resolved", "json：监听器里的写错误不被吞掉：runMode 以它拒绝");
     assert.equal(

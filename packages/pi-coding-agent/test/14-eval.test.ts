@@ -77,6 +77,11 @@ test("判决：judge 只判定任务是否成功；自相矛盾或形状不对�
       `${JSON.stringify(contradicting)} 不是一个判决：它是 judge 阶段的错误，不算任务失败`,
     );
   }
+  assert.deepEqual(
+    outcomeOf({ success: false, unmet: [1, {}] }),
+    { verdict: "error", phase: "judge" },
+    'unmet 是字符串数组：{"success":false,"unmet":[1,{}]} 不是一个判决，是 judge 阶段的错误',
+  );
 });
 
 test("判决：先查活动路径：不一致的 transcript、跨 assistant 提交的结果、重复或悬空的调用都判失败，不再问 judge", {
@@ -91,6 +96,11 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
     [
       "上一个 assistant 的调用在下一个 assistant 之后才有结果",
       [user, turn([readCall]), turn([second]), result("c2"), result("c1")],
+      "cross-assistant",
+    ],
+    [
+      "上一个 assistant 的调用在下一个 assistant 之后才有结果，工具名也不同（先查 cross-assistant，再比工具名）",
+      [user, turn([readCall]), turn([second]), result("c2"), result("c1", "write")],
       "cross-assistant",
     ],
     [
@@ -382,16 +392,16 @@ test("证据与套件：套件按给定顺序一个接一个地运行，重复�
     onReport: (report) => progress.push(`${report.task} 第 ${made.length} 次之后`),
   });
   assert.deepEqual(
+    reports.map((report) => report.task),
+    ["a", "a", "b", "b", "a", "a"],
+    "每个任务连续 repeat 次（task 1 × K，再 task 2 × K）：报告按 任务顺序 × 重复次数 排列",
+  );
+  assert.deepEqual(
     progress,
     ["a 第 1 次之后", "a 第 2 次之后", "b 第 3 次之后", "b 第 4 次之后", "a 第 5 次之后", "a 第 6 次之后"],
     "onReport 在每次运行之后、下一次开始之前调用（一行进度），不是全部跑完再一起报",
   );
   assert.equal(overlapped, false, "同一时刻只有一次运行：串行，一次 await 完再开始下一次，不是 Promise.all");
-  assert.deepEqual(
-    reports.map((report) => report.task),
-    ["a", "a", "b", "b", "a", "a"],
-    "报告按 任务顺序 × 重复次数 排列",
-  );
   assert.deepEqual(made, ["a", "a", "b", "b", "a", "a"], "每次运行都重新调用 task.model()");
   assert.equal(new Set(log.setups.map((setup) => setup.workspace)).size, 6, "六次运行用了六个不同的临时工作区");
   for (const repeat of [0, 1.5, -1]) {

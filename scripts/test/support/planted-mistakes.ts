@@ -70,9 +70,11 @@ const parseEntryFile = "packages/pi-coding-agent/src/session/parse-entry.ts";
 const sessionContext = "packages/pi-coding-agent/src/session/session-context.ts";
 const compactionSummary = "packages/pi-coding-agent/src/compaction/summary.ts";
 const compactionContext = "packages/pi-coding-agent/src/compaction/context.ts";
+const compactionInteractions = "packages/pi-coding-agent/src/compaction/interactions.ts";
 const skills = "packages/pi-coding-agent/src/resources/skills.ts";
 const templates = "packages/pi-coding-agent/src/resources/templates.ts";
 const loadExtensionsFile = "packages/pi-coding-agent/src/extensions/load.ts";
+const toolHooks = "packages/pi-coding-agent/src/extensions/hooks.ts";
 const commitLog = "packages/pi-coding-agent/src/durable/commit-log.ts";
 const durableTasks = "packages/pi-coding-agent/src/durable/tasks.ts";
 const runtimeSteps = "packages/pi-coding-agent/src/durable/runtime-steps.ts";
@@ -2191,6 +2193,339 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /onReport 在每次运行之后、下一次开始之前调用/,
+  },
+  // Issue 34's third fresh-learner walk of 10–14: mistakes that still passed verify silently.
+  {
+    checkpoint: "12",
+    name: "不限时（Infinity）也设计时器：setTimeout 1 ms 后就拒绝",
+    lab: "12.5",
+    mutations: [{ file: toolHooks, find: "Number.isFinite(limit)\n    ?", replace: "true\n    ?" }],
+    says: /beforeTimeoutMs 为 Infinity 表示不限时：晚到的允许照样算/,
+  },
+  {
+    checkpoint: "12",
+    name: "已经中止的信号不看，等钩子答复",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        find: "  if (context.signal?.aborted) onAbort();\n  else context.signal",
+        replace: "  context.signal",
+      },
+    ],
+    says: /已经中止的信号立刻算：不等钩子答复，调用被拒绝/,
+  },
+  {
+    checkpoint: "12",
+    name: "after 钩子不 await",
+    lab: "12.5",
+    mutations: [{ file: toolHooks, find: "await hook(call, output);", replace: "void hook(call, output);" }],
+    says: /after 钩子要 await：异步钩子的拒绝也只是一行诊断/,
+  },
+  {
+    checkpoint: "12",
+    name: "决定之后不清掉计时器",
+    lab: "12.5",
+    mutations: [{ file: toolHooks, find: "    clearTimeout(timer);\n", replace: "" }],
+    says: /决定之后清掉计时器（clearTimeout）：一个悬着的计时器会让进程不退出/,
+  },
+  {
+    checkpoint: "12",
+    name: "决定之后不移除 abort 监听",
+    lab: "12.5",
+    mutations: [{ file: toolHooks, find: '    context.signal?.removeEventListener("abort", onAbort);\n', replace: "" }],
+    says: /决定之后移除 abort 监听：信号上不留下它/,
+  },
+  {
+    checkpoint: "12",
+    name: "钩子拿不到 { signal }",
+    lab: "12.5",
+    mutations: [{ file: toolHooks, find: "hook(call, { signal: context.signal })", replace: "hook(call, {})" }],
+    says: /钩子拿到 \{ signal: context\.signal \}：就是这次调用的中止信号/,
+  },
+  {
+    checkpoint: "12",
+    name: "SKILL.md 开头的 BOM 不去掉",
+    lab: "12.2",
+    mutations: [{ file: skills, find: 'text.replace(/^\\uFEFF/, "").split', replace: "text.split" }],
+    says: /去掉开头的 BOM：带 BOM 保存的 SKILL\.md 也以 --- 开头/,
+  },
+  {
+    checkpoint: "12",
+    name: "SKILL.md 只按 \\n 分行（CRLF 的被拒绝）",
+    lab: "12.2",
+    mutations: [{ file: skills, find: ".split(/\\r?\\n/)", replace: '.split("\\n")' }],
+    says: /按 \\r\?\\n 分行：Windows 上写的（CRLF）SKILL\.md 照样能读/,
+  },
+  {
+    checkpoint: "12",
+    name: "资源上下文的段之间只有一个换行",
+    lab: "12.3",
+    mutations: [
+      { file: resourceContext, find: 'return sections.join("\\n\\n");', replace: 'return sections.join("\\n");' },
+    ],
+    says: /段与段之间空一行（"\\n\\n"）：每个 <context_file> 与技能目录各是一段/,
+  },
+  {
+    checkpoint: "13",
+    name: "条目追加时就进 persisted，不经 queued",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    queued.push(entry);\n    writes = writes.then(async () => {",
+        replace: "    persisted.push(entry);\n    writes = writes.then(async () => {",
+      },
+      {
+        file: runtime,
+        find: "        persisted.push(queued.shift() as SessionEntry);\n",
+        replace: "",
+      },
+    ],
+    says: /写完才从 queued 移到 persisted：persisted 只有已经落盘的/,
+  },
+  {
+    checkpoint: "13",
+    name: "运行中再提示不拒绝",
+    lab: "13.3",
+    mutations: [{ file: runtime, find: "    if (running !== undefined) {", replace: "    if (running === null) {" }],
+    says: /一个提示还在运行时再提示：立刻一行拒绝/,
+  },
+  {
+    checkpoint: "13",
+    name: "只在成功时 await writes：engine 拒绝时提示先拒绝",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "      recordUpTo(result.messages);\n    } finally {\n      setSystemPrompt(base);\n      await writes;",
+        replace:
+          "      recordUpTo(result.messages);\n      await writes;\n    } finally {\n      setSystemPrompt(base);",
+      },
+    ],
+    says: /无论成败（finally）都 await writes：engine\.prompt\(\) 拒绝时/,
+  },
+  {
+    checkpoint: "13",
+    name: "flush() 也等正在运行的提示",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    async flush() {\n      await writes;",
+        replace:
+          "    async flush() {\n      const pending = writes;\n      await running?.catch(() => undefined);\n      await pending;",
+      },
+    ],
+    says: /flush\(\) 只等调用那一刻排着的写入：它们写完就 resolve，不等正在运行的提示/,
+  },
+  {
+    checkpoint: "13",
+    name: "flush() 先 await 再读 writes",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    async flush() {\n      await writes;",
+        replace: "    async flush() {\n      await running?.catch(() => undefined);\n      await writes;",
+      },
+    ],
+    says: /flush\(\) 只等调用那一刻排着的写入（同步读 writes，在任何 await 之前）/,
+  },
+  {
+    checkpoint: "13",
+    name: "JSON 模式在最后一个提示之后才看写错误",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "      last = await runtime.prompt(prompt);\n      if (failed !== undefined) throw failed.error;\n    }",
+        replace: "      last = await runtime.prompt(prompt);\n    }\n    if (failed !== undefined) throw failed.error;",
+      },
+    ],
+    says: /json：每个 prompt 之后有记下的写错误就原样抛出它/,
+  },
+  {
+    checkpoint: "13",
+    name: "恢复的路径按文件顺序取到叶为止，不用 pathTo",
+    lab: "13.1",
+    mutations: [
+      {
+        file: openRuntime,
+        find: "structuredClone(session.pathTo(leaf))",
+        replace:
+          "structuredClone(session.entries().slice(0, session.entries().findIndex((entry) => entry.id === leaf) + 1))",
+      },
+    ],
+    says: /恢复的是 session\.pathTo\(leaf\)：从叶沿 parentId 回到根的那条路径/,
+  },
+  {
+    checkpoint: "11",
+    name: "parseCompactionEntry 返回 entry 本身",
+    lab: "11.1",
+    mutations: [
+      {
+        file: compactionSummary,
+        find: "  return parsed;\n}",
+        replace: "  return entry as unknown as CompactionEntry;\n}",
+      },
+    ],
+    says: /parseCompactionEntry 组装一个新的 CompactionEntry，不返回 entry 本身/,
+  },
+  {
+    checkpoint: "11",
+    name: "answered 不随每一批重新开始（重用 call_0 的 provider 被拒）",
+    lab: "11.2",
+    mutations: [{ file: compactionInteractions, find: "      answered = new Set();\n", replace: "" }],
+    says: /每个 assistant 开始新的一批（open 与 answered 都重新开始）/,
+  },
+  {
+    checkpoint: "11",
+    name: "reserveTokens 不经 tokenCount() 检查",
+    lab: "11.3",
+    mutations: [
+      {
+        file: budget,
+        find: 'tokenCount(budget.reserveTokens, "reserveTokens")',
+        replace: "(budget.reserveTokens as number)",
+      },
+    ],
+    says: /每个数先用 tokenCount\(\) 检查：reserveTokens 为 -1/,
+  },
+  {
+    checkpoint: "11",
+    name: "historyBudget 什么数都不检查",
+    lab: "11.3",
+    mutations: [
+      { file: budget, find: 'tokenCount(budget.contextWindow, "contextWindow")', replace: "budget.contextWindow" },
+      {
+        file: budget,
+        find: 'tokenCount(budget.systemPromptTokens, "systemPromptTokens")',
+        replace: "budget.systemPromptTokens",
+      },
+      { file: budget, find: 'tokenCount(budget.reserveTokens, "reserveTokens")', replace: "budget.reserveTokens" },
+      { file: budget, find: 'tokenCount(margin, "safetyMarginTokens")', replace: "margin" },
+    ],
+    says: /每个数先用 tokenCount\(\) 检查：contextWindow 为 -1/,
+  },
+  {
+    checkpoint: "10",
+    name: "recoverSession 不用传进来的 read，总是 checkEntry",
+    lab: "10.4",
+    mutations: [
+      {
+        file: "packages/pi-coding-agent/src/session/jsonl-recovery.ts",
+        find: "      else entries.push(read(value));",
+        replace: "      else entries.push(checkEntry(value));",
+      },
+    ],
+    says: /条目用 read（默认 checkEntry\(\)）检查：传进来的 read 读每个已提交的条目/,
+  },
+  {
+    checkpoint: "10",
+    name: "JsonlSessionStore.open 不把 read 交给 recoverSession",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: '    const recovered = recoverSession(await readFile(file, "utf8"), file, read);',
+        replace: '    const recovered = recoverSession(await readFile(file, "utf8"), file);',
+      },
+    ],
+    says: /JsonlSessionStore\.open\(file, read\) 把 read 交给 recoverSession\(\)/,
+  },
+  {
+    checkpoint: "10",
+    name: "写入失败以 Node 的原始错误 reject，不是 writeFailureReason",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: "        this.closedBecause = writeFailureReason(this.file, error);\n        throw new Error(this.closedBecause);",
+        replace: "        this.closedBecause = writeFailureReason(this.file, error);\n        throw error;",
+      },
+    ],
+    says: /写入失败以一行说明（writeFailureReason\(\)：文件与错误码）reject，之后排队的追加都以同一行 reject/,
+  },
+  {
+    checkpoint: "10",
+    name: "缺的结果倒序补上",
+    lab: "10.6",
+    mutations: [
+      {
+        file: sessionContext,
+        find: "for (const call of open.calls) messages.push(interruptedResult(call, open.assistant));",
+        replace:
+          "for (const call of [...open.calls].reverse()) messages.push(interruptedResult(call, open.assistant));",
+      },
+    ],
+    says: /还没回答的调用按声明顺序各补一条：先 call-2 再 call-3/,
+  },
+  {
+    checkpoint: "10",
+    name: "后面章节的类型不先查，报成未知类型",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: "  if (LATER_ENTRY_TYPES.has(type)) {\n",
+        replace: '  if (LATER_ENTRY_TYPES.has(type) && type === "never") {\n',
+      },
+    ],
+    says: /后面章节的类型（LATER_ENTRY_TYPES）先查：点名它属于后面的章节，而不是当作未知类型/,
+  },
+  {
+    checkpoint: "14",
+    name: "unmet 里的项不查是不是字符串",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '  if (!unmet.every((label) => typeof label === "string")) return undefined;\n',
+        replace: "",
+      },
+    ],
+    says: /unmet 是字符串数组：\{"success":false,"unmet":\[1,\{\}\]\} 不是一个判决/,
+  },
+  {
+    checkpoint: "14",
+    name: "先比工具名再查 cross-assistant",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '      if (!inBatch || !batch.has(message.toolCallId)) return "cross-assistant";\n      if (name !== message.toolName) return "inconsistent";\n',
+        replace:
+          '      if (name !== message.toolName) return "inconsistent";\n      if (!inBatch || !batch.has(message.toolCallId)) return "cross-assistant";\n',
+      },
+    ],
+    says: /工具名也不同（先查 cross-assistant，再比工具名）：应为 cross-assistant/,
+  },
+  {
+    checkpoint: "14",
+    name: "套件轮流跑各任务，不是每个任务连续 repeat 次",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: "  for (const task of tasks) {\n    for (let run = 0; run < repeat; run += 1) {",
+        replace: "  for (let run = 0; run < repeat; run += 1) {\n    for (const task of tasks) {",
+      },
+    ],
+    says: /每个任务连续 repeat 次（task 1 × K，再 task 2 × K）/,
+  },
+  {
+    checkpoint: "12",
+    name: "目录里的胜者不排序",
+    lab: "12.1",
+    mutations: [
+      {
+        file: "packages/pi-coding-agent/src/resources/catalogue.ts",
+        find: "[...winners.values()].sort((a, b) => compare(a.kind, b.kind) || compare(a.name, b.name))",
+        replace: "[...winners.values()]",
+      },
+    ],
+    says: /先按种类、再按名称（逐个码元比较，不看语言环境）排列/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {

@@ -305,7 +305,8 @@ function parseMaxSteps(value: string): number {
 export const helpText = `用法：${usage}
 
 用真实的 OpenAI 兼容模型（或离线的内置脚本模型）运行第 13 章的 Runtime：第 07 章的 loop（REPL 里是第 09 章的 Agent）、
-第 08 章的工作区工具、第 10 章的会话、第 11 章的压缩、第 12 章的资源与扩展。--from practice/13 时这些全是你自己写的代码。
+第 08 章的工作区工具、第 10 章的会话、第 11 章的压缩、第 12 章的资源与扩展。--from practice/NN 时其中你在练习目录里写过的章
+用你的代码，其余用课程的参考实现；开头一行说出每一部分是谁的。
 
 模型
   --base-url URL        OpenAI 兼容服务的地址，例如 Ollama 的 http://localhost:11434/v1

@@ -54,7 +54,8 @@ type Decision = { allow: true } | { allow: false; reason: string; failure?: stri
 
 /** One hook's decision: a throw, a malformed answer, no answer in time or an abort all deny. */
 async function decide(run: () => unknown, options: HookOptions, context: ToolHookContext): Promise<Decision> {
-  // Lab 12.5 ③：失败即拒绝。限时是 options.beforeTimeoutMs ?? DEFAULT_BEFORE_TIMEOUT_MS（Infinity 表示不限时）。
+  // Lab 12.5 ③：失败即拒绝。限时是 options.beforeTimeoutMs ?? DEFAULT_BEFORE_TIMEOUT_MS（Infinity 表示不限时：
+  // 那就不设计时器，setTimeout 不接受 Infinity，会在 1 ms 后就触发）。
   // 让 Promise.race() 在两者之间选先到的：钩子的答复 Promise.resolve().then(run).then(checked)，与一个在限时到了
   // （failed(`在 ${limit} ms 内没有答复`)）或 context.signal 中止时（failed("还没有答复，运行就被中止了")，已经
   // 中止的信号立刻算）给出拒绝的 Promise。钩子抛错是 failed(`抛出了错误：${errorMessageOf(error)}`)。

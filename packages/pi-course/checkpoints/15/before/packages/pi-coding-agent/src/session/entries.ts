@@ -2,8 +2,7 @@
 // entry per line. Every entry has an 8-hex-digit `id`, a `parentId` (null for a root) and an ISO
 // `timestamp`; `parentId` links the entries into a tree, and the leaf is where the conversation
 // stands. The types here are the ones the course reads and writes so far (`compaction` joined in
-// chapter 11, `custom` with chapter 15's tool-state customType only); `branch_summary`,
-// `custom_message` and other customTypes belong to later chapters.
+// chapter 11); `branch_summary`, `custom` and `custom_message` belong to later chapters.
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Message } from "@pi/core";
 
