@@ -93,16 +93,24 @@ test("tiny-pi 在 bash 的意图提交之后、execute() 之前被杀：--resume
   }
 });
 
+/**
+ * A new session's first prompt, killed halfway through its second commit (commit 1 is the prompt
+ * and its task; commit 2 the task's running record): resolves with the session file.
+ */
+async function killedBeforeRunning(endpoint: string[], workspace: string): Promise<string> {
+  const killed = await runCli([...endpoint, "第一个问题"], workspace, cliEnv({ TINY_PI_KILL_AT: "commit:2" }));
+  assert.equal(killed.signal, "SIGKILL", `被 SIGKILL：${killed.stderr}`);
+  const [file] = await sessionFiles(workspace);
+  assert.ok(file !== undefined, "会话文件在被杀之前就有了");
+  return file;
+}
+
 test("新会话的第一个任务在 running 的记录写到一半时被杀（提示与任务已提交）：--resume 不带问题继续这个任务，不说没有任务", async () => {
   const server = await startChatServer([textReply(["第一次的回答"]), textReply(["从头再答一遍。"])]);
   try {
     await withWorkspace(async (workspace) => {
       const endpoint = ["--base-url", server.baseURL, "--model", "m"];
-      // A new session's file appears with the first answer: commit 1 is the prompt and its task, commit 2 the task's running record.
-      const killed = await runCli([...endpoint, "第一个问题"], workspace, cliEnv({ TINY_PI_KILL_AT: "commit:2" }));
-      assert.equal(killed.code, null, `被 SIGKILL：${killed.stderr}`);
-      const [file] = await sessionFiles(workspace);
-      assert.ok(file !== undefined, "会话文件在被杀之前就有了");
+      const file = await killedBeforeRunning(endpoint, workspace);
       const committed = committedPart(readFileSync(file, "utf8")).values as Line[];
       const tasks = committed.filter((line) => line.data?.kind === "task");
       assert.deepEqual(
@@ -127,10 +135,7 @@ test("崩溃后 --resume FILE 带着新的提示：恢复一行说未完成的�
   try {
     await withWorkspace(async (workspace) => {
       const endpoint = ["--base-url", server.baseURL, "--model", "m"];
-      const killed = await runCli([...endpoint, "第一个问题"], workspace, cliEnv({ TINY_PI_KILL_AT: "commit:2" }));
-      assert.equal(killed.code, null, `被 SIGKILL：${killed.stderr}`);
-      const [file] = await sessionFiles(workspace);
-      assert.ok(file !== undefined, "会话文件在被杀之前就有了");
+      const file = await killedBeforeRunning(endpoint, workspace);
       const resumed = await runCli([...endpoint, "--resume", file, "换个问题"], workspace);
       assert.equal(resumed.code, 0, resumed.stderr);
       assert.match(resumed.stderr, /未完成的任务 \S+ 不再继续：这次的提示开始新的任务/, "恢复一行说出旧任务不再继续");
