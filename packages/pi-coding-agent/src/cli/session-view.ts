@@ -6,6 +6,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Message } from "@pi/core";
+import { withoutDurable } from "../durable/records.js";
 import type { ToolChange } from "../exposure/tool-state.js";
 import { piOriginal, piSummary } from "../host/pi-entries.js";
 import { readSessionFile, sessionsDir } from "../host/session-file.js";
@@ -18,7 +19,9 @@ import type { SessionCommand } from "./args.js";
 const WORDS = 48;
 
 /** The tree of `entries` (file order), one line per entry with its id, role and first words; the leaf marked. */
-export function formatTree(entries: readonly SessionEntry[], leaf: string | null, file: string): string {
+export function formatTree(all: readonly SessionEntry[], leaf: string | null, file: string): string {
+  // The REPL's /tree hands the store's entries, chapter 19's records included: they annotate entries, they are not rows.
+  const entries = withoutDurable(all);
   const children = new Map<string | null, SessionEntry[]>();
   const ids = new Set(entries.map((entry) => entry.id));
   for (const entry of entries) {
