@@ -332,6 +332,7 @@ test("持久化与生命周期：接上资源与扩展；提示在它的条目�
         `提示结束时只写了 ${written} 个条目，应为 6 个：transcript 里每条消息恰好记录一次（recorded 数的是已经成为条目的消息，recordUpTo 从 transcript.slice(recorded) 接着记）`,
       );
       await settle();
+      assert.ok(hold.maxInFlight() <= 1, "条目一次写一个：前一个写完（接在 writes 链后面）才写下一个");
       assert.equal(resolved, false, `第 ${written + 1} 个条目还没落盘，提示不能 resolve`);
       assert.equal(
         runtime.compaction.persisted().length,
