@@ -85,13 +85,13 @@ export async function assembleRun(config: RunConfig, prepared: PreparedRun, side
   // Chapter 19: a durable session resumed after a crash is recovered with these tools, told in one line.
   const recovered =
     session.durable !== undefined && config.session.kind === "resume"
-      ? await recoverDurable(session, tools, session.tornBytes, sides.continuesTask)
+      ? await recoverDurable(session, tools, sides.continuesTask)
       : undefined;
   if (recovered !== undefined) {
     session = recovered.session;
     if (recovered.line !== undefined) notes.write(`${recovered.line}\n`);
   }
-  const pendingTask = sides.continuesTask ? recovered?.pendingTask : undefined;
+  const pendingTask = recovered?.pendingTask;
   let wired: ToolRegistry | undefined;
   addCodeTool(tools, config.tools, () => wired, code.createCodeTool);
   const { questions } = sides;

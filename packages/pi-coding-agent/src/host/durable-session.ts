@@ -45,13 +45,15 @@ interface Opened {
   readonly leaf: string | undefined;
   /** The durable layer the session runs on: its recoveryPlan decides. */
   readonly durable?: DurableCode;
+  /** The bytes of the torn tail a crash left, cut off when the file was opened. */
+  readonly tornBytes?: number;
 }
 
 export interface Recovered<S extends Opened> {
   session: S;
   /** The one line to print; undefined when the run had stopped cleanly. */
   line?: string;
-  /** The task to go on with. */
+  /** The task to go on with (only when the run goes on with one). */
   pendingTask?: string;
 }
 
@@ -62,11 +64,11 @@ export interface Recovered<S extends Opened> {
 export async function recoverDurable<S extends Opened>(
   session: S,
   tools: ToolRegistry,
-  tornBytes = 0,
   goesOn = true,
 ): Promise<Recovered<S>> {
   if (session.leaf === undefined || session.durable === undefined) return { session };
   const { store, durable } = session;
+  const tornBytes = session.tornBytes ?? 0;
   const branch = store.pathTo(session.leaf);
   const plan = durable.recoveryPlan(
     branch,
@@ -94,7 +96,7 @@ export async function recoverDurable<S extends Opened>(
     plan.pendingTask === undefined &&
     tornBytes === 0;
   const recovered: Recovered<S> = { session: { ...session, leaf } };
-  if (plan.pendingTask !== undefined) recovered.pendingTask = plan.pendingTask;
+  if (plan.pendingTask !== undefined && goesOn) recovered.pendingTask = plan.pendingTask;
   if (!nothing) {
     const partial = plan.partial === undefined ? "没有部分回答" : "部分回答已保留为一条中止的回答";
     const fresh = plan.rerun.length - plan.replayedIntents;
