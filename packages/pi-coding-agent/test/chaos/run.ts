@@ -144,10 +144,16 @@ async function main(): Promise<void> {
     if (failed && process.env.CHAOS_KEEP === "1") process.stderr.write(`chaos: 留下了 ${root}\n`);
     else rmSync(root, { recursive: true, force: true });
   };
-  process.once("SIGINT", () => {
-    cleanup();
-    process.exit(130);
-  });
+  // Ctrl-C or a SIGTERM (a CI timeout, a killed terminal) leaves no temp folder behind.
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.once(signal, () => {
+      cleanup();
+      process.exit(code);
+    });
+  }
   try {
     const skipPi = piUnavailable();
     const piHome = path.join(root, "pi-home");
