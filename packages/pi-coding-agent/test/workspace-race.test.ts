@@ -53,7 +53,7 @@ for (const mechanism of ["/proc/self/fd", "打开后再核对"] as const) {
  * `makeFolders` (the /proc/self/fd mechanism): nothing at all appears outside, also when writes
  * create a folder under the swapped one. Without /proc/self/fd, a temp file or folder made in
  * the instant of a swap can land outside, empty (docs/security.md): that variant writes into the
- * swapped folder itself and allows only empty temp files there.
+ * swapped folder itself and allows only empty temp files of write and edit there.
  */
 async function raceTries(makeFolders: boolean): Promise<void> {
   await withWorkspace(async (ws) => {
@@ -92,8 +92,9 @@ async function raceTries(makeFolders: boolean): Promise<void> {
     const created = (await readdir(outsideSub)).filter((name) => name !== "a.txt");
     if (makeFolders) assert.deepEqual(created, [], "外部目录里没有出现 write 或 mkdir 创建的任何东西");
     for (const name of created) {
-      // Without /proc/self/fd the one thing a swap can leave: an empty temp file, verified and abandoned before any byte.
-      assert.match(name, /^\.w-\d\.txt\.[0-9a-f]{12}\.tmp$/, "外部只可能留下空的临时文件");
+      // Without /proc/self/fd the one thing a swap can leave: an empty temp file of a write (w-N.txt) or an
+      // edit (a.txt, written back atomically), verified and abandoned before any byte.
+      assert.match(name, /^\.(w-\d|a)\.txt\.[0-9a-f]{12}\.tmp$/, "外部只可能留下 write 或 edit 的空临时文件");
       assert.equal((await stat(path.join(outsideSub, name))).size, 0, "留下的临时文件是空的：没有内容写到外部");
     }
     assert.deepEqual((await readdir(ws.outside)).sort(), ["secret.txt", "sub"], "外部没有别的新文件");
