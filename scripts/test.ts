@@ -2,14 +2,17 @@
 //   npm test              the packages' tests (unit, focused, property, hostile) and the course
 //                         machinery's (scripts/test), with the static checks of every checkpoint;
 //   npm run test:course   every checkpoint's integrity checks along the chain and the chapters'
-//                         mutation checks (scripts/test-course): the part that grows with the course;
+//                         mutation checks (scripts/test-course), and the package tests that build
+//                         practice trees (packages/*/test/course): the part that grows with the course;
 //                         with --node-sensitive only the checks a Node major can change (lib/run/node-sensitive.ts).
 // Files are named here because Node 20 does not expand globs and a bare `node --test` at the root
 // would also pick up the learners' red practice directories.
 import { spawnSync } from "node:child_process";
 import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { loadManifest, repoRoot as root } from "./lib/course/manifest.js";
-import { compiledTestFiles, testFilesUnder } from "./lib/course/test-files.js";
+import { compiledTestFiles, isCourseSuiteTest, testFilesUnder } from "./lib/course/test-files.js";
 import { hasTestForceExit } from "./lib/run/focused-run.js";
 import { NODE_SENSITIVE_FLAG, nodeSensitiveEnv } from "./lib/run/node-sensitive.js";
 
@@ -21,9 +24,13 @@ if (nodeSensitive && !course) {
   process.exit(2);
 }
 const extra = rest.filter((arg) => arg !== NODE_SENSITIVE_FLAG);
+const packageTests = await compiledTestFiles(root);
 const files = course
-  ? await testFilesUnder(root, "scripts/test-course", ".test.ts")
-  : [...(await testFilesUnder(root, "scripts/test", ".test.ts")), ...(await compiledTestFiles(root))];
+  ? [...(await testFilesUnder(root, "scripts/test-course", ".test.ts")), ...packageTests.filter(isCourseSuiteTest)]
+  : [
+      ...(await testFilesUnder(root, "scripts/test", ".test.ts")),
+      ...packageTests.filter((file) => !isCourseSuiteTest(file)),
+    ];
 if (files.length === 0) {
   console.error("No test files found: run `npm run build` first.");
   process.exit(1);
@@ -43,9 +50,11 @@ const concurrency =
 // so a handle a failed test left open (a watcher, a timer) cannot keep the run waiting.
 const limitMs = course ? Math.max(600_000, loadManifest().checkpoints.length * 240_000) : 600_000;
 const guards = [`--test-timeout=${limitMs}`, ...(hasTestForceExit(process.versions.node) ? ["--test-force-exit"] : [])];
+// tsx only in the processes of TypeScript test files (scripts/test, scripts/test-course): see the loader.
+const tsxForTsTests = pathToFileURL(path.join(root, "scripts/lib/run/tsx-for-ts-tests.mjs")).href;
 const result = spawnSync(
   process.execPath,
-  ["--import", "tsx", "--test", ...concurrency, ...guards, ...extra, ...files],
+  ["--import", tsxForTsTests, "--test", ...concurrency, ...guards, ...extra, ...files],
   {
     cwd: root,
     stdio: "inherit",

@@ -4,7 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { loadManifest } from "../lib/course/manifest.js";
-import { compiledPath, compiledTestFiles, compiledTestsOf, testFilesUnder } from "../lib/course/test-files.js";
+import {
+  compiledPath,
+  compiledTestFiles,
+  compiledTestsOf,
+  isCourseSuiteTest,
+  testFilesUnder,
+} from "../lib/course/test-files.js";
 import { focusedFiles } from "../lib/run/focused-run.js";
 
 const root = await mkdtemp(path.join(os.tmpdir(), "pi-course-test-files-"));
@@ -28,6 +34,12 @@ test("测试源文件到编译产物的路径：packages/x/test/…test.ts → p
     ]),
     ["packages/pi-core/dist/test/a.test.js"],
   );
+});
+
+test("test/course/ 下的包测试（沿着课程链构建练习目录的检查）归 npm run test:course，其余归 npm test", () => {
+  assert.equal(isCourseSuiteTest("packages/pi-coding-agent/dist/test/course/cli-from.test.js"), true);
+  assert.equal(isCourseSuiteTest("packages/pi-coding-agent/dist/test/cli-args.test.js"), false);
+  assert.equal(isCourseSuiteTest("packages/pi-coding-agent/dist/test/deep/course/x.test.js"), false);
 });
 
 test("列出树里已编译的测试：逐层遍历子目录，路径用 / 分隔并排序，其他文件不算", async () => {

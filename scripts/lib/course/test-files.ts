@@ -31,6 +31,14 @@ export async function compiledTestFiles(root: string): Promise<string[]> {
   return files;
 }
 
+/**
+ * Package tests that belong to `npm run test:course`, not `npm test`: those under `test/course/`,
+ * checks that build practice trees along the chain (tiny-pi --from practice/NN), which grow with the course.
+ */
+export function isCourseSuiteTest(compiledTest: string): boolean {
+  return /^packages\/[^/]+\/dist\/test\/course\//.test(compiledTest);
+}
+
 /** The files under `root/dir` (posix, relative to `root`) whose names end with `suffix`, sorted; empty when none. */
 export async function testFilesUnder(root: string, dir: string, suffix: string): Promise<string[]> {
   return (await filesUnder(root, dir)).filter((file) => file.endsWith(suffix));

@@ -8,9 +8,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { type ChatServer, startChatServer, textReply } from "./cli-support/chat-server.js";
-import { MODEL, PROVIDER, piEnvironment, piUnavailable, runPiWith, startPiRpc } from "./cli-support/pi-upstream.js";
-import { cliEnv, runCli, sessionEntries, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { type ChatServer, startChatServer, textReply } from "../cli-support/chat-server.js";
+import { MODEL, PROVIDER, piEnvironment, piUnavailable, runPiWith, startPiRpc } from "../cli-support/pi-upstream.js";
+import { cliEnv, runCli, sessionEntries, sessionFiles, withWorkspace } from "../cli-support/run-cli.js";
 
 const skip = piUnavailable();
 

@@ -11,10 +11,10 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promi
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { type ChatServer, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { MODEL, PI_ARGS, PI_CLI, piEnvironment, piUnavailable, runPi, startPiRpc } from "./cli-support/pi-upstream.js";
-import { ptyUnavailable } from "./cli-support/pty.js";
-import { cliEnv, runCli, sessionEntries, sessionFiles } from "./cli-support/run-cli.js";
+import { type ChatServer, startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { MODEL, PI_ARGS, PI_CLI, piEnvironment, piUnavailable, runPi, startPiRpc } from "../cli-support/pi-upstream.js";
+import { ptyUnavailable } from "../cli-support/pty.js";
+import { cliEnv, runCli, sessionEntries, sessionFiles } from "../cli-support/run-cli.js";
 
 const skip = piUnavailable();
 /** A 1×1 PNG's first bytes: the server never decodes it, both agents only carry it. */

@@ -15,12 +15,12 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { focusedTestCount } from "@pi/course-kit";
-import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { build, insertAfter, manifest, writeTarget } from "./cli-support/practice-tree.js";
-import { put, withProject } from "./cli-support/project.js";
-import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
-import { cliEnv, isOneLine, repoRoot, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
-import { HANG_GUARD_MS } from "./hang-guard.js";
+import { startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { build, insertAfter, manifest, writeTarget } from "../cli-support/practice-tree.js";
+import { put, withProject } from "../cli-support/project.js";
+import { PROMPT, ptyUnavailable, startOnPty } from "../cli-support/pty.js";
+import { cliEnv, isOneLine, repoRoot, runCli, sessionFiles, withWorkspace } from "../cli-support/run-cli.js";
+import { HANG_GUARD_MS } from "../hang-guard.js";
 
 const checkpoint = (id: string) => {
   const found = manifest.checkpoints.find((candidate) => candidate.id === id);

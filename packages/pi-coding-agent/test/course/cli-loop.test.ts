@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { appendFile, copyFile, readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { build, manifest, withTempDir, writeTarget } from "./cli-support/practice-tree.js";
-import { isOneLine, repoRoot, runCli, withWorkspace } from "./cli-support/run-cli.js";
+import { build, manifest, withTempDir, writeTarget } from "../cli-support/practice-tree.js";
+import { isOneLine, repoRoot, runCli, withWorkspace } from "../cli-support/run-cli.js";
 
 const checkpointOf = (name: string) => manifest.checkpoints.find((checkpoint) => checkpoint.package === name);
 

@@ -6,10 +6,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { focusedTestCount } from "@pi/course-kit";
-import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { build, insertAfter, manifest, withTempDir, writeTarget } from "./cli-support/practice-tree.js";
-import { isOneLine, runCli, withWorkspace } from "./cli-support/run-cli.js";
-import { HANG_GUARD_MS } from "./hang-guard.js";
+import { startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { build, insertAfter, manifest, withTempDir, writeTarget } from "../cli-support/practice-tree.js";
+import { isOneLine, runCli, withWorkspace } from "../cli-support/run-cli.js";
+import { HANG_GUARD_MS } from "../hang-guard.js";
 
 const MAPPER = "packages/pi-ai/src/openai-compatible/chunk-mapper.ts";
 const MARK = "学习者的 ChunkMapper.accept";
