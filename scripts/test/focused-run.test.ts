@@ -58,7 +58,7 @@ test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止
       assert.ok(!(error instanceof UsageError), "a hang is not a usage mistake");
       assert.match(
         error.message,
-        /^聚焦测试 2 秒后仍未结束，已被终止：检查 agent-loop\.ts 里是否有不会结束的同步循环。$/,
+        /^聚焦测试 2 秒后仍未结束，已被终止：检查 agent-loop\.ts 里是否有不会结束的循环（同步循环，或每一轮都立刻兑现的 await 循环：两者都不让出事件循环）。$/,
       );
       return true;
     });
@@ -71,7 +71,7 @@ test("聚焦运行：learner 的 loop 陷入同步死循环时，运行被终止
         assert.ok(error instanceof RunTimeoutError, `RunTimeoutError, got ${String(error)}`);
         assert.match(
           error.message,
-          /^聚焦测试 [26] 秒后仍未结束，已被终止：检查 agent-loop\.ts 里是否有不会结束的同步循环。$/,
+          /^聚焦测试 [26] 秒后仍未结束，已被终止：检查 agent-loop\.ts 里是否有不会结束的循环（同步循环，或每一轮都立刻兑现的 await 循环：两者都不让出事件循环）。$/,
         );
         return true;
       },

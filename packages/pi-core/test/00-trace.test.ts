@@ -47,6 +47,12 @@ test("序章：README 往返的 trace 按 user → assistant → toolResult → 
 });
 
 test("序章：缺少结果的调用在下一段回答文字之前就被暴露，迟到的结果不算数", () => {
+  const once = ids(danglingCalls([user, asksToRead, answer]));
+  assert.deepEqual(
+    [...new Set(once)],
+    once,
+    "每个悬空调用只记一次：遇到 assistant 时 open 换成这条 assistant 自己的调用，不是追加在旧的后面",
+  );
   assert.deepEqual(
     ids(danglingCalls([user, asksToRead, answer])),
     ["call-1"],
@@ -70,6 +76,18 @@ test("序章：缺少结果的调用在下一段回答文字之前就被暴露�
     ids(danglingCalls([user, both, answer])),
     ["call-1", "call-2"],
     "同一条 assistant 的两个调用都悬空时按声明的顺序返回（toolCallsOf 的顺序），call-1 在前",
+  );
+  const early = result(readCall, "# tiny-pi", 2);
+  assert.deepEqual(
+    ids(danglingCalls([user, early, asksToRead, answer])),
+    ["call-1"],
+    "结果只回答在它之前提出的调用：toolCallId 为 call-1 的结果先于提出 call-1 的 assistant 出现，不算数，call-1 悬空",
+  );
+  const cutOff: AssistantMessage = { ...asksToRead, stopReason: "length" };
+  assert.deepEqual(
+    ids(danglingCalls([user, cutOff, answer])),
+    ["call-1"],
+    "遇到 assistant 就让 open = toolCallsOf(message)，不看 stopReason：stopReason 为 length 的 assistant 带着 call-1，没有结果就悬空",
   );
   const steer: UserMessage = { role: "user", content: "顺便看看 package.json。", timestamp: 3 };
   assert.deepEqual(

@@ -25,11 +25,20 @@ test("穷尽：每一种 ModelEvent 都有自己的一行，终态 done 与 erro
     "error error: ",
     "有 message 字段就写成 error <reason>: <message>，空字符串也是 message：只在没有 message 字段时省略冒号（看 === undefined，不看真假）",
   );
+  assert.equal(
+    eventLine({ type: "text_delta", delta: '路径是 "C:\\tmp"\n下一行' }),
+    'text_delta "路径是 \\"C:\\\\tmp\\"\\n下一行"',
+    "text_delta 的一行是 text_delta 加上 JSON.stringify(delta)，不是自己加引号：delta 里的引号、反斜杠与换行都被转义，一个事件只占一行",
+  );
 });
 
 test("穷尽：绕过编译器漏进来的事件落到 never 分支，抛出写明这个值的错误", () => {
   const smuggled = JSON.parse('{"type":"ping"}') as ModelEvent;
-  assert.throws(() => eventLine(smuggled), /Unhandled value: \{"type":"ping"\}/, "未知的 type 不能被当成某种已知事件");
+  assert.throws(
+    () => eventLine(smuggled),
+    /Unhandled value: \{"type":"ping"\}/,
+    "未知的 type 不能被当成某种已知事件：default 里的 unreachable(event) 抛出 Unhandled value: 加上 JSON.stringify(value)（一行，不加缩进）",
+  );
   assert.throws(() => unreachable("x" as never), /Unhandled value: "x"/, "unreachable 总是抛出，并写明它收到的值");
   assert.throws(
     () => unreachable("x" as never),
@@ -75,7 +84,10 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     [{}, /unknown event type undefined/],
     [{ type: "text_delta" }, /"text_delta" needs a string delta/],
     [{ type: "toolcall_delta", delta: 42 }, /"toolcall_delta" needs a string delta/],
-    [{ type: "toolcall_end", toolCall: { ...readCall, type: "call" } }, /needs a toolCall object/],
+    [{ type: "toolcall_end" }, /"toolcall_end" needs a toolCall object/],
+    [{ type: "toolcall_end", toolCall: null }, /"toolcall_end" needs a toolCall object/],
+    [{ type: "toolcall_end", toolCall: "call-1" }, /"toolcall_end" needs a toolCall object/],
+    [{ type: "toolcall_end", toolCall: { ...readCall, type: "call" } }, /"toolcall_end" needs a toolCall object/],
     [{ type: "toolcall_end", toolCall: { ...readCall, id: 1 } }, /string id and name/],
     [{ type: "toolcall_end", toolCall: { ...readCall, arguments: "{}" } }, /arguments must be an object/],
     [{ type: "done", reason: "error" }, /"done" needs reason "stop", "toolUse" or "length"/],
@@ -90,9 +102,11 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
       () => {
         problem = modelEventProblem(value);
       },
-      `modelEventProblem(${JSON.stringify(value)}) 不抛出，而是返回原因：先用 isRecord() 证明是普通对象（null、数组、字符串返回 "expected an object"），再读字段`,
+      `modelEventProblem(${JSON.stringify(value)}) 不抛出，而是返回原因：先用 isRecord() 证明是普通对象（null、数组、字符串返回 "expected an object"），再读字段；toolcall_end 的 toolCall 也一样，交给 toolCallProblem() 证明之后才读它的 id`,
     );
-    assert.match(problem ?? "（没有问题）", reason, `${JSON.stringify(value)} 应当被拒绝，原因匹配 ${reason}`);
+    const refusal = `${JSON.stringify(value)} 应当被拒绝，原因匹配 ${reason}`;
+    assert.notEqual(problem, undefined, `${refusal}，modelEventProblem 却返回了 undefined（没有问题）`);
+    assert.match(problem ?? "", reason, refusal);
     assert.equal(isModelEvent(value), false, `isModelEvent 拒绝 ${JSON.stringify(value)}`);
   }
 });

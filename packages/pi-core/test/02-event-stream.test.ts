@@ -29,18 +29,55 @@ async function outcome<T>(promise: Promise<T>): Promise<{ value: T } | { error: 
   return seen;
 }
 
+/**
+ * At most `limit` events of the stream's iteration, each step read as far as it goes once every
+ * queued callback ran: an iteration that repeats an event forever, or waits, still comes back.
+ */
+async function readAtMost(stream: PushModelStream, limit: number): Promise<{ events: ModelEvent[]; end: string }> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const read: ModelEvent[] = [];
+  while (read.length < limit) {
+    const step = await outcome(iterator.next());
+    if (step === "pending") return { events: read, end: "pending" };
+    if ("error" in step) throw step.error;
+    if (step.value.done === true) return { events: read, end: "done" };
+    read.push(step.value.value);
+  }
+  return { events: read, end: "more" };
+}
+
 /** Lets every callback already queued run, so a consumer that can go on has gone on. */
 function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
 test("排队：迭代开始之前 push 的事件在队列里等待，按顺序各交付一次；end 结束迭代，result() 给出同一条 assistant", async () => {
+  const bounded = new PushModelStream();
+  for (const event of events) bounded.push(event);
+  bounded.end(final);
+  const read = await readAtMost(bounded, events.length + 1);
+  assert.notEqual(
+    read.end,
+    "pending",
+    "end(message) 记下 closed（this.closed = true）：队列读完、流已经 end 时 next() 给出 done，而不是一直等待",
+  );
+  assert.deepEqual(
+    read.events.slice(events.length),
+    [],
+    `next() 从 readIndex 处读一个，下标加一：end 之前 push 了 ${events.length} 个事件，读完就是 done，不会多出事件（同一个事件一再交付，说明 readIndex 没有加一，迭代永远不会结束）`,
+  );
+
   const stream = new PushModelStream();
   for (const event of events) stream.push(event);
   stream.end(final);
   const seen: ModelEvent[] = [];
   for await (const event of stream) seen.push(event);
   assert.deepEqual(seen, events, "先到的事件一个不少、一个不多，顺序不变");
+  assert.notEqual(
+    await outcome(stream.result()),
+    "pending",
+    "end(message) 用 this.settleFinal.resolve(message) 兑现 result()：end 之后 result() 不能一直等着",
+  );
   assert.ok((await stream.result()) === final, "result() 给出 end 收到的那一条 assistant（同一个对象，不是副本）");
 
   const again: ModelEvent[] = [];
@@ -139,7 +176,11 @@ test("唤醒：fail 先交付队列里的事件再让迭代 reject，等待中�
   const drained: ModelEvent[] = [];
   await assert.rejects(
     (async () => {
-      for await (const event of early) drained.push(event);
+      for await (const event of early) {
+        drained.push(event);
+        // An iteration that repeats its first event never ends: stop reading instead of hanging.
+        if (drained.length > 1) break;
+      }
     })(),
     (error) => error === failure,
     "队列读完以后，迭代以 fail 的那个错误 reject，而不是正常结束",
@@ -161,6 +202,19 @@ test("唤醒：fail 先交付队列里的事件再让迭代 reject，等待中�
     { error: failure },
     "fail 让每个等待者都以同一个错误 reject，不只是最早的那个",
   );
-  await assert.rejects(stream.result(), (error) => error === failure, "result() 以同一个错误 reject");
+  assert.deepEqual(
+    await outcome(stream.result()),
+    { error: failure },
+    "fail(error) 用 this.settleFinal.reject(error) 让 result() 以同一个错误 reject（不会一直等着）",
+  );
   assert.throws(() => stream.push({ type: "start" }), /after the stream ended/, "fail 之后流已经结束");
+
+  const plain = new PushModelStream();
+  const waiter = plain[Symbol.asyncIterator]().next();
+  plain.fail("socket closed");
+  assert.deepEqual(
+    [await outcome(waiter), await outcome(plain.result())],
+    [{ error: "socket closed" }, { error: "socket closed" }],
+    "fail(error) 让 result() 与所有等待者以同一个 error reject：不是 Error 的值也原样交出，不包成 new Error",
+  );
 });

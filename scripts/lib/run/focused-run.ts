@@ -160,7 +160,8 @@ export async function runFocused(
 
 function spinning(checkpoint: Checkpoint, afterMs: number, test: string | undefined): RunTimeoutError {
   return new RunTimeoutError(
-    `聚焦测试 ${afterMs / 1000} 秒后仍未结束，已被终止：检查 ${teachingNames(checkpoint)} 里是否有不会结束的同步循环。`,
+    `聚焦测试 ${afterMs / 1000} 秒后仍未结束，已被终止：检查 ${teachingNames(checkpoint)} 里是否有不会结束的循环` +
+      "（同步循环，或每一轮都立刻兑现的 await 循环：两者都不让出事件循环）。",
     test,
   );
 }

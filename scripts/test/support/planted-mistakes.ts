@@ -4,7 +4,8 @@
 // The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
-// fresh-learner walks of 10–14 (issue 34), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
+// fresh-learner walks of 10–14 (issue 34), the block after chapter 05's the fresh-learner walks of 00–05 and 10–14
+// after issue 34's fixes, chapter 15's its author's and the chapter-15 walk's, chapter 16's its
 // author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
 // author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19); the others
 // are the course's own.
@@ -1662,6 +1663,149 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /null 的调用片段不跳过/,
+  },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk A, chapters 00–02): mistakes that
+  // passed verify silently there, or went red with a neighbouring rule, a generic line or after the 30 s stop.
+  {
+    checkpoint: "00",
+    name: "stopReason 不是 toolUse 的 assistant，它的调用不记进 open",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "      open = toolCallsOf(message);",
+        replace: '      open = message.stopReason === "toolUse" ? toolCallsOf(message) : [];',
+      },
+    ],
+    says: /遇到 assistant 就让 open = toolCallsOf\(message\)，不看 stopReason/,
+  },
+  {
+    checkpoint: "00",
+    name: "先于调用到达的结果也算回答了它",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "  let open: ToolCall[] = [];\n",
+        replace: "  let open: ToolCall[] = [];\n  const answered = new Set<string>();\n",
+      },
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "      open = toolCallsOf(message);",
+        replace: "      open = toolCallsOf(message).filter((call) => !answered.has(call.id));\n      answered.clear();",
+      },
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: '    } else if (message.role === "toolResult") {\n',
+        replace: '    } else if (message.role === "toolResult") {\n      answered.add(message.toolCallId);\n',
+      },
+    ],
+    says: /结果只回答在它之前提出的调用/,
+  },
+  {
+    checkpoint: "00",
+    name: "新 assistant 的调用追加在 open 后面，旧的调用又记一次",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "      open = toolCallsOf(message);",
+        replace: "      open.push(...toolCallsOf(message));",
+      },
+    ],
+    says: /每个悬空调用只记一次/,
+  },
+  {
+    checkpoint: "01",
+    name: "toolcall_end 先读 toolCall.id，再交给 toolCallProblem()",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "      return toolCallProblem(value.toolCall);",
+        replace:
+          '      return typeof (value.toolCall as ToolCall).id === "string"\n        ? toolCallProblem(value.toolCall)\n        : "toolCall needs a string id and name";',
+      },
+    ],
+    says: /modelEventProblem\(\{"type":"toolcall_end"\}\) 不抛出，而是返回原因/,
+  },
+  {
+    checkpoint: "01",
+    name: "text_delta 的一行自己加引号，不用 JSON.stringify",
+    lab: "1.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "      return `text_delta ${JSON.stringify(event.delta)}`;",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: '      return `text_delta "${event.delta}"`;',
+      },
+    ],
+    says: /text_delta 的一行是 text_delta 加上 JSON\.stringify\(delta\)，不是自己加引号/,
+  },
+  {
+    checkpoint: "01",
+    name: "unreachable() 的值带缩进，错误写成了多行",
+    lab: "1.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "  throw new Error(`Unhandled value: ${JSON.stringify(value)}`);",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: "  throw new Error(`Unhandled value: ${JSON.stringify(value, null, 2)}`);",
+      },
+    ],
+    says: /unreachable\(event\) 抛出 Unhandled value: 加上 JSON\.stringify\(value\)（一行，不加缩进）/,
+  },
+  {
+    checkpoint: "02",
+    name: "next() 交付事件后忘了 readIndex 加一",
+    lab: "2.1",
+    mutations: [{ file: modelStream, find: "      this.readIndex += 1;\n", replace: "" }],
+    says: /next\(\) 从 readIndex 处读一个，下标加一/,
+  },
+  {
+    checkpoint: "02",
+    name: "end 没有记下 closed",
+    lab: "2.1",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    this.closed = true;\n    this.settleFinal.resolve(message);",
+        replace: "    this.settleFinal.resolve(message);",
+      },
+    ],
+    says: /end\(message\) 记下 closed/,
+  },
+  {
+    checkpoint: "02",
+    name: "end 忘了兑现 result()",
+    lab: "2.1",
+    mutations: [{ file: modelStream, find: "    this.settleFinal.resolve(message);\n", replace: "" }],
+    says: /end\(message\) 用 this\.settleFinal\.resolve\(message\) 兑现 result\(\)/,
+  },
+  {
+    checkpoint: "02",
+    name: "fail 忘了让 result() reject",
+    lab: "2.2",
+    mutations: [{ file: modelStream, find: "    this.settleFinal.reject(error);\n", replace: "" }],
+    says: /fail\(error\) 用 this\.settleFinal\.reject\(error\) 让 result\(\) 以同一个错误 reject/,
+  },
+  {
+    checkpoint: "02",
+    name: "fail 把不是 Error 的值包成 Error 再交给等待者",
+    lab: "2.2",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    for (const waiter of this.waiters.splice(0)) waiter.reject(error);",
+        replace:
+          "    for (const waiter of this.waiters.splice(0)) {\n      waiter.reject(error instanceof Error ? error : new Error(String(error)));\n    }",
+      },
+    ],
+    says: /不是 Error 的值也原样交出，不包成 new Error/,
   },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {
