@@ -325,6 +325,11 @@ test(
       "名字里有 token 或 secret 的请求头也是凭据（/auth|key|token|secret/i）：它们的值换成 [redacted]",
     );
     assert.equal(
+      await echoed("sk-course-other", { "X-Api-Key": "xk-55Tq-91" }, "Key xk-55Tq-91 is unknown."),
+      "401 Key [redacted] is unknown. (check the API key)",
+      "请求头的名字不分大小写（/auth|key|token|secret/i 的 i）：写成 X-Api-Key、Authorization 的头也是凭据",
+    );
+    assert.equal(
       await echoed("sk-course-other", {}, 'Upstream said "Bearer proxy-cred-8812".'),
       '401 Upstream said "Bearer [redacted]". (check the API key)',
       "最后再把任何 Bearer … 后面的凭据换掉，哪怕它不是我们发的（SCHEME_CREDENTIAL）",
@@ -362,6 +367,13 @@ test(
       encodedRun.assistant.errorMessage?.includes("7Lm4"),
       false,
       `查询串里 percent 编码写出的密钥也换掉（urlCredentials 给出原样与 encodeURIComponent 各一份）：${encodedRun.assistant.errorMessage}`,
+    );
+    const signature = "sg-77Kd3Qw0Pz";
+    const signedRun = await runTurn(model(`http://127.0.0.1:${await closedPort()}/v1?sig=${signature}`));
+    assert.equal(
+      signedRun.assistant.errorMessage?.includes(signature),
+      false,
+      `查询串里名字像凭据的参数（/key|token|secret|pass|auth|sig/i）都换掉：?sig=… 的签名也是密钥：${signedRun.assistant.errorMessage}`,
     );
     let unparsable: string[] | undefined;
     assert.doesNotThrow(() => {
@@ -414,7 +426,27 @@ test(
       "malformed stream: a chunk's choices[2].delta is 3, not an object",
       "服务器常发的 null 仍然接受：content: null、tool_calls: null、delta: null 都跳过，说出的是第一处真正的问题",
     );
+    const arrayDelta = await refused('data: {"id":"c","choices":[{"index":0,"delta":["a"]}]}');
+    assert.equal(
+      arrayDelta.errorMessage,
+      'malformed stream: a chunk\'s choices[0].delta is ["a"], not an object',
+      'delta 不是对象时说出它：数组也不是对象（用 isObject()，不是 typeof === "object"）',
+    );
+    const objectCalls = await refused('data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":{"index":0}}}]}');
+    assert.equal(
+      objectCalls.errorMessage,
+      'malformed stream: a chunk\'s choices[0].delta.tool_calls is {"index":0}, not a list',
+      'delta.tool_calls 不是数组时说出它：一个对象（{"index":0}）不是列表（用 Array.isArray()）',
+    );
     // Only the shape is asked here: reading the chunk is Lab 5.4's, whose stub may still throw.
+    const emptyChoices =
+      (await refused('data: {"id":"c","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":1}}')).errorMessage ??
+      "";
+    assert.doesNotMatch(
+      emptyChoices,
+      /malformed stream/,
+      "choices 是空列表 [] 的数据块不是坏形状（include_usage 的 usage 块就是 choices: []）：[] 也是列表，chunkProblem() 对它返回 undefined",
+    );
     const noChoices =
       (await refused('data: {"id":"c","object":"chat.completion.chunk","usage":{"prompt_tokens":3}}')).errorMessage ??
       "";
@@ -497,7 +529,11 @@ test("文本与终态：流在中途断开（异常）：error（stream interrup
   server.reply(resetAfter(body, body.indexOf(" is")));
   const { events, assistant } = await runTurn(model());
   assert.match(assistant.errorMessage ?? "", /^stream interrupted: /, "连接中途断开是 stream interrupted");
-  assert.deepEqual(assistant.content, [{ type: "text", text: "This project" }], "断开之前的文字保留");
+  assert.deepEqual(
+    assistant.content,
+    [{ type: "text", text: "This project" }],
+    "断开之前的文字保留：finish() 的 failed 分支（Lab 5.2 ⑤）把 partial() 给出的 assistant 交给 fail()，不是另做一条空的",
+  );
   assert.deepEqual(
     terminal(events),
     { type: "error", reason: "error", message: assistant.errorMessage },
@@ -511,7 +547,11 @@ test(
   async () => {
     const filtered = await replay(fixtureBytes("openai-content-filter.sse"));
     assert.equal(terminal(filtered.events)?.type, "error", "content_filter 只有一个 error 终态，没有 done");
-    assert.match(filtered.assistant.errorMessage ?? "", /^finish_reason "content_filter": /, "content_filter 不是成功");
+    assert.equal(
+      filtered.assistant.errorMessage,
+      'finish_reason "content_filter": the server\'s content filter stopped the answer',
+      "content_filter 不是成功：errorMessage 是表里专给它的那一句（内容过滤器停下了回答），不是不认识的原因那句 not one of …",
+    );
     const unknown = await replay(
       fixtureBytes("openai-text.sse").toString("utf8").replace('"finish_reason":"stop"', '"finish_reason":"eos"'),
     );

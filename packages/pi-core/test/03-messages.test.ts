@@ -43,6 +43,11 @@ function deepFreeze<T>(value: T): T {
 
 test("消息 IR：text、userMessage、assistantMessage 给出 canonical 形状，时间戳由调用者给定或取当前时间", () => {
   assert.deepEqual(text("你好"), { type: "text", text: "你好" }, "text() 是一个 text 块");
+  assert.equal(
+    text("  缩进的一行\n").text,
+    "  缩进的一行\n",
+    "text() 的 value 原样放进 text 字段，内容不改写：不 trim，开头结尾的空白与换行都留着",
+  );
   assert.deepEqual(
     userMessage("请读取 README.md", 1),
     { role: "user", content: "请读取 README.md", timestamp: 1 },
@@ -94,12 +99,17 @@ test("文本投影：README 往返投影成四行，调用只留名字与 id，�
     ].join("\n"),
     "每条消息一行，按 transcript 的顺序",
   );
+  assert.equal(
+    projectText([userMessage("后来的问题", 5), assistantMessage([text("先前的回答")], "stop", 1)]),
+    "user: 后来的问题\nassistant: 先前的回答",
+    "按 transcript 的顺序，不按时间戳排序：时间戳 5 的消息排在数组前面，它的一行也在前面",
+  );
   const failed: ToolResultMessage = { ...readResult, content: [{ type: "text", text: "ENOENT" }], isError: true };
   assert.equal(projectText([failed]), "toolResult call-1 (error): ENOENT", "失败的结果标出 (error)");
   assert.equal(
     projectText([userMessage([text("第一段"), text("第二段")], 1)]),
     "user: 第一段第二段",
-    "块数组形式的 user 内容连成一行",
+    "块数组形式的 user 内容用 joined() 连成一行：块之间什么也不加（不加空格）",
   );
   assert.equal(
     projectText([userMessage("  缩进的问题 ", 1)]),

@@ -37,6 +37,11 @@ test("脚本回合：脚本里的消息按真实协议播放成事件，每次�
   const options = { signal };
 
   const one = await drain(model.stream(sent, options));
+  assert.equal(
+    one.final.stopReason,
+    "toolUse",
+    "options 里有 signal 但它还没有取消（signal.aborted 为 false）：回合照常播放；预取消看的是 options.signal.aborted，不是有没有 signal",
+  );
   assert.deepEqual(
     one.events.find((event) => event.type === "toolcall_delta"),
     { type: "toolcall_delta", delta: '{"path":"README.md"}' },
@@ -105,6 +110,13 @@ test("脚本回合：脚本里的消息按真实协议播放成事件，每次�
     ],
     "每个文本块按 content 里的顺序各一个 text_delta；每个调用先 toolcall_delta 再 toolcall_end，一个调用接一个调用",
   );
+  const textAfterCall = new ScriptedModel([assistantMessage([readCall, text("读完再说。")], "toolUse", 7)]);
+  const after = await drain(textAfterCall.stream(request()));
+  assert.deepEqual(
+    after.events.map((event) => event.type),
+    ["start", "text_delta", "toolcall_delta", "toolcall_end", "done"],
+    "先发完所有文本块，再发调用：content 里写在调用之后的文字也先发 text_delta（两个循环，不是按 content 一块一块发）",
+  );
 });
 
 test("错误回合：显式的 error 回合保留部分文字与 errorMessage，以 error 事件结束，result() 仍 resolve", async () => {
@@ -150,7 +162,17 @@ test("脚本耗尽：超出脚本的请求不抛出，以 errorMessage 写明第
     stream = model.stream(request());
   }, "stream() 不抛出：脚本耗尽也走协议的终态");
   assert.ok(stream !== undefined, "stream() 返回一个流，而不是什么也不给");
+  assert.equal(
+    model.requests.length,
+    2,
+    "快照在检查回合之前已经记下：超出脚本的请求也记进 requests，测试能看到它问了什么",
+  );
   const { events, final } = await drain(stream);
+  assert.deepEqual(
+    final.content,
+    [],
+    "脚本耗尽没有回合可放：result() 是一条空的 assistant，那句话只在 errorMessage 与 error 事件的 message 里，不当成文字",
+  );
   assert.deepEqual(
     events,
     [{ type: "start" }, { type: "error", reason: "error", message: exhausted }],
@@ -161,7 +183,6 @@ test("脚本耗尽：超出脚本的请求不抛出，以 errorMessage 写明第
     { content: [], stopReason: "error", errorMessage: exhausted },
     "result() 给出 stopReason 为 error、带同一句 errorMessage 的空 assistant",
   );
-  assert.equal(model.requests.length, 2, "超出脚本的请求也记进 requests，测试能看到它问了什么");
 });
 
 test("预取消：signal 已经取消的请求以 aborted 终态结束，不消耗脚本里的回合，仍留下快照", async () => {

@@ -7,8 +7,8 @@
 // fresh-learner walks of 10–14 (issue 34), the block after chapter 05's the fresh-learner walks of 00–05 and 10–14
 // after issue 34's fixes, chapter 15's its author's and the chapter-15 walk's, chapter 16's its
 // author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
-// author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19); the others
-// are the course's own.
+// author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19), the blocks so
+// marked the fresh-learner walks of 00–05 and 10–14 after issue 34's fixes; the others are the course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -1478,6 +1478,47 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /没有块时这一行就以 `: ` 结尾，冒号后的空格照写/,
   },
+  // The fresh-learner walk of 03–05 after issue 34's fixes (walk B): mistakes that passed verify silently there.
+  {
+    checkpoint: "03",
+    name: "projectText 按时间戳排序，不按 transcript 的顺序",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        find: '  return messages.map(projectLine).join("\\n");',
+        replace: '  return [...messages].sort((a, b) => a.timestamp - b.timestamp).map(projectLine).join("\\n");',
+      },
+    ],
+    says: /按 transcript 的顺序，不按时间戳排序/,
+  },
+  {
+    checkpoint: "03",
+    name: "text() 把 value trim 掉",
+    lab: "3.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/messages.ts",
+        find: '  return { type: "text", text: value };',
+        replace: '  return { type: "text", text: value.trim() };',
+      },
+    ],
+    says: /text\(\) 的 value 原样放进 text 字段，内容不改写：不 trim/,
+  },
+  {
+    checkpoint: "03",
+    name: "块数组形式的 user 用空格连接，不用 joined()",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        find: 'typeof message.content === "string" ? message.content : joined(message.content)',
+        replace:
+          'typeof message.content === "string" ? message.content : message.content.map((block) => block.text).join(" ")',
+      },
+    ],
+    says: /块数组形式的 user 内容用 joined\(\) 连成一行：块之间什么也不加/,
+  },
   {
     checkpoint: "04",
     name: "有 errorMessage 的 aborted 回合播放成 reason error",
@@ -1522,6 +1563,64 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /每个调用先 push toolcall_delta，再 push toolcall_end/,
+  },
+  // The fresh-learner walk of 03–05 after issue 34's fixes (walk B).
+  {
+    checkpoint: "04",
+    name: "文本块与调用按 content 的顺序在一个循环里播放",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '    if (block.type === "text") stream.push({ type: "text_delta", delta: block.text });\n  }\n  for (const call of toolCallsOf(turn)) {\n    stream.push({ type: "toolcall_delta", delta: JSON.stringify(call.arguments) });\n    stream.push({ type: "toolcall_end", toolCall: structuredClone(call) });\n  }\n',
+        replace:
+          '    if (block.type === "text") stream.push({ type: "text_delta", delta: block.text });\n    else {\n      stream.push({ type: "toolcall_delta", delta: JSON.stringify(block.arguments) });\n      stream.push({ type: "toolcall_end", toolCall: structuredClone(block) });\n    }\n  }\n',
+      },
+    ],
+    says: /先发完所有文本块，再发调用/,
+  },
+  {
+    checkpoint: "04",
+    name: "预取消只看有没有 signal，不看 signal.aborted",
+    lab: "4.1",
+    mutations: [
+      { file: scriptedModel, find: "    if (options?.signal?.aborted) {", replace: "    if (options?.signal) {" },
+    ],
+    says: /options 里有 signal 但它还没有取消（signal\.aborted 为 false）：回合照常播放/,
+  },
+  {
+    checkpoint: "04",
+    name: "找到回合之后才记下快照：超出脚本的请求没有记下",
+    lab: "4.3",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: "    this.requests.push(structuredClone(request));\n    this.requestOptions.push(options);\n",
+        replace: "",
+      },
+      {
+        file: scriptedModel,
+        find: "    this.played += 1;\n",
+        replace:
+          "    this.requests.push(structuredClone(request));\n    this.requestOptions.push(options);\n    this.played += 1;\n",
+      },
+    ],
+    says: /快照在检查回合之前已经记下：超出脚本的请求也记进 requests/,
+  },
+  {
+    checkpoint: "04",
+    name: "脚本耗尽时把那句话也当成文字放进 content",
+    lab: "4.3",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '        ...assistantMessage([], "error"),',
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+          '        ...assistantMessage([{ type: "text", text: `request ${this.requests.length} has no scripted turn` }], "error"),',
+      },
+    ],
+    says: /脚本耗尽没有回合可放：result\(\) 是一条空的 assistant/,
   },
   {
     checkpoint: "05",
@@ -1806,6 +1905,113 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /不是 Error 的值也原样交出，不包成 new Error/,
+  },
+  // The fresh-learner walk of 03–05 after issue 34's fixes (walk B): mistakes that passed verify silently there,
+  // or went red in a later lab.
+  {
+    checkpoint: "05",
+    name: "凭据头的名字区分大小写：X-Api-Key 不算凭据",
+    lab: "5.2",
+    mutations: [
+      { file: redact, find: "/auth|key|token|secret/i.test(name)", replace: "/auth|key|token|secret/.test(name)" },
+    ],
+    says: /请求头的名字不分大小写/,
+  },
+  {
+    checkpoint: "05",
+    name: "查询串里的 sig 参数不算凭据",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        find: "/key|token|secret|pass|auth|sig/i.test(name)",
+        replace: "/key|token|secret|pass|auth/i.test(name)",
+      },
+    ],
+    says: /\?sig=… 的签名也是密钥/,
+  },
+  {
+    checkpoint: "05",
+    name: "choices: [] 被当成坏形状",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        find: "  if (!Array.isArray(choices)) return",
+        replace: "  if (!Array.isArray(choices) || choices.length === 0) return",
+      },
+    ],
+    says: /choices 是空列表 \[\] 的数据块不是坏形状/,
+  },
+  {
+    checkpoint: "05",
+    name: "delta 只看 typeof object：数组的 delta 被放过",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        find: "    if (!isObject(delta)) return",
+        replace: '    if (typeof delta !== "object") return',
+      },
+      {
+        file: chunkShape,
+        find: "    const fragments = delta.tool_calls;",
+        replace: "    const fragments = (delta as Record<string, unknown>).tool_calls;",
+      },
+    ],
+    says: /delta 不是对象时说出它：数组也不是对象/,
+  },
+  {
+    checkpoint: "05",
+    name: "tool_calls 只看 typeof object：对象的 tool_calls 被放过",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        find: "    if (!Array.isArray(fragments)) return",
+        replace: '    if (typeof fragments !== "object") return',
+      },
+      {
+        file: chunkShape,
+        find: "    const bad = fragments.findIndex(",
+        replace: "    const bad = (fragments as unknown[]).findIndex(",
+      },
+      {
+        file: chunkShape,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "${shown(fragments[bad])}",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: "${shown((fragments as unknown[])[bad])}",
+      },
+    ],
+    says: /delta\.tool_calls 不是数组时说出它/,
+  },
+  {
+    checkpoint: "05",
+    name: "content_filter 得到不认识的原因那一句",
+    lab: "5.4",
+    mutations: [
+      {
+        file: finishReason,
+        find: '    case "content_filter":\n      return { error: \'finish_reason "content_filter": the server\\\'s content filter stopped the answer\' };\n',
+        replace: "",
+      },
+    ],
+    says: /content_filter 不是成功：errorMessage 是表里专给它的那一句/,
+  },
+  {
+    checkpoint: "05",
+    name: "传输失败时另做一条空的 assistant，已收到的文字丢了",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '      return this.fail(assistant, "error", end.message);',
+        replace:
+          '      return this.fail({ role: "assistant", content: [], stopReason: "error", timestamp }, "error", end.message);',
+      },
+    ],
+    says: /断开之前的文字保留：finish\(\) 的 failed 分支（Lab 5\.2 ⑤）/,
   },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {

@@ -1,4 +1,4 @@
-// Chat Completions chunks → chapter 07's ModelEvents and the turn's one assistant.
+// Chat Completions chunks → chapter 01's ModelEvents and the turn's one assistant.
 import type { AssistantMessage, ModelEvent, TextContent, ToolCall } from "@pi/core";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { mapFinishReason } from "./finish-reason.js";

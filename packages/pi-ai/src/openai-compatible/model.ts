@@ -1,4 +1,4 @@
-// openAICompatibleModel: chapter 07's Model over any OpenAI-compatible Chat Completions endpoint.
+// openAICompatibleModel: chapter 01's Model over any OpenAI-compatible Chat Completions endpoint.
 import { type Model, type ModelRequest, type ModelStream, type ModelStreamOptions, PushModelStream } from "@pi/core";
 import OpenAI, { APIError } from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";

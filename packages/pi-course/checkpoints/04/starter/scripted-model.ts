@@ -28,7 +28,7 @@ export class ScriptedModel implements Model {
 
   stream(request: ModelRequest, options?: ModelStreamOptions): ModelStream {
     // Lab 4.1 ①：先记下这次请求，再找回合：this.requests.push(structuredClone(request))，调用者之后再改请求
-    //   也不影响快照；options 原样记进 this.requestOptions（signal 不能复制，也不该复制）。
+    //   也不影响快照；options 原样记进 this.requestOptions，不要 structuredClone：它不报错，却把 signal 悄悄变成空对象 {}。
     //   还没有记下请求时，下面这一行总会抛出：写完 ① 就删掉它。
     if (this.requests.length === 0) throw new Error("Lab 4.1 把脚本回合播放成事件 尚未实现");
     if (options?.signal?.aborted) {
@@ -53,7 +53,8 @@ function playTurn(turn: AssistantMessage): ModelStream {
   const stream = new PushModelStream();
   stream.push({ type: "start" });
   for (const block of turn.content) {
-    // Lab 4.1 ②：每个文本块（block.type === "text"）push 一个 { type: "text_delta", delta: block.text }；调用块在下一个循环里。
+    // Lab 4.1 ②：每个文本块（block.type === "text"）push 一个 { type: "text_delta", delta: block.text }；调用块在下一个循环里：
+    //   先发完所有文字，再发调用，content 里写在调用之后的文字也先发。
     throw new Error("Lab 4.1 把脚本回合播放成事件 尚未实现");
   }
   for (const call of toolCallsOf(turn)) {

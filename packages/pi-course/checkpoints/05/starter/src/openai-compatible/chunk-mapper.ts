@@ -1,10 +1,10 @@
-// Checkpoint 05 · 学习脚手架（6 个教学文件的第 5 个）：数据块 → 第 07 章的 ModelEvent 与这一轮唯一的 assistant。字段、fail() 与
+// Checkpoint 05 · 学习脚手架（6 个教学文件的第 5 个）：数据块 → 第 01 章的 ModelEvent 与这一轮唯一的 assistant。字段、fail() 与
 // finish() 的骨架已经写好；Lab 5.2、5.4、5.5、5.6 各有几处先抛出“尚未实现”。按 Lab 的编号完成
 // `// Lab 5.N` 注释描述的动作，删除对应的临时错误，然后只运行那一段的测试，例如：
 //   npm run build -w @pi/ai
 //   node --test --test-name-pattern="文本与终态" packages/pi-ai/dist/test/05-*.test.js
 // biome-ignore-all lint/correctness: unfinished labs leave parameters and imports unused until written.
-// Chat Completions chunks → chapter 07's ModelEvents and the turn's one assistant.
+// Chat Completions chunks → chapter 01's ModelEvents and the turn's one assistant.
 import type { AssistantMessage, ModelEvent, TextContent, ToolCall } from "@pi/core";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { mapFinishReason } from "./finish-reason.js";
@@ -52,7 +52,8 @@ export class ChunkMapper {
     }
     if (end.kind === "failed") {
       // Lab 5.2 ⑤：传输失败（HTTP 错误、连不上、流中途断开、坏形状）：用 fail() 以 "error" 和
-      // end.message（model.ts 已经去掉了密钥的那一行）结束，已收到的部分仍在 assistant 里。
+      // end.message（model.ts 已经去掉了密钥的那一行）结束。交给 fail() 的就是上面 partial() 给出的 assistant，
+      // 不要另做一条空的：已收到的部分要留在里面（5.2 的测试没有数据块，Lab 5.4 的“流在中途断开”才检查它）。
       throw new Error("Lab 5.2 失败只留一行，密钥不出现 尚未实现");
     }
     if (this.callProblem !== undefined) return this.fail(assistant, "error", this.callProblem);
