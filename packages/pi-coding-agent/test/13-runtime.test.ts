@@ -527,6 +527,14 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
     assert.equal(model.requests.length, requests, "被拒绝的提示根本不会请求模型");
     await assert.rejects(runtime.flush(), (error: unknown) => error === failed, "flush() 不把没写完的说成已保存");
     await assert.rejects(runtime.dispose(), (error: unknown) => error === failed, "dispose() 也一样");
+    const afterDispose = await runtime.prompt("关了之后").then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(
+      afterDispose === failed,
+      `refusal() 先 poison 再 closed：毒化之后又 dispose() 的 Runtime 仍以 poison 本身拒绝（同一个错误对象），不是“已经 dispose()”；实际：${String(afterDispose)}`,
+    );
     assert.equal(asked.length, before + 1, "毒化之后什么都不再写");
 
     // A write that fails outside any prompt (a compaction entry, say): nobody awaits the chain yet.
@@ -537,7 +545,8 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
     process.removeAllListeners("unhandledRejection");
     process.on("unhandledRejection", keep);
     try {
-      const broken: SessionStore = { ...session, append: async () => Promise.reject(new Error("EIO: 磁盘坏了")) };
+      const multiLine = new Error("EIO: 磁盘坏了\n    at 存储的第二行");
+      const broken: SessionStore = { ...session, append: async () => Promise.reject(multiLine) };
       const lone = openRuntime({ session: broken, leaf: "0000000b", model: scripted(), parts: partsOf() });
       const entry = messageEntry(
         { role: "user", content: "写不进去", timestamp: 1 },
@@ -553,6 +562,17 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
         "链上的 Promise 自己不能 reject：写入失败只记下 poison，不让 writes 链拒绝（没人等它时就是 unhandled rejection）",
       );
       await assert.rejects(lone.flush(), (error: unknown) => error instanceof RuntimeError, "flush() 报出这次写入失败");
+      const poisoned = await lone.flush().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      assert.ok(
+        poisoned instanceof RuntimeError &&
+          isOneLine(poisoned.message) &&
+          poisoned.message.startsWith("会话写入失败（EIO: 磁盘坏了）"),
+        `写入失败是一行 RuntimeError：括号里只放存储错误消息（error.message）的第一行，多行的错误也只给一行（实际：${JSON.stringify(String((poisoned as Error)?.message))}）`,
+      );
+      assert.equal((poisoned as Error).cause, multiLine, "选项 { cause: error } 挂的是存储抛出的原错误本身");
     } finally {
       process.off("unhandledRejection", keep);
       for (const listener of runner) process.on("unhandledRejection", listener);
@@ -658,6 +678,14 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
       `提示结束时只写了 ${written} 个条目，应为 2 个（用户消息与回答）：transcript 里每条消息恰好记录一次`;
     await arrivalWhile(hold, running, twoEntries(0));
     const closing = runtime.dispose().then(() => void order.push("dispose"));
+    const whileClosing = await runtime.prompt("关闭时").then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(
+      whileClosing instanceof RuntimeError && /dispose/.test(whileClosing.message),
+      `refusal() 先 closed 再 running：dispose() 之后的提示被告知已经 dispose()，即使上一个提示还在运行（等它结束也不会再接受）；实际：${String(whileClosing)}`,
+    );
     for (let written = 0; written < 2; written += 1) {
       if (written > 0) await arrivalWhile(hold, running, twoEntries(written));
       hold.release();
@@ -859,6 +887,18 @@ test("三种模式：未知的模式在任何事情运行之前失败，输出�
       inherited instanceof RuntimeError && /toString/.test(inherited.message),
       `未知的模式：原型上的名字（toString）也不是模式，只认 MODES 自己的键（Object.hasOwn，不是 in）；实际：${String(inherited)}`,
     );
+    for (const name of ["PRINT", " json"]) {
+      const near = await Promise.resolve()
+        .then(() => runMode(name, counted.modeRuntime, { output: out, prompts: ["一"] }))
+        .then(
+          (value: unknown) => `resolved ${String(value)}`,
+          (error: unknown) => error,
+        );
+      assert.ok(
+        near instanceof RuntimeError,
+        `未知的模式：只认 MODES 自己的键，名字原样比较，不 trim、不改大小写（${JSON.stringify(name)} 不是模式）；实际：${String(near)}`,
+      );
+    }
 
     const broken = Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
     const failing = {

@@ -91,6 +91,7 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
   const cases: [string, Message[], string | undefined][] = [
     ["一致的 transcript", GOOD, undefined],
     ["不以用户消息开头", [turn(["你好"]), user], "inconsistent"],
+    ["空的活动路径（没有第一条消息，也就不以用户消息开头）", [], "inconsistent"],
     ["结果没有对应的调用", [user, turn(["先想想"]), result("c9")], "inconsistent"],
     ["结果的工具名与调用不同", [user, turn([readCall]), result("c1", "write")], "inconsistent"],
     [
@@ -108,6 +109,11 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
       [user, turn([readCall]), userMessage("等一下", 2), result("c1")],
       "cross-assistant",
     ],
+    [
+      "调用与它的结果中间隔了一条没有调用的 assistant（每个 assistant 都结束上一批，有没有调用都一样）",
+      [user, turn([readCall]), turn(["好的"]), result("c1")],
+      "cross-assistant",
+    ],
     ["同一个调用 id 用了两次", [user, turn([readCall]), result("c1"), turn([readCall]), result("c1")], "duplicate"],
     ["一个调用有两条结果", [user, turn([readCall]), result("c1"), result("c1")], "duplicate"],
     [
@@ -118,6 +124,11 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
     [
       "后一个 assistant 重用了一个还没有结果的调用 id（assistant 的调用 id 见过就是 duplicate，有没有结果都一样）",
       [user, turn([readCall]), userMessage("换个办法", 2), turn([readCall]), result("c1")],
+      "duplicate",
+    ],
+    [
+      "同一个 assistant 里两个调用用了同一个 id（每个调用 id 一见到就记下，不等整条 assistant 走完）",
+      [user, turn([readCall, readCall]), result("c1"), turn(["好了"])],
       "duplicate",
     ],
     ["调用没有结果", [user, turn([readCall])], "dangling"],
@@ -179,6 +190,11 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
   const second = await runCase(task, loopAgent(log));
   assert.equal(models, 2, "每次运行调用一次 task.model()，模型不在两次运行之间共用");
   assert.deepEqual(
+    [first.evidence.steps, first.evidence.calls],
+    [2, 1],
+    "agent 拿到的是 countingModel(task.model()) 包住的那个模型（counted.model），不是 task.model() 本身：计数才数得到这次运行的 2 次模型请求与 1 个调用",
+  );
+  assert.deepEqual(
     [first.outcome, second.outcome],
     [PASS, PASS],
     "两次运行都通过：execute 逐个 await run.prompt()，collect 才读得到完整的活动路径（少了 await，活动路径还是空的，判为 inconsistent）",
@@ -212,10 +228,17 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
     timed.events.push("now");
     return timed.events.length;
   };
+  const removed: string[] = [];
   await runCase(
     scriptedTask("outside", () => [turn(["好的"])], { outside: { "outside/secrets.env": SECRET } }),
     looking,
-    { now },
+    {
+      now,
+      removeFolder: async (folder) => {
+        removed.push(folder.root);
+        await removeRunFolder(folder);
+      },
+    },
   );
   assert.deepEqual(
     timed.events,
@@ -226,6 +249,11 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
     placed,
     [true, false],
     "task.outside 写在工作区旁边（folder.root 下），不在工作区里：否则边界任务就没有工作区之外的文件可泄露",
+  );
+  assert.deepEqual(
+    removed,
+    timed.setups.map((setup) => path.dirname(setup.workspace)),
+    "cleanup 用给了的 options.removeFolder 删这次运行的文件夹（options.removeFolder ?? removeRunFolder），没给才用 removeRunFolder",
   );
 });
 
@@ -262,7 +290,7 @@ test("运行器：prepare 或 execute 失败只留下阶段标签；execute 失�
 test("运行器：judge 只拿到活动路径与声明的文件，而且是深拷贝、冻结的", { timeout: TEST_TIMEOUT_MS }, async () => {
   const log = newLog();
   let observed: Observation | undefined;
-  let edit: unknown;
+  const unfrozen: string[] = [];
   let atJudge: { events: string[]; workspaceLeft: boolean } | undefined;
   const task = scriptedTask("look", () => [turn([call("c1", "read", { path: "notes.md" })]), turn(["读完了。"])], {
     fixture: { "notes.md": "# 笔记\n", "secret.txt": SECRET },
@@ -270,18 +298,29 @@ test("运行器：judge 只拿到活动路径与声明的文件，而且是深�
     judge: (observation) => {
       observed = observation;
       atJudge = { events: [...log.events], workspaceLeft: existsSync(log.setups[0]?.workspace ?? "") };
-      try {
-        (observation.messages as Message[]).push(userMessage("判定通过"));
-        const first = observation.messages[0] as { content: unknown };
-        first.content = "改过了";
-      } catch (error) {
-        edit = error;
+      const edits: [string, () => void][] = [
+        ["messages", () => (observation.messages as Message[]).push(userMessage("判定通过"))],
+        ["messages[0]", () => Object.assign(observation.messages[0] ?? {}, { content: "改过了" })],
+        ["files", () => Object.assign(observation.files, { "notes.md": "改过了" })],
+      ];
+      for (const [what, edit] of edits) {
+        try {
+          edit();
+          unfrozen.push(what);
+        } catch (error) {
+          if (!(error instanceof TypeError)) unfrozen.push(`${what}（抛出的不是 TypeError）`);
+        }
       }
       return { success: true, unmet: [] };
     },
   });
   const report = await runCase(task, loopAgent(log));
   assert.deepEqual(report.outcome, PASS, "judge 通过");
+  assert.deepEqual(
+    unfrozen,
+    [],
+    "judge 改不动它看到的东西：它拿到的是 frozenCopy()，深拷贝、每一层冻结（messages、每条消息、files 都是），修改会抛出 TypeError",
+  );
   assert.deepEqual(
     atJudge,
     { events: ["open", "prompt", "collect", "dispose"], workspaceLeft: false },
@@ -297,7 +336,6 @@ test("运行器：judge 只拿到活动路径与声明的文件，而且是深�
     ["user", "assistant", "toolResult", "assistant"],
     "judge 看到的是会话的活动路径",
   );
-  assert.ok(edit instanceof TypeError, "judge 改不动它看到的东西：每一层都是冻结的，修改会抛出 TypeError");
   assert.notEqual(observed?.messages, log.live, "judge 拿到的是副本，不是运行中那份 transcript");
   assert.equal(log.live[0]?.role === "user" && log.live[0].content, "开始", "运行中的 transcript 没有被 judge 改动");
 });
@@ -391,6 +429,7 @@ test("证据与套件：套件按给定顺序一个接一个地运行，重复�
     repeat: 2,
     onReport: (report) => progress.push(`${report.task} 第 ${made.length} 次之后`),
   });
+  assert.equal(overlapped, false, "同一时刻只有一次运行：串行，一次 await 完再开始下一次，不是 Promise.all");
   assert.deepEqual(
     reports.map((report) => report.task),
     ["a", "a", "b", "b", "a", "a"],
@@ -401,7 +440,6 @@ test("证据与套件：套件按给定顺序一个接一个地运行，重复�
     ["a 第 1 次之后", "a 第 2 次之后", "b 第 3 次之后", "b 第 4 次之后", "a 第 5 次之后", "a 第 6 次之后"],
     "onReport 在每次运行之后、下一次开始之前调用（一行进度），不是全部跑完再一起报",
   );
-  assert.equal(overlapped, false, "同一时刻只有一次运行：串行，一次 await 完再开始下一次，不是 Promise.all");
   assert.deepEqual(made, ["a", "a", "b", "b", "a", "a"], "每次运行都重新调用 task.model()");
   assert.equal(new Set(log.setups.map((setup) => setup.workspace)).size, 6, "六次运行用了六个不同的临时工作区");
   for (const repeat of [0, 1.5, -1]) {
@@ -438,11 +476,21 @@ test("证据与套件：pass@1 与 pass^K 按任务与总体计算，token 与�
     ],
     "每个任务：运行次数、通过次数、pass@1 = 通过/运行、pass^K 只有 K 次全过才是 1；基础设施错误不算通过",
   );
+  assert.deepEqual(
+    summarise([report("b", PASS, 1), report("a", PASS, 1), report("b", PASS, 1)]).tasks.map((task) => task.task),
+    ["b", "a"],
+    "summarise() 按任务第一次出现的顺序列出（先跑的 b 在前），不按任务名排序",
+  );
   const perfect = summarise([report("x", PASS, 1), report("x", PASS, 1), report("y", failed, 1), report("y", PASS, 1)]);
   assert.deepEqual(
-    [perfect.passAt1, perfect.passAll, perfect.tokens],
-    [0.75, 0.5, 4],
-    "总体是各任务的平均：(1 + 0.5)/2 与 (1 + 0)/2",
+    [perfect.passAt1, perfect.passAll],
+    [0.75, 0.5],
+    "总体的两个通过率是各任务的平均：(1 + 0.5)/2 与 (1 + 0)/2",
+  );
+  assert.deepEqual(
+    [perfect.tokens, perfect.ms],
+    [4, 40],
+    "总体的 tokens 与 ms 是各任务的总和（1+1+1+1 与 10×4），不是平均",
   );
   const uneven = summarise([report("x", PASS, 1), report("x", PASS, 1), report("x", PASS, 1), report("y", failed, 1)]);
   assert.equal(uneven.passAt1, 0.5, "总体 pass@1 是各任务的平均 (1 + 0)/2，不是把所有运行混在一起的 3/4");

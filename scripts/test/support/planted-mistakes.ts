@@ -1,14 +1,14 @@
-// Mistakes a learner makes in chapters 00–07, 09 and 10–17, planted in the teaching files (the target's,
+// Mistakes a learner makes in chapters 00–07 and 09–19, planted in the teaching files (the target's,
 // or a lab stage's: the starter with the labs up to one filled in), each with the lab whose
 // focused tests must go red first and what verify must say about it: the broken rule and the fix.
 // The first ones of 06, 07 and 09 are the walk's (issue 21), those of 00–04 the walk's of issue 28,
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
-// fresh-learner walks of 10–14 (issue 34), the block after chapter 05's the fresh-learner walks of 00–05 and 10–14
-// after issue 34's fixes, chapter 15's its author's and the chapter-15 walk's, chapter 16's its
+// fresh-learner walks of 10–14 (issue 34), those marked so the fresh-learner walks of 00–05 and 10–14
+// after issue 34's fixes (walks A–D), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
 // author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
-// author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19), the blocks so
-// marked the fresh-learner walks of 00–05 and 10–14 after issue 34's fixes; the others are the course's own.
+// author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19); the others are the
+// course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
 
 export interface PlantedMistake {
@@ -2709,6 +2709,62 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /恢复的是 session\.pathTo\(leaf\)：从叶沿 parentId 回到根的那条路径/,
   },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk D, 13–14): silent before.
+  {
+    checkpoint: "13",
+    name: "refusal() 先查 closed 再查 poison：毒化后又 dispose() 的 Runtime 说的是“已经 dispose()”",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: '    if (poison !== undefined) return poison;\n    if (closed) return new RuntimeError("这个 Runtime 已经 dispose()：不再接受提示；要继续，在会话上重新打开一个。");\n',
+        replace:
+          '    if (closed) return new RuntimeError("这个 Runtime 已经 dispose()：不再接受提示；要继续，在会话上重新打开一个。");\n    if (poison !== undefined) return poison;\n',
+      },
+    ],
+    says: /refusal\(\) 先 poison 再 closed：毒化之后又 dispose\(\) 的 Runtime 仍以 poison 本身拒绝/,
+  },
+  {
+    checkpoint: "13",
+    name: "refusal() 先查 running 再查 closed：运行中 dispose() 之后的提示被叫去等",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: '    if (closed) return new RuntimeError("这个 Runtime 已经 dispose()：不再接受提示；要继续，在会话上重新打开一个。");\n    if (running !== undefined) {\n      return new RuntimeError("上一个提示还没有结束：用 steer() 把这一行送进正在运行的一轮，或等它结束再提示。");\n    }\n',
+        replace:
+          '    if (running !== undefined) {\n      return new RuntimeError("上一个提示还没有结束：用 steer() 把这一行送进正在运行的一轮，或等它结束再提示。");\n    }\n    if (closed) return new RuntimeError("这个 Runtime 已经 dispose()：不再接受提示；要继续，在会话上重新打开一个。");\n',
+      },
+    ],
+    says: /refusal\(\) 先 closed 再 running：dispose\(\) 之后的提示被告知已经 dispose\(\)/,
+  },
+  {
+    checkpoint: "13",
+    name: "毒化的原因是 String(error)：多行的存储错误给出多行的 RuntimeError",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: '        const cause = String((error as Error)?.message ?? error).split("\\n")[0];',
+        replace: "        const cause = String(error);",
+      },
+    ],
+    says: /写入失败是一行 RuntimeError：括号里只放存储错误消息（error\.message）的第一行/,
+  },
+  {
+    checkpoint: "13",
+    name: "selectMode 先 trim 再转小写：PRINT 也被当成 print",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "  if (!Object.hasOwn(MODES, name)) {",
+        replace: "  const key = name.trim().toLowerCase();\n  if (!Object.hasOwn(MODES, key)) {",
+      },
+      { file: modes, find: "  return MODES[name as ModeName];", replace: "  return MODES[key as ModeName];" },
+    ],
+    says: /只认 MODES 自己的键，名字原样比较，不 trim、不改大小写/,
+  },
   {
     checkpoint: "11",
     name: "parseCompactionEntry 返回 entry 本身",
@@ -2863,6 +2919,145 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /每个任务连续 repeat 次（task 1 × K，再 task 2 × K）/,
+  },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk D, 13–14): silent or misleading before.
+  {
+    checkpoint: "14",
+    name: "同一个 assistant 里的调用 id 等整条走完才记下：一条消息里的两个 c1 不算 duplicate",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '        if (seen.has(call.id)) return "duplicate";\n        seen.set(call.id, call.name);\n        batch.add(call.id);\n      }\n',
+        replace:
+          '        if (seen.has(call.id)) return "duplicate";\n        batch.add(call.id);\n      }\n      for (const call of toolCallsOf(message)) seen.set(call.id, call.name);\n',
+      },
+    ],
+    says: /同一个 assistant 里两个调用用了同一个 id[^\n]*应为 duplicate/,
+  },
+  {
+    checkpoint: "14",
+    name: "没有调用的 assistant 不结束上一批：隔着它的结果被放过",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: "      continue;\n    }\n    inBatch = false;\n",
+        replace:
+          '      continue;\n    }\n    if (message.role === "assistant" && toolCallsOf(message).length === 0) continue;\n    inBatch = false;\n',
+      },
+    ],
+    says: /中间隔了一条没有调用的 assistant[^\n]*应为 cross-assistant/,
+  },
+  {
+    checkpoint: "14",
+    name: "空的活动路径不算 inconsistent",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '  if (messages[0]?.role !== "user") return "inconsistent";',
+        replace: '  if (messages.length > 0 && messages[0]?.role !== "user") return "inconsistent";',
+      },
+    ],
+    says: /空的活动路径（没有第一条消息，也就不以用户消息开头）：应为 inconsistent/,
+  },
+  {
+    checkpoint: "14",
+    name: "只冻结 messages：judge 拿到的 files 改得动",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "        observation = frozenCopy({ messages, files: await readDeclared(folder.workspace, task.declares) });",
+        replace:
+          "        observation = { messages: frozenCopy(messages), files: await readDeclared(folder.workspace, task.declares) };",
+      },
+    ],
+    says: /judge 改不动它看到的东西：它拿到的是 frozenCopy\(\)，深拷贝、每一层冻结/,
+  },
+  {
+    checkpoint: "14",
+    name: "collect 用 structuredClone 代替 frozenCopy：深拷贝了，却没有冻结",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "        observation = frozenCopy({ messages, files: await readDeclared(folder.workspace, task.declares) });",
+        replace:
+          "        observation = structuredClone({ messages, files: await readDeclared(folder.workspace, task.declares) });",
+      },
+    ],
+    says: /judge 改不动它看到的东西：它拿到的是 frozenCopy\(\)，深拷贝、每一层冻结/,
+  },
+  {
+    checkpoint: "14",
+    name: "agent 拿到的是没包上计数的模型",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "    const counted = countingModel(task.model());\n",
+        replace: "    const model = task.model();\n    const counted = countingModel(model);\n",
+      },
+      { file: runner, find: "      model: counted.model,\n", replace: "      model,\n" },
+    ],
+    says: /agent 拿到的是 countingModel\(task\.model\(\)\) 包住的那个模型/,
+  },
+  {
+    checkpoint: "14",
+    name: "cleanup 不管 options.removeFolder，总用 removeRunFolder",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "      await (options.removeFolder ?? removeRunFolder)(folder);",
+        replace: "      await removeRunFolder(folder);",
+      },
+    ],
+    says: /cleanup 用给了的 options\.removeFolder 删这次运行的文件夹/,
+  },
+  {
+    checkpoint: "14",
+    name: "套件用 Promise.all 一起跑，每次运行结束就报告",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: "  const reports: CaseReport[] = [];\n  for (const task of tasks) {\n    for (let run = 0; run < repeat; run += 1) {\n      const report = await runCase(task, agent, options);\n      reports.push(report);\n      options.onReport?.(report);\n    }\n  }\n  return reports;",
+        replace:
+          "  const runs = tasks.flatMap((task) => Array.from({ length: repeat }, () => task));\n  return Promise.all(\n    runs.map((task) =>\n      runCase(task, agent, options).then((report) => {\n        options.onReport?.(report);\n        return report;\n      }),\n    ),\n  );",
+      },
+    ],
+    says: /同一时刻只有一次运行：串行，一次 await 完再开始下一次，不是 Promise\.all/,
+  },
+  {
+    checkpoint: "14",
+    name: "summarise() 按任务名排序，不按第一次出现的顺序",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: "  const tasks = [...byTask].map(([task, runs]): TaskSummary => {",
+        replace:
+          "  const tasks = [...byTask].sort(([a], [b]) => a.localeCompare(b)).map(([task, runs]): TaskSummary => {",
+      },
+    ],
+    says: /summarise\(\) 按任务第一次出现的顺序列出/,
+  },
+  {
+    checkpoint: "14",
+    name: "总体的 tokens 取各任务的平均，不是总和",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: "    tokens: tasks.reduce((total, task) => total + task.tokens, 0),",
+        replace:
+          "    tokens: tasks.length === 0 ? 0 : tasks.reduce((total, task) => total + task.tokens, 0) / tasks.length,",
+      },
+    ],
+    says: /总体的 tokens 与 ms 是各任务的总和/,
   },
   {
     checkpoint: "12",

@@ -69,7 +69,8 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
     // writes 这条 Promise 链后面，一次只写一个、按顺序：已经毒化（poison 有值）就什么都不写；否则
     // await session.append(entry)，成功后把它从 queued 移到 persisted（queued.shift()）。失败时记下 poison =
     // new RuntimeError(`会话写入失败（${cause}）：条目 ${entry.id} 起都没有保存，这个 Runtime 不再接受提示；从已保存的条目重新打开会话再继续。`,
-    // { cause: error })，cause 是错误消息的第一行。链上的 Promise 自己不能 reject：flush() 和 dispose() 都在等它。
+    // { cause: error })：括号里的文字 cause 只取错误消息（error.message）的第一行，多行的存储错误也只给一行；
+    // 选项 { cause: error } 挂的是存储抛出的原错误本身。链上的 Promise 自己不能 reject：flush() 和 dispose() 都在等它。
     throw new Error("Lab 13.3 持久化与生命周期 尚未实现");
   };
 

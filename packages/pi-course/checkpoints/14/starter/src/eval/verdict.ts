@@ -9,16 +9,18 @@ import type { Judge, Observation, Outcome, PathProblem, Verdict } from "./types.
 
 /**
  * The first problem of `messages` as a transcript, or undefined when it is consistent: it starts
- * with a user message; each assistant's calls have ids never used before ("duplicate"); results
- * follow their own assistant directly, one per call ("duplicate" for a second one), a result
- * for an earlier assistant's call is "cross-assistant", one for no call "inconsistent"; a call
- * that never gets a result is "dangling".
+ * with a user message (an empty path does not: "inconsistent"); each assistant's calls have ids
+ * never used before, not even in the same message ("duplicate"); results follow their own
+ * assistant directly, one per call ("duplicate" for a second one), a result for an earlier
+ * assistant's call (any assistant in between ends the batch, with calls or without) is
+ * "cross-assistant", one for no call "inconsistent"; a call that never gets a result is "dangling".
  */
 export function checkActivePath(messages: readonly Message[]): PathProblem | undefined {
-  // Lab 14.1 ①：第一条不是 user 就是 "inconsistent"。然后按顺序走一遍：记下见过的每个调用（id → 工具名）、
-  // 已经有结果的调用、当前这一批（最近一个 assistant 的调用）以及“是否还在这一批的结果里”。toolResult：
-  // 已有结果 → "duplicate"；没有这个调用 → "inconsistent"；不是当前这一批的（中间隔了别的消息）→
-  // "cross-assistant"；工具名不同 → "inconsistent"。assistant 的调用 id 见过（不论那个调用有没有结果）→ "duplicate"。
+  // Lab 14.1 ①：第一条不是 user 就是 "inconsistent"（空的路径没有第一条，也是）。然后按顺序走一遍：记下见过的
+  // 每个调用（id → 工具名）、已经有结果的调用、当前这一批（最近一个 assistant 的调用：每个 assistant 都开始新的
+  // 一批，没有调用的也是）以及“是否还在这一批的结果里”。toolResult：已有结果 → "duplicate"；没有这个调用 →
+  // "inconsistent"；不是当前这一批的（中间隔了别的消息）→ "cross-assistant"；工具名不同 → "inconsistent"。
+  // assistant 的调用 id 见过（不论那个调用有没有结果，同一个 assistant 里前面的调用也算）→ "duplicate"。
   // Lab 14.1 ②：走完以后还有调用没有结果 → "dangling"。
   throw new Error("Lab 14.1 判决 尚未实现");
 }
