@@ -105,7 +105,7 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
     assert.equal(started.code, 0, started.stderr);
     assert.match(
       started.stderr,
-      /^.* 里你写的：持久 提交日志与恢复；课程的参考实现（建练习目录时带进来的）：provider openAICompatibleModel.*、loop runAgentLoop、工具 [a-z,]+、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport、mcpTools、模型 目录与路由$/m,
+      /^.* 里你写的：持久（19）提交日志与恢复；课程的参考实现（建练习目录时带进来的）：provider（05）openAICompatibleModel.*、loop（07）runAgentLoop、工具（08）[a-z,]+、会话（10）JsonlSessionStore、压缩（11）buildContext、资源（12）discoverResources、Runtime（13）openRuntime、工具暴露（15）ExposedRegistry、tool_search、codemode（16）createCodeTool、MCP（17）McpClient、StdioTransport、mcpTools、模型（18）目录与路由$/m,
       "没有 --from 建的练习目录：开头一行按章说出哪些是你的、哪些是课程的参考实现，不说“全部是你自己写的”",
     );
     // The record a chain carried from chapter 00 with --from writes: every chapter is the learner's.
@@ -135,7 +135,7 @@ export async function checkTinyPiOnPractice(checkpoint: Checkpoint, context: Pro
     assert.equal(first.code, 0, first.stderr);
     assert.match(
       first.stderr,
-      /^全部是 .* 里你自己写的代码：provider openAICompatibleModel、loop runAgentLoop、工具 read,edit、会话 JsonlSessionStore、压缩 buildContext、资源 discoverResources、Runtime openRuntime、工具暴露 ExposedRegistry、tool_search、codemode createCodeTool、MCP McpClient、StdioTransport、mcpTools、模型 目录与路由、持久 提交日志与恢复$/m,
+      /^全部是 .* 里你自己写的代码：provider（05）openAICompatibleModel、loop（07）runAgentLoop、工具（08）read,edit、会话（10）JsonlSessionStore、压缩（11）buildContext、资源（12）discoverResources、Runtime（13）openRuntime、工具暴露（15）ExposedRegistry、tool_search、codemode（16）createCodeTool、MCP（17）McpClient、StdioTransport、mcpTools、模型（18）目录与路由、持久（19）提交日志与恢复$/m,
       "开头一行说出全部是你写的代码",
     );
     const tools = await fixtureToolCount();

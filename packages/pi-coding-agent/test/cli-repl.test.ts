@@ -31,7 +31,7 @@ test("tiny-pi REPL（Agent）：开头一行说出 loop 与工具；运行中输
       const pty = startOnPty(["--base-url", server.baseURL, "--model", "m"], workspace, cliEnv());
       t.after(() => pty.stop());
       await pty.waitFor(
-        "loop：课程的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources · Runtime：课程的 openRuntime · 运行中输入的一行转入这一轮（第 09 章的 Agent）",
+        "loop（07）：课程的 runAgentLoop · 工具（08）：课程的 read · Agent（09）：课程的 Agent · 会话（10）：课程的 JsonlSessionStore · 压缩（11）：课程的 buildContext · 资源（12）：课程的 discoverResources · Runtime（13）：课程的 openRuntime · 运行中输入的一行转入这一轮（第 09 章的 Agent）",
       );
       await pty.waitFor(PROMPT);
       pty.type("项目叫什么？\r");
@@ -79,7 +79,7 @@ test("tiny-pi REPL（--resume，也在第 09 章的 Agent 上）：开头一行�
       );
       t.after(() => pty.stop());
       await pty.waitFor(
-        "loop：课程的 runAgentLoop · 工具：课程的 read · Agent：课程的 Agent · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources · Runtime：课程的 openRuntime · 运行中输入的一行转入这一轮（第 09 章的 Agent）",
+        "loop（07）：课程的 runAgentLoop · 工具（08）：课程的 read · Agent（09）：课程的 Agent · 会话（10）：课程的 JsonlSessionStore · 压缩（11）：课程的 buildContext · 资源（12）：课程的 discoverResources · Runtime（13）：课程的 openRuntime · 运行中输入的一行转入这一轮（第 09 章的 Agent）",
       );
       await pty.waitFor(PROMPT);
       pty.type("新问题\r");

@@ -306,7 +306,7 @@ export const helpText = `用法：${usage}
 
 用真实的 OpenAI 兼容模型（或离线的内置脚本模型）运行第 13 章的 Runtime：第 07 章的 loop（REPL 里是第 09 章的 Agent）、
 第 08 章的工作区工具、第 10 章的会话、第 11 章的压缩、第 12 章的资源与扩展。--from practice/NN 时其中你在练习目录里写过的章
-用你的代码，其余用课程的参考实现；开头一行说出每一部分是谁的。
+用你的代码，其余用课程的参考实现；启动时的一行按部分与章号（如 loop（07））说出每一部分是谁的。
 
 模型
   --base-url URL        OpenAI 兼容服务的地址，例如 Ollama 的 http://localhost:11434/v1
@@ -330,12 +330,12 @@ export const helpText = `用法：${usage}
   --max-steps N         最多请求模型 N 次（默认 32）
   --from DIR            在练习目录 DIR 里你自己写的每一章代码上运行：provider（05，只在有 --base-url 时）、loop（07）、工具（08）、
                         Agent（09）、会话存储与投影（10）、压缩（11）、资源与工具钩子（12）、Runtime 与模式（13），DIR 里有哪一章就用哪一章，
-                        其余用课程的；开头一行按章说出哪些是你的（练习目录记下了：没有 --from 建的目录里，更早的章是课程的参考实现）；先检查每个包都用当前源码
+                        其余用课程的；启动时的一行按部分与章号说出哪些是你的（练习目录记下了：没有 --from 建的目录里，更早的章是课程的参考实现）；先检查每个包都用当前源码
                         构建过，这些章以及它们用到的前面各章的聚焦测试全部通过，否则一行说明怎么做（通过的结果按编译产物
                         的内容记下，代码不变时下一次不再重跑）
   --loop DIR            只用 DIR 里你的 runAgentLoop（第 06、07 章的聚焦测试须通过）
   --tools-from DIR      只用 DIR 里你的 createWorkspaceTools（第 08 章的聚焦测试须通过）
-                        开头一行说出 loop、工具、Agent、会话、压缩、资源、Runtime 各是课程的还是练习目录里你的（provider 只在是你的时候列出）
+                        启动时的一行说出 loop（07）、工具（08）……Runtime（13）各是课程的还是练习目录里你的（provider 只在是你的时候列出）
 
 上下文压缩
   --context-window N    模型的上下文窗口（token）；不给时用服务器 /v1/models 报告的（vLLM 的 max_model_len，

@@ -363,7 +363,7 @@ export function runtimeParts(
     if ((row.endpointOnly || row.learnerOnly) && dir === undefined) return [];
     const idle = row.endpointOnly && !endpoint ? IDLE_WITHOUT_ENDPOINT : "";
     const whose = dir === undefined ? {} : run.reference.has(taken) ? { dir, reference: true as const } : { dir };
-    return [{ label: row.label, what: `${row.what(tools)}${idle}`, ...whose }];
+    return [{ label: row.label, chapter: row.checkpoint, what: `${row.what(tools)}${idle}`, ...whose }];
   });
 }
 

@@ -1,14 +1,18 @@
 // The one line tiny-pi prints at start: for each part a practice directory can replace (the rows
 // of learner-code.ts: the provider when it is the learner's, loop, tools, Agent, session store,
-// compaction, resources, Runtime), whether it is the course's (the reference) or the learner's
+// compaction, resources, Runtime and modes, and chapters 15-19's parts when they are the learner's),
+// with the chapter that teaches it, whether it is the course's (the reference) or the learner's
 // from which directory; a part taken from a practice tree whose record says that chapter is the
-// course's reference there is named so; when every part is the learner's from one directory, it says that first. In the REPL also what a line typed mid-turn
-// does: chapter 09's Agent steers it into the running turn; a loop no Agent drives (--loop) runs
-// turn by turn, and the line waits until the turn has ended.
+// course's reference there is named so; when every part is the learner's from one directory, it
+// says that first. In the REPL also what a line typed mid-turn does: chapter 09's Agent steers it
+// into the running turn; a loop no Agent drives (--loop) runs turn by turn, and the line waits
+// until the turn has ended.
 
 export interface RuntimePart {
   /** `loop`, `工具`, `Agent`, `会话`, `压缩`. */
   label: string;
+  /** The chapter (checkpoint id) whose code it is, shown after the label: `loop（07）`. */
+  chapter: string;
   /** What runs: `runAgentLoop`, the tool names… */
   what: string;
   /** The practice directory it comes from, as shown; absent: the course's. */
@@ -28,6 +32,11 @@ const TYPED_LINES = {
   queue: "运行中输入的一行排到这一轮结束之后（第 09 章的 Agent 只驱动它自己那个包的 loop）",
 };
 
+/** `loop（07）`: the part and the chapter that teaches it, so the line says whose code runs chapter by chapter. */
+function title(part: RuntimePart): string {
+  return `${part.label}（${part.chapter}）`;
+}
+
 function whose(part: RuntimePart): string {
   if (part.dir === undefined) return "课程的";
   return part.reference === true ? `${part.dir} 里课程的参考实现` : `${part.dir} 里你的`;
@@ -37,7 +46,7 @@ export function runtimeLine(facts: RuntimeFacts): string {
   const typed = facts.typedLines === undefined ? [] : [TYPED_LINES[facts.typedLines]];
   const dirs = new Set(facts.parts.map((part) => part.dir));
   const [only] = dirs;
-  const named = (parts: readonly RuntimePart[]) => parts.map((part) => `${part.label} ${part.what}`).join("、");
+  const named = (parts: readonly RuntimePart[]) => parts.map((part) => `${title(part)}${part.what}`).join("、");
   if (dirs.size === 1 && only !== undefined) {
     const reference = facts.parts.filter((part) => part.reference === true);
     // Every part from one practice directory and every one the learner's (--from practice/13 carried from 00): the payoff.
@@ -48,6 +57,6 @@ export function runtimeLine(facts: RuntimeFacts): string {
       ...typed,
     ].join(" · ");
   }
-  const parts = facts.parts.map((part) => `${part.label}：${whose(part)} ${part.what}`);
+  const parts = facts.parts.map((part) => `${title(part)}：${whose(part)} ${part.what}`);
   return [...parts, ...typed].join(" · ");
 }

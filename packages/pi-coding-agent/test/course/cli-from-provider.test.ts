@@ -42,7 +42,7 @@ test("tiny-pi --from practice/05 --base-url：README 往返经练习目录里你
         assert.ok(run.stdout.includes("项目名是 tiny-pi。"), `回答来自服务器：${run.stdout}`);
         assert.match(
           run.stderr,
-          /^provider：.*practice-05 里你的 openAICompatibleModel · loop：课程的 runAgentLoop · 工具：课程的 read · /m,
+          /^provider（05）：.*practice-05 里你的 openAICompatibleModel · loop（07）：课程的 runAgentLoop · 工具（08）：课程的 read · /m,
           "开头一行说出 provider 来自练习目录，其余是课程的",
         );
         assert.ok(run.stderr.includes(MARK), `数据块经过练习目录里你的 ChunkMapper：${run.stderr}`);
@@ -57,7 +57,7 @@ test("tiny-pi --from practice/05 --base-url：README 往返经练习目录里你
         assert.equal(embedded.code, 0, embedded.stderr);
         assert.match(
           embedded.stderr,
-          /^provider：.*practice-05 里你的 openAICompatibleModel（没有 --base-url：这一次回答的是内置脚本模型） · loop：/m,
+          /^provider（05）：.*practice-05 里你的 openAICompatibleModel（没有 --base-url：这一次回答的是内置脚本模型） · loop（07）：/m,
           "没有 --base-url 时开头一行说出这一次不用你的 provider",
         );
         assert.equal(embedded.stderr.includes(MARK), false, "内置脚本模型不经过 provider");

@@ -149,7 +149,7 @@ async function withStarter<T>(
 }
 
 const START_LINE =
-  /^provider：.*practice-12 里你的 openAICompatibleModel（没有 --base-url：这一次回答的是内置脚本模型） · loop：.*practice-12 里你的 runAgentLoop · 工具：.*practice-12 里你的 read · 会话：.*practice-12 里你的 JsonlSessionStore · 压缩：.*practice-12 里你的 buildContext · 资源：.*practice-12 里你的 discoverResources · Runtime：课程的 openRuntime$/m;
+  /^provider（05）：.*practice-12 里你的 openAICompatibleModel（没有 --base-url：这一次回答的是内置脚本模型） · loop（07）：.*practice-12 里你的 runAgentLoop · 工具（08）：.*practice-12 里你的 read · 会话（10）：.*practice-12 里你的 JsonlSessionStore · 压缩（11）：.*practice-12 里你的 buildContext · 资源（12）：.*practice-12 里你的 discoverResources · Runtime（13）：课程的 openRuntime$/m;
 
 test(
   "tiny-pi --from 练习目录（第 10 章起）：未构建时一行拒绝、什么也不写；构建后 loop、工具、会话存储都是练习目录里你的（开头一行说出），REPL 用你的 Agent，--resume 也用你的存储；某一章（第 10 章，或它用到的第 07 章）的聚焦测试不通过时一行拒绝，会话文件不变",
@@ -192,7 +192,7 @@ test(
           try {
             const mine = (what: string) => `${tree} 里你的 ${what}`;
             await pty.waitFor(
-              `provider：${mine("openAICompatibleModel")} · loop：${mine("runAgentLoop")} · 工具：${mine("read")} · Agent：${mine("Agent")} · 会话：${mine("JsonlSessionStore")} · 压缩：${mine("buildContext")} · 资源：${mine("discoverResources")} · Runtime：课程的 openRuntime · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
+              `provider（05）：${mine("openAICompatibleModel")} · loop（07）：${mine("runAgentLoop")} · 工具（08）：${mine("read")} · Agent（09）：${mine("Agent")} · 会话（10）：${mine("JsonlSessionStore")} · 压缩（11）：${mine("buildContext")} · 资源（12）：${mine("discoverResources")} · Runtime（13）：课程的 openRuntime · 运行中输入的一行转入这一轮（第 09 章的 Agent）`,
             );
             await pty.waitFor(PROMPT);
             pty.type("项目叫什么？\r");
@@ -281,7 +281,7 @@ test(
         assert.equal(first.code, 0, first.stderr);
         assert.match(
           first.stderr,
-          /· 压缩：.*practice-12 里你的 buildContext · 资源：/m,
+          /· 压缩（11）：.*practice-12 里你的 buildContext · 资源（12）：/m,
           "开头一行说出压缩来自练习目录",
         );
         assert.ok(
@@ -344,7 +344,7 @@ test(
           assert.equal(run.code, 0, run.stderr);
           assert.match(
             run.stderr,
-            /· 资源：.*practice-12 里你的 discoverResources · Runtime：课程的 openRuntime$/m,
+            /· 资源（12）：.*practice-12 里你的 discoverResources · Runtime（13）：课程的 openRuntime$/m,
             "开头一行说出资源来自练习目录",
           );
           assert.ok(run.stderr.includes("学习者的 resourceRoots"), run.stderr);

@@ -39,7 +39,7 @@ test("tiny-pi --loop：未构建、构建过期、聚焦测试不通过都拒绝
       assert.match(passing.stderr, new RegExp(MARKER), "运行的是练习目录里的 loop");
       assert.match(
         passing.stderr,
-        /^loop：.*practice-07 里你的 runAgentLoop · 工具：课程的 read · 会话：课程的 JsonlSessionStore · 压缩：课程的 buildContext · 资源：课程的 discoverResources · Runtime：课程的 openRuntime$/m,
+        /^loop（07）：.*practice-07 里你的 runAgentLoop · 工具（08）：课程的 read · 会话（10）：课程的 JsonlSessionStore · 压缩（11）：课程的 buildContext · 资源（12）：课程的 discoverResources · Runtime（13）：课程的 openRuntime$/m,
         "开头一行说出 loop 与工具",
       );
       assert.ok(passing.stdout.includes("项目名是 tiny-pi。"), passing.stdout);
@@ -117,7 +117,7 @@ test("tiny-pi --tools-from：用练习目录里自己的工具（开头一行说
       assert.ok(result.stdout.includes("项目名是 tiny-pi。"), result.stdout);
       assert.match(
         result.stderr,
-        new RegExp(`^loop：课程的 runAgentLoop · 工具：.*practice-${tools.id} 里你的 read · 会话：`, "m"),
+        new RegExp(`^loop（07）：课程的 runAgentLoop · 工具（08）：.*practice-${tools.id} 里你的 read · 会话（10）：`, "m"),
       );
     });
   });
