@@ -6,7 +6,7 @@ import type { MessageEntry, SessionEntry } from "../src/session/entries.js";
 import { recoverSession } from "../src/session/jsonl-recovery.js";
 import { dropTornTail, JsonlSessionStore } from "../src/session/jsonl-store.js";
 import { InMemorySessionStore } from "../src/session/memory-store.js";
-import { parseEntry, parseHeader } from "../src/session/parse-entry.js";
+import { checkEntry, parseEntry, parseHeader } from "../src/session/parse-entry.js";
 import { messagesOnPath } from "../src/session/session-context.js";
 import { pathTo } from "../src/session/session-tree.js";
 import {
@@ -140,6 +140,12 @@ test("条目解析：parseEntry 把 unknown 收窄为条目联合，返回的条
   }
   assert.deepEqual(parsedCleared, cleared, rule);
   assert.deepEqual(parseHeader(HEADER), HEADER, "第 3 版的会话头");
+
+  const fresh = JSON.parse(JSON.stringify(input)) as unknown;
+  assert.ok(
+    checkEntry(fresh) === fresh,
+    "checkEntry() 不复制，就地检查、返回的就是传进来的对象（复制是 parseEntry() 里 copyJson 的事）",
+  );
 });
 
 test("条目解析：未知的类型与形状被拒绝，只有一行；后面章节的 branch_summary 被点名，而不是猜", {
@@ -165,6 +171,7 @@ test("条目解析：未知的类型与形状被拒绝，只有一行；后面�
     ["不是对象", "a0000021"],
     ["id 不是 8 位十六进制", { ...good, id: "msg-1" }],
     ["缺 parentId", { ...good, parentId: undefined }],
+    ["parentId 不是 8 位十六进制 id（parentId 是 null 或同样的 id）", { ...good, parentId: "parent-1" }],
     ["timestamp 不是 ISO 时间", { ...good, timestamp: "昨天" }],
     ["消息角色不认识", { ...good, message: { role: "bashExecution", command: "ls", timestamp: 1 } }],
     [
@@ -216,13 +223,30 @@ test("条目解析：不是 JSON 安全的值被拒绝：undefined、函数、Na
     const message = await refusal(() => parseEntry(withArgument(value)), `${what}被拒绝`);
     assert.match(message, /arguments\.value/, `${what}：报错写出不安全值所在的路径`);
   }
+  const bare = Object.assign(Object.create(null) as Record<string, unknown>, { path: "README.md" });
+  const rule =
+    "原型是 null 的对象（Object.create(null)）也是普通对象：只有原型不是 Object.prototype 或 null 的对象才拒绝";
+  let parsedBare: unknown;
+  try {
+    parsedBare = parseEntry(withArgument(bare));
+  } catch (error) {
+    assert.fail(`${rule}（实际被拒绝：${(error as Error).message}）`);
+  }
+  assert.deepEqual(JSON.stringify(parsedBare), JSON.stringify(withArgument({ path: "README.md" })), rule);
+
   const shared = { path: "README.md" };
-  const twice = parseEntry(withArgument({ first: shared, second: shared }));
+  const sharedRule = "共享但不成环的引用不是循环：可以复制，两处都保留（复制完一个对象就把它移出祖先集合）";
+  let twice: SessionEntry;
+  try {
+    twice = parseEntry(withArgument({ first: shared, second: shared }));
+  } catch (error) {
+    assert.fail(`${sharedRule}（实际被拒绝：${(error as Error).message}）`);
+  }
   assert.ok(twice.type === "message", "解析出消息条目");
   assert.deepEqual(
     JSON.parse(JSON.stringify(twice)),
     JSON.parse(JSON.stringify(withArgument({ first: shared, second: shared }))),
-    "共享但不成环的引用不是循环：可以复制，两处都保留",
+    sharedRule,
   );
 });
 
@@ -459,7 +483,22 @@ test("JSONL 存储：I/O 失败后写入者永久关闭（fail-closed）：之�
     await rm(file, { recursive: true });
     await rename(`${file}.moved`, file);
 
-    await refusal(() => store.append(entries[6] as SessionEntry), "文件恢复之后的追加");
+    const late = store.append(entries[6] as SessionEntry);
+    await refusal(() => late, "文件恢复之后的追加");
+    for (const [what, append] of [
+      ["写入失败", failed],
+      ["排在失败之后的追加", queued],
+      ["文件恢复之后的追加", late],
+    ] as const) {
+      const reason = await append.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      assert.ok(
+        reason instanceof Error && reason.message === failure,
+        `${what}：以 new Error(closedBecause) reject，一个 Error，消息就是那一行说明（不是裸字符串）`,
+      );
+    }
     assert.equal(store.writable, false, "失败之后存储不再可写");
     assert.equal(await readFile(file, "utf8"), before, "失败之后没有写入任何字节");
     assert.deepEqual(
@@ -532,6 +571,12 @@ test("消息投影：messagesOnPath 把所选分支投影为 Agent 要的 Messag
 
   const messages = store.messagesOnPath("a000000d");
   const expected = store.pathTo("a000000c").flatMap((item) => (item.type === "message" ? [item.message] : []));
+  const resultIds = messages.flatMap((message) => (message.role === "toolResult" ? [message.toolCallId] : []));
+  assert.deepEqual(
+    resultIds,
+    [...new Set(resultIds)],
+    "回答了就把那个调用从这一批里去掉：已有结果的调用不再补一条 aborted 结果（每个调用恰好一个结果）",
+  );
   assert.deepEqual(messages, expected, "重试分支的 8 条消息，按根到叶的顺序，label 不进入");
   assert.equal(messages.length, 8, "错误分支的消息不在其中");
   const first = messages[0];

@@ -68,6 +68,12 @@ test("压缩条目：parseEntry 收下我们的与 Pi 的 compaction 条目，�
 
   const pi = piCompaction("d0000002", "c0000014", "c0000010");
   assert.deepEqual(parseEntry(pi), pi, "Pi 的条目：details 只有 readFiles 与 modifiedFiles，summary 是自由文本");
+  const hooked = { ...pi, fromHook: true };
+  assert.deepEqual(
+    parseEntry(hooked),
+    hooked,
+    "fromHook 检查过也要放进新条目：Pi 用 fromHook: true 标记扩展生成的压缩，逐个字段组装时不能丢掉它",
+  );
 
   const summary = structured();
   const copy = parseCompactionSummary(summary);
@@ -234,6 +240,12 @@ test("交互分组：孤立的结果、重复的结果与没有结果的调用�
     "重复的结果",
   );
   assert.match(twice, /call-1-edit/, "重复的结果点名调用 id");
+  const kind = (message: string) => message.replace(/\d+/g, "N");
+  assert.notEqual(
+    kind(twice),
+    kind(orphan),
+    "已被回答过的调用又来一个结果是重复的结果，不是孤立的结果：先查 answered，再查 open，两种错误说法不同",
+  );
   const missing = await refusal(() => groupInteractions([question, asks, editResult, done]), "缺结果");
   assert.match(missing, /call-1-read/, "没有结果的调用被点名");
   const atEnd = await refusal(() => groupInteractions([question, asks, readResult]), "结尾缺结果");
@@ -263,6 +275,11 @@ test("上下文预算：窗口先减去系统提示、输出预留与安全余�
     buildContext(path, { contextWindow: 100_000, reserveTokens: 16_384, systemPromptTokens: 1_200 }).budget,
     100_000 - 16_384 - 1_200 - 5_000,
     "默认的安全余量是窗口的 5%",
+  );
+  assert.equal(
+    buildContext(path, { ...budget, safetyMarginTokens: 0 }).budget,
+    100_000 - 16_384 - 1_200,
+    "safetyMarginTokens: 0 是给了 0（不留余量），不是没给：只有没给（undefined）时才用默认的窗口 5%",
   );
   const fields = ["contextWindow", "reserveTokens", "systemPromptTokens", "safetyMarginTokens"] as const;
   for (const [field, value] of fields.flatMap((field) => [-1, 1.5, "100"].map((value) => [field, value] as const))) {
@@ -363,6 +380,12 @@ test("生成压缩：父条目是路径的最后一条，summary 由结构化字
       { summary: structured(), firstKeptEntryId: built.firstKeptEntryId ?? "", tokensBefore: 6 * INTERACTION, files },
       "d0000001",
       new Date("2026-12-01T11:00:00.000Z"),
+    );
+    assert.equal(made.id, "d0000001", "id 给了就用它：只有没给时才用 newEntryId() 取一个路径上没有的");
+    assert.equal(
+      made.timestamp,
+      "2026-12-01T11:00:00.000Z",
+      "timestamp 是 now.toISOString()：用传进来的 now（没给才是当前时间），不自己取 new Date()",
     );
     assert.equal(made.parentId, entryId(6, 4), "父条目是路径的最后一条");
     assert.equal(made.firstKeptEntryId, entryId(5, 0), "从保留的第一段交互的用户消息起保留");

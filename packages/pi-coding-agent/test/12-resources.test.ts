@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
 import { existsSync } from "node:fs";
-import { readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -49,7 +49,14 @@ test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目
   await withTree(async (tree) => {
     const link = path.join(tree.base, "app-link");
     await symlink(tree.workspace, link, "dir");
-    const roots = resourceRoots({ globalDir: tree.global, workspace: link, stopAt: tree.repo });
+    const realRule = "工作区与 stopAt 都用 realDir() 换成真实路径：经符号链接给出的工作区也在 stopAt 里面";
+    let roots: ResourceRoot[] = [];
+    try {
+      roots = resourceRoots({ globalDir: tree.global, workspace: link, stopAt: tree.repo });
+    } catch (error) {
+      if (/^Lab 12\.1 .+ 尚未实现$/.test((error as Error).message)) throw error;
+      assert.fail(`${realRule}（实际抛出了：${(error as Error).message}）`);
+    }
     assert.deepEqual(
       roots.filter((root) => root.kind === "global"),
       [{ kind: "global", dir: tree.global }],
@@ -99,6 +106,13 @@ test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目
       () => resourceRoots({ workspace: tree.workspace, stopAt: tree.outside }),
       /stopAt .* 不是工作区 .* 或它的上级目录/,
       "stopAt 不在工作区的上级里是一行错误",
+    );
+    const prefix = path.join(tree.base, "re");
+    await mkdir(prefix);
+    assert.throws(
+      () => resourceRoots({ workspace: tree.workspace, stopAt: prefix }),
+      /stopAt .* 不是工作区 .* 或它的上级目录/,
+      "stopAt 不是工作区或它的上级（isInside）就一行报错：名字只是前缀相同的兄弟目录（re 之于 repo/app）不是上级，不能按字符串前缀判断",
     );
   });
 });
@@ -210,11 +224,14 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
     "name 要符合 Agent Skills 的规则",
   );
   const longest = "a".repeat(64);
-  assert.equal(
-    parseSkillFile(`---\nname: ${longest}\ndescription: x\n---\n`, "a/SKILL.md").name,
-    longest,
-    "64 个字符的 name 可以",
-  );
+  const longestRule = "name 最多 64 个字符：恰好 64 个字符的 name 可以";
+  let longestName: string | undefined;
+  try {
+    longestName = parseSkillFile(`---\nname: ${longest}\ndescription: x\n---\n`, "a/SKILL.md").name;
+  } catch (error) {
+    assert.fail(`${longestRule}（实际被拒绝：${(error as Error).message}）`);
+  }
+  assert.equal(longestName, longest, longestRule);
   assert.throws(
     () => parseSkillFile(`---\nname: ${longest}a\ndescription: x\n---\n`, "a/SKILL.md"),
     /要是小写字母、数字与单个连字符（最多 64 个字符）/,
@@ -361,6 +378,11 @@ test("模板与上下文：参数按空白切开，引号把词组在一起；�
     splitTemplateArgs(`  login  "two words" 'it said "hi"'  42 `),
     ["login", "two words", 'it said "hi"', "42"],
     "空白切开参数，\"…\" 与 '…' 把词组在一起（引号本身去掉）",
+  );
+  assert.deepEqual(
+    splitTemplateArgs(`a "" '' b`),
+    ["a", "", "", "b"],
+    "引号里的是一个参数（去掉引号）：空的 \"\" 与 '' 也是一个参数（空串），后面的 $N 不错位",
   );
   assert.deepEqual(splitTemplateArgs(""), [], "没有参数就是空列表");
   assert.throws(() => splitTemplateArgs(`fix "login`), /引号没有配对/, "没配对的引号是一行错误");
@@ -515,9 +537,10 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
   await withTree(async (tree) => {
     const register = (name: string, tail: string) =>
       `(api) => { api.registerTool({ name: ${JSON.stringify(name)}, description: "x", parameters: { type: "object" }, execute: async () => ({ content: [] }) }); api.before(() => ({ allow: false, reason: "x" })); api.after(() => {}); ${tail} }`;
-    await tree.put(
+    // The broken extension keeps its API object too: after its factory has thrown, the API refuses as well.
+    const broken = await tree.put(
       "repo/app/extensions/a-broken.mjs",
-      extensionText(path.join(tree.base, "a"), register("deploy", 'throw new Error("配置缺失");')),
+      `export let kept;\n${extensionText(path.join(tree.base, "a"), register("deploy", 'kept = api; throw new Error("配置缺失");'))}`,
     );
     await tree.put("repo/app/extensions/b-clash.mjs", extensionText(path.join(tree.base, "b"), register("read", "")));
     await tree.put(
@@ -560,6 +583,12 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       "工厂返回之后，它拿到的 API 拒绝再注册",
     );
     assert.equal(registry.get("late"), undefined, "工厂返回之后注册的工具不会出现");
+    const thrown = (await import(pathToFileURL(broken).href)) as { kept: { registerTool(tool: Tool): void } };
+    assert.throws(
+      () => thrown.kept.registerTool(tool("later")),
+      /扩展只能在它的工厂函数运行时注册工具与钩子/,
+      "无论成败，工厂结束之后（finally）暂存区都关上：工厂抛错之后，它拿到的 API 同样拒绝再注册",
+    );
     assert.deepEqual(
       outcome.loaded.map((file) => path.basename(file)),
       ["e-good.mjs"],

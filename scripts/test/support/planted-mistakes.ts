@@ -3072,6 +3072,197 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /先按种类、再按名称（逐个码元比较，不看语言环境）排列/,
   },
+  // The fresh-learner walk of 10–12 after issue 34's fixes (walk C): silent passes and misleading lines.
+  {
+    checkpoint: "10",
+    name: "parentId 只查是不是字符串，不查是不是 8 位十六进制的 id",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: '  if (entry.parentId !== null && (typeof entry.parentId !== "string" || !ENTRY_ID.test(entry.parentId))) {',
+        replace: '  if (entry.parentId !== null && typeof entry.parentId !== "string") {',
+      },
+    ],
+    says: /parentId 不是 8 位十六进制 id（parentId 是 null 或同样的 id）的条目被拒绝：应当被拒绝，却成功了/,
+  },
+  {
+    checkpoint: "10",
+    name: "原型是 null 的对象被当成类的实例拒绝",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: "    if (prototype !== Object.prototype && prototype !== null) {",
+        replace: "    if (prototype !== Object.prototype) {",
+      },
+    ],
+    says: /原型是 null 的对象（Object\.create\(null\)）也是普通对象/,
+  },
+  {
+    checkpoint: "10",
+    name: "checkEntry 先复制一份再检查，返回的是副本",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: "export function checkEntry(entry: unknown): SessionEntry {\n",
+        replace: "export function checkEntry(entry: unknown): SessionEntry {\n  entry = structuredClone(entry);\n",
+      },
+    ],
+    says: /checkEntry\(\) 不复制，就地检查、返回的就是传进来的对象/,
+  },
+  {
+    checkpoint: "10",
+    name: "复制完一个对象不移出祖先集合：共享的引用被当成循环",
+    lab: "10.2",
+    mutations: [{ file: parseEntryFile, find: "    ancestors.delete(value);\n", replace: "" }],
+    says: /共享但不成环的引用不是循环：可以复制，两处都保留（复制完一个对象就把它移出祖先集合）（实际被拒绝/,
+  },
+  {
+    checkpoint: "10",
+    name: "已关闭时以 closedBecause 字符串本身 reject，不是 Error",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: "    if (this.closedBecause !== undefined) return Promise.reject(new Error(this.closedBecause));",
+        replace: "    if (this.closedBecause !== undefined) return Promise.reject(this.closedBecause);",
+      },
+    ],
+    says: /文件恢复之后的追加：以 new Error\(closedBecause\) reject，一个 Error，消息就是那一行说明/,
+  },
+  {
+    checkpoint: "10",
+    name: "回答了的调用不从这一批里去掉：它又补了一条 aborted 结果",
+    lab: "10.6",
+    mutations: [{ file: sessionContext, find: "      open.calls.splice(index, 1);\n", replace: "" }],
+    says: /回答了就把那个调用从这一批里去掉：已有结果的调用不再补一条 aborted 结果/,
+  },
+  {
+    checkpoint: "11",
+    name: "fromHook 检查了却不放进新条目",
+    lab: "11.1",
+    mutations: [
+      {
+        file: compactionSummary,
+        find: "  if (entry.fromHook !== undefined) parsed.fromHook = entry.fromHook;\n",
+        replace: "",
+      },
+    ],
+    says: /fromHook 检查过也要放进新条目/,
+  },
+  {
+    checkpoint: "11",
+    name: "不查 answered：重复的结果报成孤立的结果",
+    lab: "11.2",
+    mutations: [
+      {
+        file: compactionInteractions,
+        find: "      if (answered.has(id))\n        throw new Error(",
+        replace: "      if (answered.has(id) && !answered.has(id))\n        throw new Error(",
+      },
+    ],
+    says: /已被回答过的调用又来一个结果是重复的结果，不是孤立的结果/,
+  },
+  {
+    checkpoint: "11",
+    name: "safetyMarginTokens 为 0 当成没给，用了默认的 5%",
+    lab: "11.3",
+    mutations: [
+      {
+        file: budget,
+        find: "budget.safetyMarginTokens ?? defaultSafetyMargin(window)",
+        replace: "budget.safetyMarginTokens || defaultSafetyMargin(window)",
+      },
+    ],
+    says: /safetyMarginTokens: 0 是给了 0（不留余量），不是没给/,
+  },
+  {
+    checkpoint: "11",
+    name: "createCompactionEntry 不用传进来的 id",
+    lab: "11.4",
+    mutations: [{ file: createEntry, find: "    id: id ?? newEntryId(", replace: "    id: newEntryId(" }],
+    says: /id 给了就用它：只有没给时才用 newEntryId\(\)/,
+  },
+  {
+    checkpoint: "11",
+    name: "createCompactionEntry 不用传进来的 now，自己取 new Date()",
+    lab: "11.4",
+    mutations: [
+      {
+        file: createEntry,
+        find: "    timestamp: now.toISOString(),",
+        replace: "    timestamp: new Date().toISOString(),",
+      },
+    ],
+    says: /timestamp 是 now\.toISOString\(\)：用传进来的 now/,
+  },
+  {
+    checkpoint: "12",
+    name: "stopAt 按字符串前缀判断是不是上级",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        find: "  if (!isInside(stopAt, workspace)) {",
+        replace: "  if (!workspace.startsWith(stopAt)) {",
+      },
+    ],
+    says: /名字只是前缀相同的兄弟目录（re 之于 repo\/app）不是上级/,
+  },
+  {
+    checkpoint: "12",
+    name: "工作区按给的路径用，不换成真实路径",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        find: '  const workspace = realDir(options.workspace, "工作区");',
+        replace: "  const workspace = path.resolve(options.workspace);",
+      },
+    ],
+    says: /工作区与 stopAt 都用 realDir\(\) 换成真实路径：经符号链接给出的工作区也在 stopAt 里面/,
+  },
+  {
+    checkpoint: "12",
+    name: "恰好 64 个字符的技能 name 也被拒绝",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "  if (!SKILL_NAME.test(name) || name.length > 64) {",
+        replace: "  if (!SKILL_NAME.test(name) || name.length >= 64) {",
+      },
+    ],
+    says: /name 最多 64 个字符：恰好 64 个字符的 name 可以（实际被拒绝/,
+  },
+  {
+    checkpoint: "12",
+    name: "空的引号参数被丢掉，后面的 $N 错位",
+    lab: "12.3",
+    mutations: [
+      {
+        file: templates,
+        find: '    args.push(double ?? single ?? bare ?? "");',
+        replace: '    const grouped = double ?? single ?? bare ?? "";\n    if (grouped !== "") args.push(grouped);',
+      },
+    ],
+    says: /空的 "" 与 '' 也是一个参数（空串），后面的 \$N 不错位/,
+  },
+  {
+    checkpoint: "12",
+    name: "工厂抛错时暂存区不关（没有 finally）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "  try {\n    await module.default(stagingApi(staged));\n  } finally {\n    staged.open = false;\n  }",
+        replace: "  await module.default(stagingApi(staged));\n  staged.open = false;",
+      },
+    ],
+    says: /无论成败，工厂结束之后（finally）暂存区都关上：工厂抛错之后，它拿到的 API 同样拒绝再注册/,
+  },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
     checkpoint: "15",

@@ -34,7 +34,8 @@ export function createCompactionEntry(
   // Lab 11.4 ②：sinceNewestCompaction(path) 给出最新压缩之后的消息与它们的条目 id；groupInteractions() 的每段
   // 交互的第一条消息（entryIds[group.start]）才是合法的 firstKeptEntryId，其余的（调用、结果、回答、更早被
   // 总结的部分、不在分支上的 id）一行报错点名它。
-  // Lab 11.4 ③：id 没给就用 newEntryId() 取一个路径上没有的；summary 用 renderSummary() 渲染，details 是文件清单
-  // 加 structured；最后交给 parseEntry()（检查 tokensBefore 等字段并返回副本）。什么也不写进存储：调用者追加它。
+  // Lab 11.4 ③：id 没给就用 newEntryId() 取一个路径上没有的（给了就用它）；timestamp 是 now.toISOString()；summary
+  // 用 renderSummary() 渲染，details 是文件清单加 structured；最后交给 parseEntry()（检查 tokensBefore 等字段并返回
+  // 副本）。什么也不写进存储：调用者追加它。
   throw new Error("Lab 11.4 生成压缩条目 尚未实现");
 }

@@ -16,7 +16,8 @@ import type { ResourceRoot } from "./types.js";
  */
 export function resourceRoots(options: { globalDir?: string; workspace: string; stopAt?: string }): ResourceRoot[] {
   // Lab 12.1 ①：工作区与 stopAt 都用 realDir() 换成真实路径（没给 stopAt 就是工作区所在文件系统的根，
-  // path.parse(workspace).root）。stopAt 不是工作区或它的上级（isInside）就一行报错：
+  // path.parse(workspace).root）。stopAt 不是工作区或它的上级（isInside，不比字符串前缀：/x/re 不是 /x/repo
+  // 的上级）就一行报错：
   // `stopAt ${stopAt} 不是工作区 ${workspace} 或它的上级目录：给工作区所在的仓库根目录`（两个都是真实路径）。
   // Lab 12.1 ②：从工作区的上一级开始往外走，直到 stopAt（含）为止，每一层是一个 ancestor 根；
   // 走的方向是从里往外，结果要从外往里（最外层在前），用 unshift。
