@@ -117,7 +117,10 @@ test("tiny-pi --tools-from：用练习目录里自己的工具（开头一行说
       assert.ok(result.stdout.includes("项目名是 tiny-pi。"), result.stdout);
       assert.match(
         result.stderr,
-        new RegExp(`^loop（07）：课程的 runAgentLoop · 工具（08）：.*practice-${tools.id} 里你的 read · 会话（10）：`, "m"),
+        new RegExp(
+          `^loop（07）：课程的 runAgentLoop · 工具（08）：.*practice-${tools.id} 里你的 read · 会话（10）：`,
+          "m",
+        ),
       );
     });
   });
