@@ -44,6 +44,19 @@ test("序章：README 往返的 trace 按 user → assistant → toolResult → 
   const both: AssistantMessage = { ...asksToRead, content: [readCall, second] };
   const reversed: Message[] = [user, both, result(second, "{}", 3), result(readCall, "# tiny-pi", 4), answer];
   assert.deepEqual(ids(danglingCalls(reversed)), [], "结果按 toolCallId 配对，与到达顺序无关");
+
+  const failed: ToolResultMessage = { ...readmeResult, isError: true };
+  assert.deepEqual(
+    ids(danglingCalls([user, asksToRead, failed, answer])),
+    [],
+    "错误结果也是结果：isError 为 true 的 toolResult 同样回答了 call-1，不悬空（isError 不影响配对）",
+  );
+  const skewed: ToolResultMessage = { ...readmeResult, timestamp: 0 };
+  assert.deepEqual(
+    ids(danglingCalls([user, asksToRead, skewed, answer])),
+    [],
+    "按 transcript 的顺序走一遍消息，不按 timestamp 排序：结果排在调用之后、回答之前（它的 timestamp 更早也一样），call-1 不悬空",
+  );
 });
 
 test("序章：缺少结果的调用在下一段回答文字之前就被暴露，迟到的结果不算数", () => {
@@ -52,6 +65,12 @@ test("序章：缺少结果的调用在下一段回答文字之前就被暴露�
     [...new Set(once)],
     once,
     "每个悬空调用只记一次：遇到 assistant 时 open 换成这条 assistant 自己的调用，不是追加在旧的后面",
+  );
+  const asksAgainSameId: AssistantMessage = { ...asksToRead, timestamp: 3 };
+  assert.deepEqual(
+    ids(danglingCalls([user, asksToRead, asksAgainSameId, answer])),
+    ["call-1", "call-1"],
+    "每个悬空调用只记一次，每次提出算一个调用：两条 assistant 各自提出 call-1、都没有结果，是两个悬空调用，返回两次 call-1（不按 id 去重）",
   );
   assert.deepEqual(
     ids(danglingCalls([user, asksToRead, answer])),
