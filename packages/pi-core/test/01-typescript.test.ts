@@ -109,4 +109,9 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     assert.match(problem ?? "", reason, refusal);
     assert.equal(isModelEvent(value), false, `isModelEvent 拒绝 ${JSON.stringify(value)}`);
   }
+  assert.equal(
+    modelEventProblem({ type: "error", reason: "stop", message: 500 }),
+    '"error" needs reason "error" or "aborted"',
+    "一个值不止一处不对时只报告先检查的那一处：error 先查 reason，再查 message，reason 与 message 都不对时报告 reason 那一句",
+  );
 });

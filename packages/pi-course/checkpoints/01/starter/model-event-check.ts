@@ -38,6 +38,7 @@ export function modelEventProblem(value: unknown): string | undefined {
   //   ④ done 的 reason 在 DONE_REASONS 里，否则 '"done" needs reason "stop", "toolUse" or "length"'；
   //      error 的 reason 在 ERROR_REASONS 里，否则 '"error" needs reason "error" or "aborted"'；
   //      error 的 message 可以没有，有就要是字符串（null 也不行），否则 '"error" message must be a string'。
+  //      error 先查 reason，再查 message：两处都不对时报告 reason 那一句。
   //   ⑤ 其余 type → `unknown event type ${JSON.stringify(value.type)}`。合法时返回 undefined。
   // 拒绝的原因就是调用者看到的那一行：逐字照上面的句子写（指南“unknown：先证明，再使用”有完整的表）。
   throw new Error("Lab 1.2 在边界检查 unknown 尚未实现");
