@@ -46,6 +46,16 @@ async function readAtMost(stream: PushModelStream, limit: number): Promise<{ eve
   return { events: read, end: "more" };
 }
 
+/** The events delivered after the last pushed one, as the learner would describe them. */
+function extraSeen(extra: ModelEvent[]): string {
+  if (extra.length === 0) return "0 个事件";
+  const first = extra[0];
+  if (first === undefined)
+    return `${extra.length} 个 undefined（next() 读到了队列末尾之外：交付的条件是 readIndex < buffered.length）`;
+  const repeated = events.some((event) => JSON.stringify(event) === JSON.stringify(first));
+  return `${extra.length} 个事件，第一个是 ${JSON.stringify(first)}${repeated ? "（已经交付过的事件又交付一次：readIndex 没有加一）" : ""}`;
+}
+
 /** Lets every callback already queued run, so a consumer that can go on has gone on. */
 function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -61,10 +71,11 @@ test("排队：迭代开始之前 push 的事件在队列里等待，按顺序�
     "pending",
     "end(message) 记下 closed（this.closed = true）：队列读完、流已经 end 时 next() 给出 done，而不是一直等待",
   );
+  const extra = read.events.slice(events.length);
   assert.deepEqual(
-    read.events.slice(events.length),
+    extra,
     [],
-    `next() 从 readIndex 处读一个，下标加一：end 之前 push 了 ${events.length} 个事件，读完就是 done，不会多出事件（同一个事件一再交付，说明 readIndex 没有加一，迭代永远不会结束）`,
+    `next() 从 readIndex 处读一个，下标加一：end 之前 push 了 ${events.length} 个事件，读完就是 done，不会多出事件；最后一个 push 的事件之后又交付了 ${extraSeen(extra)}`,
   );
 
   const stream = new PushModelStream();
@@ -93,7 +104,7 @@ test("排队：迭代开始之前 push 的事件在队列里等待，按顺序�
   assert.equal(
     seenLong.length,
     many.length,
-    "长回合的 3000 个事件一个不少：整批丢掉读过的部分时，readIndex 要跟着减掉",
+    "长回合的 3000 个事件一个不少：丢掉读过的事件时，readIndex 要一起减掉丢掉的个数",
   );
   assert.deepEqual(seenLong, many, "长回合的事件按 push 的顺序各交付一次");
 
@@ -105,7 +116,7 @@ test("排队：迭代开始之前 push 的事件在队列里等待，按顺序�
   assert.deepEqual(
     await outcome(iterator.next()),
     { value: { value: { type: "text_delta", delta: "之后" }, done: false } },
-    "队列读完以后、没有人等待时 push 的事件仍排进队列并交付给下一次 next()：一个也不丢（整批丢掉读过的部分时，readIndex 要一起归零）",
+    "队列读完以后、没有人等待时 push 的事件仍排进队列并交付给下一次 next()：一个也不丢（丢掉读过的事件时，readIndex 要一起减掉丢掉的个数）",
   );
 });
 
@@ -145,6 +156,23 @@ test("唤醒：已经在等待的迭代器被下一次 push 唤醒，同时等�
   stream.end(final);
   assert.deepEqual(await ending, { value: undefined, done: true }, "end 让正在等待的 next() 以 done 结束");
   assert.ok((await stream.result()) === final, "result() 给出 end 收到的那一条最终 assistant（同一个对象）");
+
+  const open = new PushModelStream();
+  const openReader = open[Symbol.asyncIterator]();
+  open.push({ type: "start" });
+  assert.deepEqual(await openReader.next(), { value: { type: "start" }, done: false }, "排队的 start 先交付");
+  const afterRead = openReader.next();
+  assert.equal(
+    await outcome(afterRead),
+    "pending",
+    "队列读完、流还没结束时 next() 等待，不给出 done（回合还没完）：已经读过事件、队列又空了也一样",
+  );
+  open.push({ type: "text_delta", delta: "之后" });
+  assert.deepEqual(
+    await outcome(afterRead),
+    { value: { value: { type: "text_delta", delta: "之后" }, done: false } },
+    "读过事件以后等待的 next() 被下一次 push 唤醒",
+  );
 
   const both = new PushModelStream();
   const reader = both[Symbol.asyncIterator]();
