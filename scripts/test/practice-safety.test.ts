@@ -78,6 +78,15 @@ test("practice 接受一个已存在的空目录，并把它替换为完整的�
   assert.deepEqual(leftovers, [], "临时兄弟目录已经改名");
 });
 
+test("practice 的 Node 20 说明按本章 Lab 的计数举例：00 的唯一 Lab 选中全部测试，不提 skipped；02 的 Lab 2.1 完成后 tests 4、pass 2、skipped 2", async () => {
+  const note = /^Node 20：.*$/m;
+  const whole = await practice(["00", "note-00"], holder);
+  assert.ok(whole !== "help" && !note.test(whole.message), "00 的 Lab 0.1 选中全部 2 项测试：没有 skipped 可说");
+  const split = await practice(["02", "note-02"], holder);
+  assert.ok(split !== "help");
+  assert.match(split.message, /^Node 20：.*例如 Lab 2\.1 完成后：tests 4、pass 2、skipped 2）。$/m);
+});
+
 test("默认练习目录依次是 practice/07、practice/07-2、practice/07-3", async () => {
   const root = path.join(holder, "practice-root");
   await mkdir(root);

@@ -98,6 +98,16 @@ async function writeNextPracticeDir(checkpoint: Checkpoint, root: string, option
   }
 }
 
+/** Node 20 counts the tests a lab's pattern leaves out as skipped; said only when some lab leaves tests out. */
+function skippedNote(checkpoint: Checkpoint, total: number): string[] {
+  const lab = checkpoint.labs.find((candidate) => candidate.expected < total);
+  if (lab === undefined) return [];
+  const counts = `tests ${total}、pass ${lab.expected}、skipped ${total - lab.expected}`;
+  return [
+    `Node 20：--test-name-pattern 未选中的测试也计入 tests，显示为 skipped（例如 Lab ${lab.id} 完成后：${counts}）。`,
+  ];
+}
+
 function nextSteps(checkpoint: Checkpoint, dir: string, from: string): string {
   const total = focusedTestCount(checkpoint);
   const labs = checkpoint.labs.map(
@@ -123,7 +133,7 @@ function nextSteps(checkpoint: Checkpoint, dir: string, from: string): string {
     `  ${verifyCommand(checkpoint, displayDir(dir, from))}   （加 --watch 在保存后自动重跑）`,
     "聚焦命令没有任何输出、一直不结束：多半是同步死循环，Node 无法打断它。按 Ctrl-C，改用 npm run verify，它会在时限后停止并指出。",
     "",
-    `Node 20：--test-name-pattern 未选中的测试也计入 tests，显示为 skipped（例如 tests ${total}、pass 1、skipped ${total - 1}）。`,
+    ...skippedNote(checkpoint, total),
     `Windows cmd 不展开 *：请把文件名写全，例如 ${compiledPath(checkpoint.focusedTest)}。`,
   ].join("\n");
 }
