@@ -5,7 +5,7 @@
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), those marked so the fresh-learner walks of 00–05 and 10–14
-// after issue 34's fixes (walks A–D), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
+// after issue 34's fixes (walks A–E), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
 // author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
 // author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19); the others are the
 // course's own.
@@ -1905,6 +1905,91 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /不是 Error 的值也原样交出，不包成 new Error/,
+  },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk E, chapters 00–02): mistakes that
+  // passed verify silently there, or went red under a neighbouring rule's line or with a wrong guess.
+  {
+    checkpoint: "00",
+    name: "isError 为 true 的结果不算回答",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: '    } else if (message.role === "toolResult") {',
+        replace: '    } else if (message.role === "toolResult" && !message.isError) {',
+      },
+    ],
+    says: /错误结果也是结果：isError 为 true 的 toolResult 同样回答了 call-1/,
+  },
+  {
+    checkpoint: "00",
+    name: "按 timestamp 排序后再走，不按 transcript 的顺序",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "  for (const message of messages) {",
+        replace: "  for (const message of [...messages].sort((a, b) => a.timestamp - b.timestamp)) {",
+      },
+    ],
+    says: /按 transcript 的顺序走一遍消息，不按 timestamp 排序/,
+  },
+  {
+    checkpoint: "00",
+    name: "返回前按 id 去重，两条 assistant 各自悬空的 call-1 只记一次",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "  return [...dangling, ...open];",
+        replace: "  return [...new Map([...dangling, ...open].map((call) => [call.id, call])).values()];",
+      },
+    ],
+    says: /每次提出算一个调用：两条 assistant 各自提出 call-1、都没有结果，是两个悬空调用/,
+  },
+  {
+    checkpoint: "01",
+    name: "error 先查 message 再查 reason",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: `      if (!ERROR_REASONS.includes(value.reason)) return '"error" needs reason "error" or "aborted"';
+      return value.message === undefined || typeof value.message === "string"
+        ? undefined
+        : '"error" message must be a string';`,
+        replace: `      if (value.message !== undefined && typeof value.message !== "string") return '"error" message must be a string';
+      return ERROR_REASONS.includes(value.reason) ? undefined : '"error" needs reason "error" or "aborted"';`,
+      },
+    ],
+    says: /error 先查 reason，再查 message/,
+  },
+  {
+    checkpoint: "02",
+    name: "读过事件以后队列空了，next() 就给出 done",
+    lab: "2.2",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));",
+        replace:
+          "    if (this.buffered.length === 0) return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));\n    return Promise.resolve({ value: undefined, done: true });",
+      },
+    ],
+    says: /队列读完、流还没结束时 next\(\) 等待，不给出 done/,
+  },
+  {
+    checkpoint: "02",
+    name: "readIndex <= buffered.length 时也交付，最后多出一个 undefined",
+    lab: "2.1",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    if (this.readIndex < this.buffered.length) {",
+        replace: "    if (this.readIndex <= this.buffered.length && this.buffered.length > 0) {",
+      },
+    ],
+    says: /最后一个 push 的事件之后又交付了 1 个 undefined/,
   },
   // The fresh-learner walk of 03–05 after issue 34's fixes (walk B): mistakes that passed verify silently there,
   // or went red in a later lab.
