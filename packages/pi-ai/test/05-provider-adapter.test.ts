@@ -108,8 +108,14 @@ const TRANSCRIPT: Message[] = [
   { role: "user", content: "And the licence?", timestamp: 5 },
 ];
 
-/** TRANSCRIPT as written, kept apart so a conversion that writes into the messages it is given cannot hide it. */
-const PRISTINE: Message[] = structuredClone(TRANSCRIPT);
+/**
+ * TRANSCRIPT with its timestamps running backwards (a clock that was set back), kept apart so a conversion
+ * that writes into the messages it is given, sorting them included, cannot hide it.
+ */
+const BACKWARDS: Message[] = structuredClone(TRANSCRIPT).map((message, index) => ({
+  ...message,
+  timestamp: TRANSCRIPT.length - index,
+}));
 
 test("出站转换：system、user、带调用的 assistant 与工具结果按线上角色发出，空的 assistant 不发", GUARD, async () => {
   const received = await sentRequest({ ...README_REQUEST, messages: structuredClone(TRANSCRIPT) });
@@ -191,7 +197,7 @@ test("出站转换：system、user、带调用的 assistant 与工具结果按�
         { type: "text", text: "Then LICENSE." },
       ],
       stopReason: "stop",
-      timestamp: 7,
+      timestamp: 2,
     },
     structuredClone(TRANSCRIPT[2]) as Message,
     {
@@ -231,9 +237,18 @@ test("出站转换：system、user、带调用的 assistant 与工具结果按�
 });
 
 test("出站转换只发生在边界：canonical 消息原样不变，API key 只在 Authorization 头里，请求体里没有", GUARD, async () => {
-  const request: ModelRequest = { systemPrompt: "", messages: structuredClone(TRANSCRIPT), tools: [] };
+  const request: ModelRequest = { systemPrompt: "", messages: structuredClone(BACKWARDS), tools: [] };
   const received = await sentRequest(request);
-  assert.deepEqual(request.messages, PRISTINE, "转换不改调用者的 canonical 消息：线上角色只存在于请求体里");
+  assert.deepEqual(
+    request.messages,
+    BACKWARDS,
+    "转换不改调用者的 canonical 消息（不 sort、不 splice、不改字段）：线上角色只存在于请求体里",
+  );
+  assert.deepEqual(
+    received.body.messages.map((message: { role: string }) => message.role),
+    ["user", "assistant", "tool", "user"],
+    "按 transcript 的顺序转换每条消息，不按时间戳排序：这份 transcript 的时间戳是倒着的",
+  );
   assert.equal(received.body.messages[0]?.role, "user", "systemPrompt 为空时不发 system 消息");
   assert.equal("tools" in received.body, false, "没有工具时不发 tools 字段（有的服务器拒绝 tools: []）");
   assert.equal(received.headers.authorization, `Bearer ${KEY}`, "API key 只放在 Authorization 头里");
@@ -333,6 +348,11 @@ test(
       await echoed("sk-course-other", {}, 'Upstream said "Bearer proxy-cred-8812".'),
       '401 Upstream said "Bearer [redacted]". (check the API key)',
       "最后再把任何 Bearer … 后面的凭据换掉，哪怕它不是我们发的（SCHEME_CREDENTIAL）",
+    );
+    assert.equal(
+      await echoed("sk-live,77Qz9", {}, 'Header was "Bearer sk-live,77Qz9".'),
+      '401 Header was "Bearer [redacted]". (check the API key)',
+      "先换每个密钥，最后才换 SCHEME_CREDENTIAL：它的凭据停在逗号处，先换它会把密钥逗号之后的 ,77Qz9 留下",
     );
   },
 );
@@ -488,6 +508,32 @@ test("文本与终态：每个文本片段一个 text_delta，末尾只有 usage
   assert.deepEqual(terminal(events), { type: "done", reason: "stop" }, "finish_reason stop 在流结束后才变成 done stop");
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字拼成一个 text 块");
   assert.deepEqual(assistant.usage, { input: 41, output: 6 }, "finish_reason 之后的 usage 块也并入同一条 assistant");
+  const lines = await replay(
+    [
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":"Line one."},"finish_reason":null}]}',
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":"\\n\\n"},"finish_reason":null}]}',
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":" "},"finish_reason":null}]}',
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":"Line two."},"finish_reason":"stop"}]}',
+      "data: [DONE]",
+      "",
+    ].join("\n\n"),
+  );
+  const pieces = of(lines.events, "text_delta").map((event) => event.delta);
+  assert.equal(
+    pieces.at(-1),
+    "Line two.",
+    "收尾的块（带着 finish_reason 的那块）里的 content 照样读：先读 delta，最后才看 finish_reason",
+  );
+  assert.deepEqual(
+    pieces,
+    ["Line one.", "\n\n", " ", "Line two."],
+    '只有空白的片段（"\\n\\n"、" "）也是非空字符串：照样追加、发出 text_delta，不 trim',
+  );
+  assert.deepEqual(
+    lines.assistant.content,
+    [{ type: "text", text: "Line one.\n\n Line two." }],
+    "文字原样拼成一个 text 块",
+  );
   const late = await replay(
     [
       'data: {"id":"c","choices":[{"index":0,"delta":{"content":"Done."},"finish_reason":null}]}',
@@ -561,6 +607,14 @@ test(
       "不认识的 finish_reason 不猜成 stop，而是说出它",
     );
     assert.equal(unknown.assistant.stopReason, "error", "不认识的 finish_reason 以 error 结束");
+    const shouted = await replay(
+      fixtureBytes("openai-text.sse").toString("utf8").replace('"finish_reason":"stop"', '"finish_reason":"STOP"'),
+    );
+    assert.equal(
+      shouted.assistant.errorMessage,
+      'finish_reason "STOP": not one of stop, tool_calls, length',
+      "表是逐字的：大写的 STOP 也是不认识的原因，不 trim、不转小写，原样说出它",
+    );
     assert.deepEqual(unknown.assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字保留");
     const toolCalls = await replay(
       fixtureBytes("openai-text.sse")
@@ -654,6 +708,29 @@ test(
       reused.assistant.content.map((block) => (block.type === "toolCall" ? block.id : block.type)),
       ["call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby", "call_A1kQ7rXp2Wm9Ve4Tz6Ns3Hby_1"],
       "每个 id 只用一次：后一个调用重复了前一个的 id 时由 uniqueId() 改成 <id>_<index>，两个结果才各配一个调用",
+    );
+
+    // vLLM's finishing chunk still carries the call's last argument piece (fixtures/README.md).
+    const vllm = await replay(fixtureBytes("vllm-reasoning-call.sse"));
+    assert.deepEqual(
+      vllm.assistant.content,
+      [call("chatcmpl-tool-5e2a9c1d7f3b4a8e", "README.md")],
+      '收尾的块（finish_reason 那块）还带着最后一个参数片段 "}：先交给 acceptFragments()，最后才看 finish_reason',
+    );
+
+    const textAndCall = await replay(
+      [
+        'data: {"id":"c","choices":[{"index":0,"delta":{"content":"Reading it."},"finish_reason":null}]}',
+        'data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_t","function":{"name":"read","arguments":"{\\"path\\":\\"README.md\\"}"}}]},"finish_reason":null}]}',
+        'data: {"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}',
+        "data: [DONE]",
+        "",
+      ].join("\n\n"),
+    );
+    assert.deepEqual(
+      textAndCall.assistant.content,
+      [{ type: "text", text: "Reading it." }, call("call_t", "README.md")],
+      "partial()（Lab 5.2 ④）：content 先放文字的 text 块，再放已完成的调用，不是调用在前",
     );
   },
 );

@@ -85,6 +85,11 @@ test("文本投影：README 往返投影成四行，调用只留名字与 id，�
     "assistant 一行：文本块写文字，调用写 [name id]（名字在前、id 在后），块之间一个空格",
   );
   assert.equal(
+    projectText([readResult]).split(":")[0],
+    "toolResult call-1",
+    "toolResult 一行写 toolResult <id>：id 是结果的 toolCallId（call-1），不是工具名 toolName（read）",
+  );
+  assert.equal(
     projectText([readResult]),
     "toolResult call-1: # tiny-pi …",
     "toolResult 一行只留结果的第一行（firstLine()：后面还有行时加上 ' …'），不是整段结果",

@@ -117,6 +117,12 @@ test("脚本回合：脚本里的消息按真实协议播放成事件，每次�
     ["start", "text_delta", "toolcall_delta", "toolcall_end", "done"],
     "先发完所有文本块，再发调用：content 里写在调用之后的文字也先发 text_delta（两个循环，不是按 content 一块一块发）",
   );
+  const blank = await drain(new ScriptedModel([assistantMessage([text("")], "stop", 8)]).stream(request()));
+  assert.deepEqual(
+    blank.events,
+    [{ type: "start" }, { type: "text_delta", delta: "" }, { type: "done", reason: "stop" }],
+    '每个 text 块一个 text_delta，空字符串的块也是（delta 为 ""）：脚本写了什么就播放什么，不跳过',
+  );
 });
 
 test("错误回合：显式的 error 回合保留部分文字与 errorMessage，以 error 事件结束，result() 仍 resolve", async () => {
@@ -125,7 +131,8 @@ test("错误回合：显式的 error 回合保留部分文字与 errorMessage，
     errorMessage: "upstream overloaded",
   };
   const cancelled: AssistantMessage = { ...assistantMessage([], "aborted", 4), errorMessage: "cancelled by user" };
-  const model = new ScriptedModel([failed, assistantMessage([], "aborted", 3), cancelled]);
+  const silent: AssistantMessage = { ...assistantMessage([], "error", 5), errorMessage: "" };
+  const model = new ScriptedModel([failed, assistantMessage([], "aborted", 3), cancelled, silent]);
   const { events, final } = await drain(model.stream(request()));
   assert.deepEqual(
     events,
@@ -148,6 +155,12 @@ test("错误回合：显式的 error 回合保留部分文字与 errorMessage，
     withMessage.events.at(-1),
     { type: "error", reason: "aborted", message: "cancelled by user" },
     'error 与 aborted 的终态是 { type: "error", reason }：reason 就是回合的 stopReason，有 errorMessage 的 aborted 回合仍是 reason aborted（再加上 message）',
+  );
+  const empty = await drain(model.stream(request()));
+  assert.deepEqual(
+    empty.events.at(-1),
+    { type: "error", reason: "error", message: "" },
+    "有 errorMessage 字段就加上 message，空字符串也是（看 === undefined，不看真假，和第 03 章一样）",
   );
 });
 
@@ -183,6 +196,12 @@ test("脚本耗尽：超出脚本的请求不抛出，以 errorMessage 写明第
     { content: [], stopReason: "error", errorMessage: exhausted },
     "result() 给出 stopReason 为 error、带同一句 errorMessage 的空 assistant",
   );
+  const again = await drain(model.stream(request()));
+  assert.equal(
+    again.final.errorMessage,
+    "ScriptedModel: request 3 has no scripted turn (the script has 1); add a turn or expect fewer requests",
+    "第几次请求是 this.requests.length：耗尽之后再请求一次，写明的是第 3 次请求，不是播放过的回合数加一",
+  );
 });
 
 test("预取消：signal 已经取消的请求以 aborted 终态结束，不消耗脚本里的回合，仍留下快照", async () => {
@@ -204,6 +223,11 @@ test("预取消：signal 已经取消的请求以 aborted 终态结束，不消�
   );
   assert.equal("errorMessage" in cancelled.final, false, "预取消的 assistant 没有 errorMessage 字段");
   assert.equal(model.requests.length, 1, "预取消的请求也记进 requests");
+  assert.deepEqual(
+    model.requestOptions,
+    [{ signal: controller.signal }],
+    "预取消的请求的 options 也记进 requestOptions：requestOptions[i] 与 requests[i] 是同一次请求，两个列表一样长",
+  );
 
   const next = await drain(model.stream(request()));
   assert.deepEqual(next.final, answer, "回合没有被消耗：下一次请求仍播放脚本的第一个回合");

@@ -5,7 +5,7 @@
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), those marked so the fresh-learner walks of 00–05 and 10–14
-// after issue 34's fixes (walks A–E), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
+// after issue 34's fixes (walks A–I), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
 // author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
 // author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19); the others are the
 // course's own.
@@ -1211,12 +1211,12 @@ export const plantedMistakes: PlantedMistake[] = [
   {
     checkpoint: "04",
     name: "脚本耗尽按播放过的回合数说第几次请求",
-    lab: "4.4",
+    lab: "4.3",
     mutations: [
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
       { file: scriptedModel, find: "request ${this.requests.length} has", replace: "request ${this.played + 1} has" },
     ],
-    says: /预取消的请求也算一次请求：之后脚本耗尽时写明的是第 3 次请求/,
+    says: /第几次请求是 this\.requests\.length：耗尽之后再请求一次，写明的是第 3 次请求/,
   },
   {
     checkpoint: "05",
@@ -1722,6 +1722,147 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /errorMessage 就是 ABORTED_MESSAGE/,
+  },
+  // The fresh-learner walk of 03–05 after issue 34's fixes (walk F): mistakes that passed verify silently
+  // there, or went red with a neighbouring rule's message.
+  {
+    checkpoint: "03",
+    name: "toolResult 一行写工具名，不写调用的 id",
+    lab: "3.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/projection.ts",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "return `toolResult ${message.toolCallId}",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: "return `toolResult ${message.toolName}",
+      },
+    ],
+    says: /id 是结果的 toolCallId（call-1），不是工具名 toolName（read）/,
+  },
+  {
+    checkpoint: "04",
+    name: "空字符串的 text 块不发 text_delta",
+    lab: "4.1",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '    if (block.type === "text") stream.push({ type: "text_delta", delta: block.text });',
+        replace:
+          '    if (block.type === "text" && block.text !== "") stream.push({ type: "text_delta", delta: block.text });',
+      },
+    ],
+    says: /空字符串的块也是（delta 为 ""）/,
+  },
+  {
+    checkpoint: "04",
+    name: '错误回合按真假看 errorMessage：errorMessage 为 "" 时事件不带 message',
+    lab: "4.2",
+    mutations: [
+      { file: scriptedModel, find: "      turn.errorMessage === undefined\n", replace: "      !turn.errorMessage\n" },
+    ],
+    says: /有 errorMessage 字段就加上 message，空字符串也是/,
+  },
+  {
+    checkpoint: "04",
+    name: "options 在预取消的分支之后才记下：预取消的请求不在 requestOptions 里",
+    lab: "4.4",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: "    this.requestOptions.push(options);\n    if (options?.signal?.aborted) {",
+        replace: "    if (options?.signal?.aborted) {",
+      },
+      {
+        file: scriptedModel,
+        find: "    const turn = this.turns[this.played];",
+        replace: "    this.requestOptions.push(options);\n    const turn = this.turns[this.played];",
+      },
+    ],
+    says: /预取消的请求的 options 也记进 requestOptions/,
+  },
+  {
+    checkpoint: "05",
+    name: "chatMessages 把调用者的数组就地按时间戳排序",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: "  for (const message of messages) {",
+        replace: "  for (const message of messages.sort((a, b) => a.timestamp - b.timestamp)) {",
+      },
+    ],
+    says: /转换不改调用者的 canonical 消息（不 sort、不 splice、不改字段）/,
+  },
+  {
+    checkpoint: "05",
+    name: "先换 Bearer 凭据再换密钥：密钥逗号之后的半截留下",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "    let redacted = text;\n    for (const secret of exact) redacted = redacted.split(secret).join(REDACTED);\n    return redacted.replace(SCHEME_CREDENTIAL, `$1 ${REDACTED}`);",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+          "    let redacted = text.replace(SCHEME_CREDENTIAL, `$1 ${REDACTED}`);\n    for (const secret of exact) redacted = redacted.split(secret).join(REDACTED);\n    return redacted;",
+      },
+    ],
+    says: /先换每个密钥，最后才换 SCHEME_CREDENTIAL/,
+  },
+  {
+    checkpoint: "05",
+    name: "先看 finish_reason 再 return：收尾块上的文字与最后一个参数片段丢了",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "    if (choice === undefined || this.finishReason !== undefined) return;\n",
+        replace:
+          "    if (choice === undefined || this.finishReason !== undefined) return;\n    if (choice.finish_reason) {\n      this.finishReason = choice.finish_reason;\n      if (this.assembler.pending) this.endCalls(choice.finish_reason);\n      return;\n    }\n",
+      },
+    ],
+    says: /收尾的块（带着 finish_reason 的那块）里的 content 照样读/,
+  },
+  {
+    checkpoint: "05",
+    name: "只有空白的 content 片段被丢掉（trim 之后再判空）",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '    if (typeof content !== "string" || content === "") return;',
+        replace: '    if (typeof content !== "string" || content.trim() === "") return;',
+      },
+    ],
+    says: /只有空白的片段（.*）也是非空字符串/,
+  },
+  {
+    checkpoint: "05",
+    name: "finish_reason 先 trim、转小写：STOP 算成 stop",
+    lab: "5.4",
+    mutations: [
+      {
+        file: finishReason,
+        find: "  switch (finishReason) {",
+        replace: "  switch (finishReason?.trim().toLowerCase()) {",
+      },
+    ],
+    says: /表是逐字的：大写的 STOP 也是不认识的原因/,
+  },
+  {
+    checkpoint: "05",
+    name: "partial() 把调用放在文字前面",
+    lab: "5.5",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '    const content: (TextContent | ToolCall)[] = this.text === "" ? [] : [{ type: "text", text: this.text }];\n    content.push(...this.calls);',
+        replace:
+          '    const content: (TextContent | ToolCall)[] = [...this.calls];\n    if (this.text !== "") content.push({ type: "text", text: this.text });',
+      },
+    ],
+    says: /content 先放文字的 text 块，再放已完成的调用/,
   },
   {
     checkpoint: "01",

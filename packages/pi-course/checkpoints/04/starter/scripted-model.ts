@@ -29,6 +29,7 @@ export class ScriptedModel implements Model {
   stream(request: ModelRequest, options?: ModelStreamOptions): ModelStream {
     // Lab 4.1 ①：先记下这次请求，再找回合：this.requests.push(structuredClone(request))，调用者之后再改请求
     //   也不影响快照；options 原样记进 this.requestOptions，不要 structuredClone：它不报错，却把 signal 悄悄变成空对象 {}。
+    //   两者都在预取消的分支之前记下：requests[i] 与 requestOptions[i] 是同一次请求。
     //   还没有记下请求时，下面这一行总会抛出：写完 ① 就删掉它。
     if (this.requests.length === 0) throw new Error("Lab 4.1 把脚本回合播放成事件 尚未实现");
     if (options?.signal?.aborted) {
@@ -54,7 +55,7 @@ function playTurn(turn: AssistantMessage): ModelStream {
   stream.push({ type: "start" });
   for (const block of turn.content) {
     // Lab 4.1 ②：每个文本块（block.type === "text"）push 一个 { type: "text_delta", delta: block.text }；调用块在下一个循环里：
-    //   先发完所有文字，再发调用，content 里写在调用之后的文字也先发。
+    //   先发完所有文字，再发调用，content 里写在调用之后的文字也先发。text 为 "" 的块也发（delta: ""），不跳过。
     throw new Error("Lab 4.1 把脚本回合播放成事件 尚未实现");
   }
   for (const call of toolCallsOf(turn)) {
@@ -65,7 +66,8 @@ function playTurn(turn: AssistantMessage): ModelStream {
   const reason = turn.stopReason;
   if (reason === "error" || reason === "aborted") {
     // Lab 4.2 错误终态：error 与 aborted 的终态是 { type: "error", reason }：有 errorMessage 时再带上 message，
-    //   没有时不要写 message 字段。部分文字已经在上面发出，完整消息由下面的 end(turn) 交给 result()。
+    //   没有时不要写 message 字段。“有没有”看 turn.errorMessage === undefined（和第 03 章一样）：errorMessage 为 ""
+    //   也带上 message。部分文字已经在上面发出，完整消息由下面的 end(turn) 交给 result()。
     throw new Error("Lab 4.2 错误回合保留部分与诊断 尚未实现");
   } else {
     stream.push({ type: "done", reason });

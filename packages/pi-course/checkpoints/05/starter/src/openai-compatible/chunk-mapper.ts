@@ -38,8 +38,8 @@ export class ChunkMapper {
     //      常见的是 finish_reason 之后 choices 为 [] 的最后一块，所以这一步在“还有没有 choice”之前）；
     //   2. 取 choices[0]；没有，或者 finish_reason 已经到过，就到此为止；
     //   3. 有 delta 时：acceptText(delta)；delta.tool_calls 存在时交给 this.acceptFragments(...)；
-    //   4. 最后才看 choice.finish_reason（收尾的块可能还带着最后一个参数片段）：记进 this.finishReason，
-    //      this.assembler.pending 为 true（有调用）时再 this.endCalls(finish_reason)。
+    //   4. 最后才看 choice.finish_reason（收尾的块可能还带着最后一段文字或参数片段，先看它再 return 就丢了）：
+    //      记进 this.finishReason，this.assembler.pending 为 true（有调用）时再 this.endCalls(finish_reason)。
     throw new Error("Lab 5.4 文本、用量与 finish_reason 尚未实现");
   }
 
@@ -69,7 +69,8 @@ export class ChunkMapper {
 
   private acceptText(delta: Delta): void {
     // Lab 5.4 ②：content 是非空字符串时才算一个片段：追加到 this.text，并发出一个 text_delta。
-    // "" 与 null 片段忽略；reasoning_content 不读：推理内容不进入回答。
+    // 只有空白的 "\n\n"、" " 也是非空字符串：原样追加，不 trim。"" 与 null 片段忽略；reasoning_content 不读：
+    // 推理内容不进入回答。
     throw new Error("Lab 5.4 文本、用量与 finish_reason 尚未实现");
   }
 
@@ -92,7 +93,7 @@ export class ChunkMapper {
 
   /** What arrived, whatever the end: the text and the calls that got their end, and the usage. Unfinished calls are dropped. */
   private partial(timestamp: number): AssistantMessage {
-    // Lab 5.2 ④：content 是 this.text（为 "" 时不放 text 块）加上 this.calls；stopReason 先写 "stop"，
+    // Lab 5.2 ④：content 先放 this.text 的 text 块（为 "" 时不放），再放 this.calls；stopReason 先写 "stop"，
     // 由调用者改；this.usage 存在时才写 usage 字段。
     throw new Error("Lab 5.2 失败只留一行，密钥不出现 尚未实现");
   }

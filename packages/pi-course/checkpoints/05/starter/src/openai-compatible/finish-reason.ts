@@ -8,7 +8,7 @@ export type FinishOutcome = { reason: "stop" | "toolUse" | "length" } | { error:
 
 export function mapFinishReason(finishReason: string | undefined): FinishOutcome {
   // Lab 5.4 ④：只认识三个成功的原因："stop" → { reason: "stop" }，"tool_calls" → { reason: "toolUse" }，
-  // "length" → { reason: "length" }。其余都是 { error }，而且不猜：
+  // "length" → { reason: "length" }。逐字比较（"STOP" 不是 "stop"：不 trim、不转小写）。其余都是 { error }，而且不猜：
   //   undefined        → "no finish_reason: the stream ended before the server finished the answer"
   //   "content_filter" → 'finish_reason "content_filter": the server\'s content filter stopped the answer'
   //   其他任何值       → `finish_reason ${JSON.stringify(finishReason)}: not one of stop, tool_calls, length`

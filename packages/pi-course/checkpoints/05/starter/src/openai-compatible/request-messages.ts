@@ -40,8 +40,8 @@ export function chatMessages(
   compat: Compat,
 ): ChatCompletionMessageParam[] {
   // Lab 5.1 ④：返回一个新的数组，不修改 messages 里的任何一条：
-  // systemPrompt 不为空时先放 { role: compat.systemRole, content: systemPrompt }；然后按顺序
-  // user → { role: "user", content: joinText(...) }，assistant → assistantParam()（undefined 就跳过），
+  // systemPrompt 不为空时先放 { role: compat.systemRole, content: systemPrompt }；然后按 transcript 的顺序
+  // （不按时间戳排序）user → { role: "user", content: joinText(...) }，assistant → assistantParam()（undefined 就跳过），
   // toolResult → toolParam()。
   throw new Error("Lab 5.1 把 canonical 消息转换成线上角色 尚未实现");
 }
