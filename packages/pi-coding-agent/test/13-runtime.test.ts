@@ -276,6 +276,11 @@ test("上下文适配器：系统提示、工具与信号原样传给内层模�
     .stream({ systemPrompt: "系统", messages: [], tools: REQUEST_TOOLS }, { signal: controller.signal })
     .result();
   assert.deepEqual(seen[0], REQUEST_TOOLS, "工具定义原样传过去");
+  // assert.ok, not assert.equal: Node 20's strictEqual drops the message for same-shaped objects.
+  assert.ok(
+    seen[0] === REQUEST_TOOLS,
+    "工具原样传过去：内层模型拿到的就是 request.tools 这个数组，不是副本（不 structuredClone）",
+  );
   assert.equal(seen[1], controller.signal, "信号是同一个对象，中止能传到内层");
   assert.equal(seen[2], "系统", "系统提示原样传过去：innerStream 发出的请求带着 request.systemPrompt");
   assert.deepEqual([...persisted, ...queued], before, "内层模型改的是副本：Runtime 的条目一个字都没变");
@@ -475,7 +480,11 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
       entries.slice(2, -1).map((entry) => entry.id),
       "新后缀是一条链：每个条目接在前一个下面（append 之后它就是 leaf）",
     );
-    assert.equal(runtime.leafId(), entries.at(-1)?.id, "leafId() 是最后追加的条目");
+    assert.equal(
+      runtime.leafId(),
+      entries.at(-1)?.id,
+      "leafId() 是最后追加的条目：新后缀的链已经对了（append 换了 leaf），所以看控制面：open.ts（Lab 13.1 ②）的 leafId 取 core 上的同名成员 core.leafId，不是打开时的 options.leaf",
+    );
     const asked0 = first.messages.find((message) => message.role === "user") as UserMessage;
     asked0.content = "调用方改掉了";
     assert.ok(
@@ -750,6 +759,26 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
     }
     await running;
   });
+  await withDir(async (dir) => {
+    // dispose() while a prompt runs that fails for its own reason (the model throws; every write succeeds).
+    const broken: Model = {
+      stream() {
+        throw new Error("模型坏了");
+      },
+    };
+    const runtime = openRuntime({ session: await sessionFile(dir), model: broken, parts: partsOf() });
+    const failing = assert.rejects(runtime.prompt("会失败"), "模型抛出：这次提示拒绝");
+    const closing = runtime.dispose().then(
+      () => "resolved",
+      (error: unknown) => error,
+    );
+    await failing;
+    assert.equal(
+      await closing,
+      "resolved",
+      "dispose() 等正在运行的提示结束，但它的失败不在这里报（running?.catch(() => undefined)）：没有写入失败时 dispose() resolve，不以那个提示的错误拒绝",
+    );
+  });
 });
 
 // ---- Lab 13.4 · 三种模式 ----
@@ -821,19 +850,24 @@ test("三种模式：交互模式与 print 模式对每个用户输入恰好调�
 test("三种模式：JSON 模式只改变呈现，每行一个事件，提示与会话都和 print 模式一样", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
-  const turns = () => scripted(asks("c1", "look", { path: "a" }), says("看完了"));
+  const turns = () => scripted(asks("c1", "look", { path: "a" }), says("看完了"), says("又看了一遍"));
   const shape = (entries: SessionEntry[]) =>
     entries.map((entry) => (entry.type === "message" ? [entry.message.role, entry.message.content] : entry.type));
   await withDir(async (dir) => {
     const asText = await countedRuntime(path.join(dir), turns());
-    await runMode("print", asText.modeRuntime, { output: output(), prompts: ["看看 a"] });
+    await runMode("print", asText.modeRuntime, { output: output(), prompts: ["看看 a", "再看一遍"] });
     await asText.flush();
     await mkdir(path.join(dir, "json"));
     const asJson = await countedRuntime(path.join(dir, "json"), turns());
     const out = output();
-    await runMode("json", asJson.modeRuntime, { output: out, prompts: ["看看 a"] });
+    await runMode("json", asJson.modeRuntime, { output: out, prompts: ["看看 a", "再看一遍"] });
     await asJson.flush();
     assert.deepEqual(asJson.prompts, asText.prompts, "同样的输入，同样的 prompt 调用");
+    assert.equal(
+      asJson.subscribed(),
+      1,
+      "JSON 模式在所有提示之前只订阅一个监听器：两个提示也只 subscribe 一次，不是每个提示订阅、取消一次",
+    );
     assert.deepEqual(
       [asJson.subscribed(), asJson.listening()],
       [1, 0],
@@ -853,7 +887,7 @@ test("三种模式：JSON 模式只改变呈现，每行一个事件，提示与
     const answers = events.filter((event) => event.type === "assistant_message");
     assert.deepEqual(
       answers.at(-1)?.type === "assistant_message" ? answers.at(-1)?.message.content : undefined,
-      [text("看完了")],
+      [text("又看了一遍")],
       "最终文本在事件里，不另外写",
     );
   });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { assistantMessage, type Message, text, userMessage } from "@pi/core";
+import { assistantMessage, type Message, ScriptedModel, text, userMessage } from "@pi/core";
 import { runCase } from "../src/eval/runner.js";
 import { runSuite, summarise } from "../src/eval/suite.js";
 import type { AgentUnderTest, CaseReport, Observation, Outcome } from "../src/eval/types.js";
@@ -68,6 +68,7 @@ test("判决：judge 只判定任务是否成功；自相矛盾或形状不对�
     { success: true, unmet: ["port 是 8081"] },
     { success: false, unmet: [] },
     { success: "yes", unmet: [] },
+    { success: 1, unmet: [] },
     { success: true, unmet: [], phase: "execute" },
     undefined,
   ]) {
@@ -117,6 +118,11 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
     ["同一个调用 id 用了两次", [user, turn([readCall]), result("c1"), turn([readCall]), result("c1")], "duplicate"],
     ["一个调用有两条结果", [user, turn([readCall]), result("c1"), result("c1")], "duplicate"],
     [
+      "一个调用在下一个 assistant 之后又来了第二条结果（先查已有结果：duplicate 先于 cross-assistant）",
+      [user, turn([readCall]), result("c1"), turn([second]), result("c2"), result("c1")],
+      "duplicate",
+    ],
+    [
       "后一个 assistant 重用了一个已经有结果的调用 id，之后没有结果（调用 id 见过就是 duplicate，不论那个调用有没有结果）",
       [user, turn([readCall]), result("c1"), turn([readCall])],
       "duplicate",
@@ -153,9 +159,15 @@ test("判决：先查活动路径：不一致的 transcript、跨 assistant 提�
 
 test("判决：judge 抛出的异常只留下固定的阶段标签，不留它的消息文字", { timeout: TEST_TIMEOUT_MS }, () => {
   const observation: Observation = { messages: GOOD, files: { "key.txt": SECRET } };
-  const outcome = judgeRun(observation, (seen) => {
-    throw new Error(`判不了：${seen.files["key.txt"]}`);
-  });
+  let outcome: Outcome | undefined;
+  try {
+    outcome = judgeRun(observation, (seen) => {
+      throw new Error(`判不了：${seen.files["key.txt"]}`);
+    });
+  } catch {
+    // Not the exception itself: its text is the test's fake secret.
+    assert.fail("judgeRun 不抛出：judge 抛错是 judge 阶段的错误（接住它，只留阶段标签）");
+  }
   assert.deepEqual(outcome, { verdict: "error", phase: "judge" }, "judge 抛错是 judge 阶段的错误");
   assert.ok(!JSON.stringify(outcome).includes(SECRET), "结果里没有异常消息里的文件内容");
 });
@@ -189,10 +201,14 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
   const first = await runCase(task, loopAgent(log));
   const second = await runCase(task, loopAgent(log));
   assert.equal(models, 2, "每次运行调用一次 task.model()，模型不在两次运行之间共用");
+  assert.ok(
+    log.setups.every((setup) => !(setup.model instanceof ScriptedModel)),
+    "agent 拿到的是 countingModel(task.model()) 包住的那个模型（counted.model），不是 task.model() 本身：计数才数得到这次运行的模型请求与调用",
+  );
   assert.deepEqual(
     [first.evidence.steps, first.evidence.calls],
     [2, 1],
-    "agent 拿到的是 countingModel(task.model()) 包住的那个模型（counted.model），不是 task.model() 本身：计数才数得到这次运行的 2 次模型请求与 1 个调用",
+    "计数在 execute 之后才读：报告时调用 counted.counts()，不是 prepare 之后存下的快照（那时还是 0）：这次运行有 2 次模型请求与 1 个调用",
   );
   assert.deepEqual(
     [first.outcome, second.outcome],
@@ -212,6 +228,29 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
   );
   assert.notEqual(a, b, "两次运行的工作区是两个不同的临时目录");
   assert.ok(!existsSync(a ?? "") && !existsSync(b ?? ""), "运行结束后临时工作区已删除");
+
+  // Each prompt is awaited before the next is sent: the agent under test sees them one at a time.
+  const order: string[] = [];
+  const inOrder: AgentUnderTest = async (setup) => {
+    const run = await loopAgent(newLog())(setup);
+    return {
+      ...run,
+      async prompt(line) {
+        order.push(`开始 ${line}`);
+        await run.prompt(line);
+        order.push(`结束 ${line}`);
+      },
+    };
+  };
+  await runCase(
+    scriptedTask("two", () => [turn(["一好了"]), turn(["二好了"])], { prompts: ["一", "二"] }),
+    inOrder,
+  );
+  assert.deepEqual(
+    order,
+    ["开始 一", "结束 一", "开始 二", "结束 二"],
+    "execute 逐个提示：按顺序 await run.prompt() 每个提示，前一个结束才发下一个（不是 Promise.all 一起发）",
+  );
 
   // task.outside lands beside the workspace: inside it, a boundary task would have nothing outside to leak.
   // The clock is read where the log can see it: the timer starts after prepare and stops before collect.
@@ -264,17 +303,22 @@ test("运行器：prepare 或 execute 失败只留下阶段标签；execute 失�
     throw new Error(`读取夹具失败：${SECRET}`);
   });
   const tempDir = privateTemp();
-  const prepared = await runCase(failingModel, loopAgent(newLog()), { tempDir });
+  // A runCase that rejects fails with the rule, not with the exception (its text is the test's fake secret).
+  const prepared = await runCase(failingModel, loopAgent(newLog()), { tempDir }).catch(() =>
+    assert.fail("runCase 不抛出：prepare 的任何一步（包括 task.model()）抛错，结果都是 prepare 阶段"),
+  );
   assert.deepEqual(prepared.outcome, { verdict: "error", phase: "prepare" }, "task.model() 抛错是 prepare 阶段");
   const log = newLog();
   const task = scriptedTask("boom", () => [turn(["不会用到"])]);
+  const clock = [10, 25];
   const report = await runCase(task, loopAgent(log, { prompt: true }), {
     tempDir,
+    now: () => clock.shift() ?? 0,
     removeFolder: async (folder) => {
       await removeRunFolder(folder);
       log.events.push("cleanup");
     },
-  });
+  }).catch(() => assert.fail("runCase 不抛出：run.prompt() 抛错是 execute 阶段的结果"));
   assertLeftNothing(tempDir);
   assert.deepEqual(report.outcome, { verdict: "error", phase: "execute" }, "prompt 抛错是 execute 阶段的基础设施错误");
   assert.deepEqual(
@@ -285,6 +329,7 @@ test("运行器：prepare 或 execute 失败只留下阶段标签；execute 失�
   for (const failed of [prepared, report]) {
     assert.ok(!JSON.stringify(failed).includes(SECRET), `${failed.task} 的报告里没有异常消息里的文字`);
   }
+  assert.equal(report.evidence.ms, 15, "execute 失败时 ms 量到失败为止：第一个提示开始（10）到抛出之后（25）");
 });
 
 test("运行器：judge 只拿到活动路径与声明的文件，而且是深拷贝、冻结的", { timeout: TEST_TIMEOUT_MS }, async () => {

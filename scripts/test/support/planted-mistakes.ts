@@ -3285,6 +3285,136 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /总体的 tokens 与 ms 是各任务的总和/,
   },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk G, 13–14): silent or misleading before.
+  {
+    checkpoint: "13",
+    name: "上下文适配器把工具 structuredClone 之后才传给内层模型",
+    lab: "13.2",
+    mutations: [
+      {
+        file: contextAdapter,
+        find: "  const sent: ModelRequest = { messages: context.messages, tools: request.tools };",
+        replace: "  const sent: ModelRequest = { messages: context.messages, tools: structuredClone(request.tools) };",
+      },
+    ],
+    says: /工具原样传过去：内层模型拿到的就是 request\.tools 这个数组，不是副本/,
+  },
+  {
+    checkpoint: "13",
+    name: "dispose() 直接 await running：提示自己的失败让 dispose() 拒绝",
+    lab: "13.3",
+    mutations: [
+      { file: runtime, find: "      await running?.catch(() => undefined);\n", replace: "      await running;\n" },
+    ],
+    says: /dispose\(\) 等正在运行的提示结束，但它的失败不在这里报/,
+  },
+  {
+    checkpoint: "13",
+    name: "JSON 模式每个提示订阅一次、提示之后取消",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "  const unsubscribe = runtime.subscribe((event: RuntimeEvent) => {\n",
+        replace: "  const listener = (event: RuntimeEvent) => {\n",
+      },
+      {
+        file: modes,
+        find: "      failed = { error };\n    }\n  });\n",
+        replace: "      failed = { error };\n    }\n  };\n",
+      },
+      {
+        file: modes,
+        find: "  try {\n    for (const prompt of io.prompts ?? []) {\n      last = await runtime.prompt(prompt);\n      if (failed !== undefined) throw failed.error;\n    }\n  } finally {\n    unsubscribe();\n  }\n",
+        replace:
+          "  for (const prompt of io.prompts ?? []) {\n    const unsubscribe = runtime.subscribe(listener);\n    try {\n      last = await runtime.prompt(prompt);\n    } finally {\n      unsubscribe();\n    }\n    if (failed !== undefined) throw failed.error;\n  }\n",
+      },
+    ],
+    says: /JSON 模式在所有提示之前只订阅一个监听器/,
+  },
+  {
+    checkpoint: "13",
+    name: "控制面的 leafId 返回打开时的 options.leaf，不取 core.leafId",
+    lab: "13.3",
+    mutations: [
+      { file: openRuntime, find: "    leafId: core.leafId,\n", replace: "    leafId: () => options.leaf ?? null,\n" },
+    ],
+    says: /open\.ts（Lab 13\.1 ②）的 leafId 取 core 上的同名成员 core\.leafId/,
+  },
+  {
+    checkpoint: "14",
+    name: "结果先查 cross-assistant 再查已有结果：下一个 assistant 之后的第二条结果成了 cross-assistant",
+    lab: "14.1",
+    mutations: [
+      {
+        file: verdict,
+        find: '      if (answered.has(message.toolCallId)) return "duplicate";\n      if (name === undefined) return "inconsistent";\n      if (!inBatch || !batch.has(message.toolCallId)) return "cross-assistant";\n',
+        replace:
+          '      if (name === undefined) return "inconsistent";\n      if (!inBatch || !batch.has(message.toolCallId)) return "cross-assistant";\n      if (answered.has(message.toolCallId)) return "duplicate";\n',
+      },
+    ],
+    says: /一个调用在下一个 assistant 之后又来了第二条结果（先查已有结果：duplicate 先于 cross-assistant）：应为 duplicate/,
+  },
+  {
+    checkpoint: "14",
+    name: "execute 用 Promise.all 一起发出所有提示",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "      for (const prompt of task.prompts) await run.prompt(prompt);\n",
+        replace:
+          "      const open = run;\n      await Promise.all(task.prompts.map((prompt) => open.prompt(prompt)));\n",
+      },
+    ],
+    says: /execute 逐个提示：按顺序 await run\.prompt\(\) 每个提示，前一个结束才发下一个/,
+  },
+  {
+    checkpoint: "14",
+    name: "计数在 prepare 之后存成快照，报告里永远是 0",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "    counts = counted.counts;\n",
+        replace: "    const snapshot = counted.counts();\n    counts = () => snapshot;\n",
+      },
+    ],
+    says: /计数在 execute 之后才读：报告时调用 counted\.counts\(\)，不是 prepare 之后存下的快照/,
+  },
+  {
+    checkpoint: "14",
+    name: "task.model() 在 prepare 的 try 之外调用：它抛错时 runCase 拒绝",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "  // Lab 14.2 ① prepare: a new folder, the fixture, the task's fresh model (counted), the agent.\n  try {\n",
+        replace:
+          "  const fresh = task.model();\n  // Lab 14.2 ① prepare: a new folder, the fixture, the task's fresh model (counted), the agent.\n  try {\n",
+      },
+      {
+        file: runner,
+        find: "    const counted = countingModel(task.model());\n",
+        replace: "    const counted = countingModel(fresh);\n",
+      },
+    ],
+    says: /runCase 不抛出：prepare 的任何一步（包括 task\.model\(\)）抛错，结果都是 prepare 阶段/,
+  },
+  {
+    checkpoint: "14",
+    name: "execute 失败时 ms 记成 0",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: '      for (const prompt of task.prompts) await run.prompt(prompt);\n    } catch {\n      outcome = error("execute");\n    }\n    ms = now() - started;\n',
+        replace:
+          '      for (const prompt of task.prompts) await run.prompt(prompt);\n      ms = now() - started;\n    } catch {\n      outcome = error("execute");\n    }\n',
+      },
+    ],
+    says: /execute 失败时 ms 量到失败为止/,
+  },
   {
     checkpoint: "12",
     name: "目录里的胜者不排序",

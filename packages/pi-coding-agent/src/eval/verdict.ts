@@ -7,9 +7,10 @@ import type { Judge, Observation, Outcome, PathProblem, Verdict } from "./types.
  * The first problem of `messages` as a transcript, or undefined when it is consistent: it starts
  * with a user message (an empty path does not: "inconsistent"); each assistant's calls have ids
  * never used before, not even in the same message ("duplicate"); results follow their own
- * assistant directly, one per call ("duplicate" for a second one), a result for an earlier
- * assistant's call (any assistant in between ends the batch, with calls or without) is
- * "cross-assistant", one for no call "inconsistent"; a call that never gets a result is "dangling".
+ * assistant directly, one per call ("duplicate" for a second one, even when another assistant came
+ * in between: a result already given is checked first), a result for an earlier assistant's call
+ * (any assistant in between ends the batch, with calls or without) is "cross-assistant", one for
+ * no call "inconsistent"; a call that never gets a result is "dangling".
  */
 export function checkActivePath(messages: readonly Message[]): PathProblem | undefined {
   // Lab 14.1 ① the walk: the current batch, every call seen, every call answered.
