@@ -281,6 +281,11 @@ test("上下文预算：窗口先减去系统提示、输出预留与安全余�
     100_000 - 16_384 - 1_200,
     "safetyMarginTokens: 0 是给了 0（不留余量），不是没给：只有没给（undefined）时才用默认的窗口 5%",
   );
+  assert.equal(
+    buildContext(path, { contextWindow: 1_000, reserveTokens: 200, systemPromptTokens: 900 }).budget,
+    1_000 - 200 - 900 - 50,
+    "窗口放不下系统提示、输出预留与安全余量时，预算如实是负数（可以 ≤ 0，不截成 0）",
+  );
   const fields = ["contextWindow", "reserveTokens", "systemPromptTokens", "safetyMarginTokens"] as const;
   for (const [field, value] of fields.flatMap((field) => [-1, 1.5, "100"].map((value) => [field, value] as const))) {
     assert.throws(
@@ -437,6 +442,20 @@ test("生成压缩：firstKeptEntryId 只接受一段完整交互的第一条消
   await refusal(
     () => createCompactionEntry(branch, { ...fields(entryId(2, 0)), tokensBefore: -3 }),
     "tokensBefore 为负",
+  );
+  // A path that already has a compaction goes through sinceNewestCompaction(), which is Lab 11.5's:
+  // until that lab is done its "尚未实现" is the answer, and the rule is observed once it is.
+  const summarised = "更早被总结的部分（最新压缩之前的交互开头）";
+  try {
+    createCompactionEntry(compactedTwice(), fields(entryId(3, 0)));
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/^Lab 11\.5 .+ 尚未实现$/.test(message)) return;
+    assert.match(message, new RegExp(entryId(3, 0)), `${summarised}：报错点名这个 firstKeptEntryId`);
+    return;
+  }
+  assert.fail(
+    `${summarised}：应当被拒绝，却成功了（只有 sinceNewestCompaction(path) 给出的、最新压缩之后的交互开头才是合法的 firstKeptEntryId）`,
   );
 });
 

@@ -542,7 +542,17 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       "repo/app/extensions/a-broken.mjs",
       `export let kept;\n${extensionText(path.join(tree.base, "a"), register("deploy", 'kept = api; throw new Error("配置缺失");'))}`,
     );
-    await tree.put("repo/app/extensions/b-clash.mjs", extensionText(path.join(tree.base, "b"), register("read", "")));
+    // The clash is its second tool: the first one, audit, must not be registered either.
+    await tree.put(
+      "repo/app/extensions/b-clash.mjs",
+      extensionText(
+        path.join(tree.base, "b"),
+        register(
+          "audit",
+          'api.registerTool({ name: "read", description: "x", parameters: { type: "object" }, execute: async () => ({ content: [] }) });',
+        ),
+      ),
+    );
     await tree.put(
       "repo/app/extensions/c-twice.mjs",
       extensionText(
@@ -569,6 +579,11 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       assert.fail(
         `一个坏文件从不让 loadExtensions 抛出：stage() 先查工具名（与已有的同名，或这个扩展自己注册了两次），冲突是一行诊断、什么也不注册（实际抛出了：${(error as Error).message}）`,
       ),
+    );
+    assert.equal(
+      registry.get("audit"),
+      undefined,
+      "工厂成功、并且没有工具与已有的重名，才一次提交：b-clash.mjs 的第二个工具与 read 重名，它先注册的 audit 也不留下（提交之前就查完全部工具名）",
     );
     assert.deepEqual(
       registry.definitions().map((definition) => `${definition.name}: ${definition.description}`),

@@ -2413,9 +2413,9 @@ export const plantedMistakes: PlantedMistake[] = [
   {
     checkpoint: "11",
     name: "createCompactionEntry 在整条路径上找交互开头，不经 sinceNewestCompaction",
-    // Lab 11.4 cannot see it: a path with a compaction needs Lab 11.5's sinceNewestCompaction, so
-    // the first red is 11.5, and its message names create-entry.ts and Lab 11.4's rule.
-    lab: "11.5",
+    // Lab 11.4 sees it on a path with a compaction once Lab 11.5's sinceNewestCompaction is done
+    // (walk H); before that, its "尚未实现" is the answer there.
+    lab: "11.4",
     mutations: [
       {
         file: createEntry,
@@ -2424,7 +2424,7 @@ export const plantedMistakes: PlantedMistake[] = [
           '  const onPath = path.flatMap((entry) => (entry.type === "message" ? [entry] : []));\n  const messages = onPath.map((entry) => entry.message);\n  const entryIds = onPath.map((entry) => entry.id);\n  void sinceNewestCompaction;\n',
       },
     ],
-    says: /createCompactionEntry（实践 11\.4，create-entry\.ts）只认最新压缩之后的交互开头/,
+    says: /更早被总结的部分（最新压缩之前的交互开头）：应当被拒绝，却成功了/,
   },
   {
     checkpoint: "12",
@@ -3618,6 +3618,67 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /无论成败，工厂结束之后（finally）暂存区都关上：工厂抛错之后，它拿到的 API 同样拒绝再注册/,
+  },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk H, chapters 10–12): silent passes and a
+  // rule that went red only in the next lab.
+  {
+    checkpoint: "10",
+    name: "this.writer 不吞掉错误：失败之后 flushed() reject，排队的追加共用一个 Error",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: "    this.writer = written.catch(() => undefined);",
+        replace: "    this.writer = written;",
+      },
+    ],
+    says: /flushed\(\) 在写入失败之后照样 resolve（每个追加“写完或失败”就算）/,
+  },
+  {
+    checkpoint: "11",
+    name: "historyBudget 把负的预算截成 0",
+    lab: "11.3",
+    mutations: [
+      {
+        file: budget,
+        find: "  return (\n    window -",
+        replace: "  return Math.max(\n    0,\n    window -",
+      },
+    ],
+    says: /窗口放不下系统提示、输出预留与安全余量时，预算如实是负数（可以 ≤ 0，不截成 0）/,
+  },
+  {
+    checkpoint: "11",
+    name: "createCompactionEntry 收整条路径上的任何用户消息，不管最新的压缩",
+    lab: "11.4",
+    mutations: [
+      {
+        file: createEntry,
+        find: "  const { messages, entryIds } = sinceNewestCompaction(path);\n  const starts = groupInteractions(messages).map((group) => entryIds[group.start]);",
+        replace:
+          '  const starts = path.flatMap((entry) => (entry.type === "message" && entry.message.role === "user" ? [entry.id] : []));',
+      },
+    ],
+    says: /更早被总结的部分（最新压缩之前的交互开头）：应当被拒绝，却成功了/,
+  },
+  {
+    checkpoint: "12",
+    name: "工具名只在提交时逐个查：冲突之前的工具已经注册了",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "(name, index) => registry.get(name) !== undefined || names.indexOf(name) !== index",
+        replace: "(name, index) => names.indexOf(name) !== index",
+      },
+      {
+        file: loadExtensionsFile,
+        find: "    for (const tool of staged.tools) options.registry.register(tool);\n",
+        replace:
+          '    const clash = staged.tools.find((tool) => {\n      if (options.registry.get(tool.name) !== undefined) return true;\n      options.registry.register(tool);\n      return false;\n    });\n    if (clash !== undefined) {\n      problem("扩展 " + file.name + " 没有加载，什么也没有注册：工具名 " + clash.name + " 已经有人用了：给扩展的工具换一个名字");\n      continue;\n    }\n',
+      },
+    ],
+    says: /工厂成功、并且没有工具与已有的重名，才一次提交：b-clash\.mjs 的第二个工具与 read 重名/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {

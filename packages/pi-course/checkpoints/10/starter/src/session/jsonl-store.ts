@@ -70,7 +70,8 @@ export class JsonlSessionStore extends InMemorySessionStore {
     // closedBecause 已有值就同样以 new Error(closedBecause) reject；否则 appendFile(this.file, line,
     // { flag: APPEND_ONLY })。写入失败时把 closedBecause 设为 writeFailureReason(this.file, error)，再以
     // new Error(closedBecause) reject。this.writer 换成吞掉错误的那个 Promise（written.catch(() => undefined)），
-    // 返回 written 本身。
+    // 返回 written 本身：失败只由这次追加自己 reject，flushed() 照样 resolve（写完或失败都算），排在后面的
+    // 追加轮到时自己看 closedBecause，各以一个新的 Error reject。
     throw new Error("Lab 10.5 JSONL 会话存储 尚未实现");
   }
 

@@ -61,8 +61,8 @@ export function checkEntry(entry: unknown): SessionEntry {
   // JSON.parse reads a literal too large for a double (1e400) as Infinity; copyJson names where.
   if (!onlyFiniteNumbers(entry)) copyJson(entry, "entry");
   // Lab 10.2 ③：entry 已经只有 JSON 的形状，就地检查，不再复制。它必须是对象、有字符串 type；type 在
-  // LATER_ENTRY_TYPES 里（compaction 这类后面章节的类型）就一行报错点名它，不去猜；id 必须匹配
-  // ENTRY_ID（8 位十六进制），parentId 是 null 或同样的 id，timestamp 是 ISO 时间。
+  // LATER_ENTRY_TYPES 里（后面的章节才加进来的类型，比如第 11 章的 compaction）就一行报错点名它，不去猜；
+  // id 必须匹配 ENTRY_ID（8 位十六进制），parentId 是 null 或同样的 id，timestamp 是 ISO 时间。
   // Lab 10.2 ④：按 type 检查其余字段：message 用 messageProblem(entry.message)（有问题就报错并写出
   // 条目 id）；label 要字符串 targetId，label 字段可以没有；session_info 要 name；model_change 要
   // provider 与 modelId；thinking_level_change 要 thinkingLevel。其他 type 一行报错点名它。通过后返回 entry。

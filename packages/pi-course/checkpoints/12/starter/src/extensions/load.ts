@@ -48,7 +48,8 @@ async function stage(file: Resource, registry: ToolRegistry): Promise<Staged> {
   // "它没有默认导出一个函数 (api) => void：写 export default function (api) { … }"。用一个新的 Staged
   // （open: true）调用工厂 await module.default(stagingApi(staged))，无论成败之后都把 open 设为 false。
   // 再查工具名：与 registry 里已有的同名，或者这个扩展自己注册了两次，就抛出
-  // `工具名 ${name} 已经有人用了：给扩展的工具换一个名字`。返回 staged。
+  // `工具名 ${name} 已经有人用了：给扩展的工具换一个名字`。返回 staged。在这里（提交之前）查完全部工具名：
+  // 冲突的是第二个工具时，第一个也不能已经注册。
   throw new Error("Lab 12.4 信任门 尚未实现");
 }
 

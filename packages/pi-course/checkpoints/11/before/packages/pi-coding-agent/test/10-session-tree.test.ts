@@ -485,6 +485,11 @@ test("JSONL 存储：I/O 失败后写入者永久关闭（fail-closed）：之�
 
     const late = store.append(entries[6] as SessionEntry);
     await refusal(() => late, "文件恢复之后的追加");
+    await assert.doesNotReject(
+      store.flushed(),
+      "flushed() 在写入失败之后照样 resolve（每个追加“写完或失败”就算）：this.writer 换成吞掉错误的那个 Promise（written.catch(() => undefined)），失败只由各个追加自己 reject",
+    );
+    const reasons: unknown[] = [];
     for (const [what, append] of [
       ["写入失败", failed],
       ["排在失败之后的追加", queued],
@@ -498,7 +503,13 @@ test("JSONL 存储：I/O 失败后写入者永久关闭（fail-closed）：之�
         reason instanceof Error && reason.message === failure,
         `${what}：以 new Error(closedBecause) reject，一个 Error，消息就是那一行说明（不是裸字符串）`,
       );
+      reasons.push(reason);
     }
+    assert.notEqual(
+      reasons[1],
+      reasons[0],
+      "排在失败之后的追加轮到时以它自己的 new Error(closedBecause) reject（每次一个新的 Error），不是顺着 this.writer 传下来的前一个追加的错误",
+    );
     assert.equal(store.writable, false, "失败之后存储不再可写");
     assert.equal(await readFile(file, "utf8"), before, "失败之后没有写入任何字节");
     assert.deepEqual(
