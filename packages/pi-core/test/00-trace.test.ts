@@ -91,6 +91,12 @@ test("序章：缺少结果的调用在下一段回答文字之前就被暴露�
     ["call-2"],
     "同一条 assistant 的两个调用只回了一个：另一个悬空（结果只按 toolCallId 配对，不看顺序、不看工具名：两个都是 read）",
   );
+  const renamed: ToolResultMessage = { ...readmeResult, toolName: "bash" };
+  assert.deepEqual(
+    ids(danglingCalls([user, asksToRead, renamed, answer])),
+    [],
+    "只按 id 配对，不看工具名：toolCallId 是 call-1 的结果回答了 call-1，即使它的 toolName（bash）与调用的 name（read）不同",
+  );
   assert.deepEqual(
     ids(danglingCalls([user, both, answer])),
     ["call-1", "call-2"],

@@ -26,9 +26,19 @@ test("穷尽：每一种 ModelEvent 都有自己的一行，终态 done 与 erro
     "有 message 字段就写成 error <reason>: <message>，空字符串也是 message：只在没有 message 字段时省略冒号（看 === undefined，不看真假）",
   );
   assert.equal(
+    eventLine({ type: "error", reason: "error", message: undefined }),
+    "error error",
+    'message 是 undefined 时省略冒号：看 message === undefined，不看 "message" in event（{ message: undefined } 有这个键，却没有 message，不写成 error error: undefined）',
+  );
+  assert.equal(
     eventLine({ type: "text_delta", delta: '路径是 "C:\\tmp"\n下一行' }),
     'text_delta "路径是 \\"C:\\\\tmp\\"\\n下一行"',
     "text_delta 的一行是 text_delta 加上 JSON.stringify(delta)，不是自己加引号：delta 里的引号、反斜杠与换行都被转义，一个事件只占一行",
+  );
+  assert.equal(
+    eventLine({ type: "text_delta", delta: "  缩进的一行\n" }),
+    'text_delta "  缩进的一行\\n"',
+    "text_delta 的一行是 text_delta 加上 JSON.stringify(delta)：delta 原样写出，开头与结尾的空格、换行也是模型的输出，不 trim",
   );
 });
 

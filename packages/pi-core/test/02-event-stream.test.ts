@@ -77,6 +77,10 @@ test("排队：迭代开始之前 push 的事件在队列里等待，按顺序�
     [],
     `next() 从 readIndex 处读一个，下标加一：end 之前 push 了 ${events.length} 个事件，读完就是 done，不会多出事件；最后一个 push 的事件之后又交付了 ${extraSeen(extra)}`,
   );
+  assert.ok(
+    read.events.length >= events.length,
+    `先到的事件一个不少、一个不多，顺序不变：end 之前 push 了 ${events.length} 个事件，next() 只交付了 ${read.events.length} 个就给出 done。队列里还有没读的事件（readIndex < buffered.length）时先交付，读完才给出 done；丢掉读过的事件时，readIndex 要一起减掉丢掉的个数，否则剩下的事件再也读不到`,
+  );
 
   const stream = new PushModelStream();
   for (const event of events) stream.push(event);
@@ -245,4 +249,13 @@ test("唤醒：fail 先交付队列里的事件再让迭代 reject，等待中�
     [{ error: "socket closed" }, { error: "socket closed" }],
     "fail(error) 让 result() 与所有等待者以同一个 error reject：不是 Error 的值也原样交出，不包成 new Error",
   );
+  for (const falsy of ["", 0]) {
+    const quiet = new PushModelStream();
+    quiet.fail(falsy);
+    assert.deepEqual(
+      await outcome(quiet[Symbol.asyncIterator]().next()),
+      { error: falsy },
+      `队列读完后，有 failure 就返回 Promise.reject(failure.error)：看 failure 在不在，不看 error 的真假；fail(${JSON.stringify(falsy)}) 之后的 next() 以同一个 ${JSON.stringify(falsy)} reject，不正常结束`,
+    );
+  }
 });

@@ -2132,6 +2132,74 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /最后一个 push 的事件之后又交付了 1 个 undefined/,
   },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk I, chapters 00–02): mistakes that
+  // passed verify silently there, or went red under the broader line before the one naming the rule.
+  {
+    checkpoint: "00",
+    name: "结果的 toolName 也要与调用的 name 相同才算回答",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "      open = open.filter((call) => call.id !== message.toolCallId);",
+        replace:
+          "      open = open.filter((call) => call.id !== message.toolCallId || call.name !== message.toolName);",
+      },
+    ],
+    says: /只按 id 配对，不看工具名/,
+  },
+  {
+    checkpoint: "01",
+    name: 'error 用 "message" in event 判断有没有 message',
+    lab: "1.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "      return event.message === undefined ? `error",
+        replace: '      return !("message" in event) ? `error',
+      },
+    ],
+    says: /message 是 undefined 时省略冒号：看 message === undefined，不看 "message" in event/,
+  },
+  {
+    checkpoint: "01",
+    name: "text_delta 的一行写出 trim 之后的 delta",
+    lab: "1.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "JSON.stringify(event.delta)",
+        replace: "JSON.stringify(event.delta.trim())",
+      },
+    ],
+    says: /delta 原样写出，开头与结尾的空格、换行也是模型的输出，不 trim/,
+  },
+  {
+    checkpoint: "02",
+    name: 'next() 看 failure.error 的真假：fail("") 之后迭代正常结束',
+    lab: "2.2",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    if (this.failure) return Promise.reject(this.failure.error);",
+        replace: "    if (this.failure?.error) return Promise.reject(this.failure.error);",
+      },
+    ],
+    says: /看 failure 在不在，不看 error 的真假/,
+  },
+  {
+    checkpoint: "02",
+    name: "读过的部分一占多数就丢掉（短流也丢），readIndex 没有跟着减",
+    lab: "2.1",
+    mutations: [
+      {
+        file: modelStream,
+        find: "      if (this.readIndex >= 1024 && this.readIndex * 2 >= this.buffered.length) {\n        this.buffered.splice(0, this.readIndex);\n        this.readIndex = 0;\n      }\n",
+        replace: "      if (this.readIndex * 2 > this.buffered.length) this.buffered.splice(0, this.readIndex);\n",
+      },
+    ],
+    says: /只交付了 2 个就给出 done。.*readIndex 要一起减掉丢掉的个数/,
+  },
   // The fresh-learner walk of 03–05 after issue 34's fixes (walk B): mistakes that passed verify silently there,
   // or went red in a later lab.
   {

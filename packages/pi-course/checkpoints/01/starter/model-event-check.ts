@@ -18,7 +18,8 @@ export function eventLine(event: ModelEvent): string {
   // Lab 1.1 ②：switch (event.type)，每个 case 里 TypeScript 已经把 event 收窄成那一种事件：
   //   start → "start"；text_delta → `text_delta ${JSON.stringify(delta)}`；toolcall_delta → `toolcall_delta ${delta}`；
   //   toolcall_end → `toolcall_end <id> <name>`；done → `done <reason>`；
-  //   error → `error <reason>`，有 message 字段时（!== undefined，空字符串也算）再加 `: <message>`。
+  //   error → `error <reason>`，message 不是 undefined 时再加 `: <message>`（看 message !== undefined，
+  //   不看 "message" in event，也不看真假：空字符串也算，message: undefined 不算）。
   // default 分支写 return unreachable(event)：漏掉任何一种事件时，event 不是 never，编译就失败。
   throw new Error("Lab 1.1 用 never 穷尽每一种事件 尚未实现");
 }

@@ -69,7 +69,8 @@ export class PushModelStream implements ModelStream {
 
   private next(): Promise<IteratorResult<ModelEvent>> {
     // Lab 2.1 ③：队列里还有没读的事件（this.readIndex < this.buffered.length）时，交付它，readIndex 加一
-    //   （只移动下标，不用 shift()）；队列读完、流已经 end 时给出 { value: undefined, done: true }。
+    //   （只移动下标，不用 shift()：这是性能，verify 不检查，见指南“排队：消费者还没来，事件先等着”）；
+    //   队列读完、流已经 end 时给出 { value: undefined, done: true }。
     //   这两个分支写在下面 Lab 2.2 的临时错误之前，再删除这一行：
     if (this.closed || this.readIndex < this.buffered.length) throw new Error("Lab 2.1 让先到的事件排队 尚未实现");
     // Lab 2.2 ④：队列读完、流以 fail 结束时，返回以 this.failure.error reject 的 Promise（写在 Lab 2.1 给出 done
