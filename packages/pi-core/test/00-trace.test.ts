@@ -102,6 +102,12 @@ test("序章：缺少结果的调用在下一段回答文字之前就被暴露�
     ["call-1", "call-2"],
     "同一条 assistant 的两个调用都悬空时按声明的顺序返回（toolCallsOf 的顺序），call-1 在前",
   );
+  const declaredLater: AssistantMessage = { ...asksToRead, content: [other, readCall] };
+  assert.deepEqual(
+    ids(danglingCalls([user, declaredLater, answer])),
+    ["call-2", "call-1"],
+    "同一条 assistant 的两个调用都悬空时按声明的顺序返回（toolCallsOf 的顺序），不按 id 排序：先声明的 call-2 在前",
+  );
   const early = result(readCall, "# tiny-pi", 2);
   assert.deepEqual(
     ids(danglingCalls([user, early, asksToRead, answer])),
