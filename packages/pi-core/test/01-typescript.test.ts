@@ -91,6 +91,7 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     [["start"], /expected an object/],
     ["start", /expected an object/],
     [{ type: "ping" }, /unknown event type "ping"/],
+    [{ type: "START" }, /unknown event type "START"/],
     [{}, /unknown event type undefined/],
     [{ type: "text_delta" }, /"text_delta" needs a string delta/],
     [{ type: "toolcall_delta", delta: 42 }, /"toolcall_delta" needs a string delta/],
@@ -105,6 +106,8 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     [{ type: "error", reason: "error", message: 500 }, /message must be a string/],
     [{ type: "error", reason: "aborted", message: null }, /"error" message must be a string/],
     [{ type: "done", reason: "aborted" }, /"done" needs reason "stop", "toolUse" or "length"/],
+    [{ type: "done" }, /"done" needs reason "stop", "toolUse" or "length"/],
+    [{ type: "error" }, /"error" needs reason "error" or "aborted"/],
   ];
   for (const [value, reason] of refused) {
     let problem: string | undefined;
