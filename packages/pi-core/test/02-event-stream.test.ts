@@ -88,6 +88,10 @@ test("排队：迭代开始之前 push 的事件在队列里等待，按顺序�
   const seen: ModelEvent[] = [];
   for await (const event of stream) seen.push(event);
   assert.deepEqual(seen, events, "先到的事件一个不少、一个不多，顺序不变");
+  assert.ok(
+    seen.every((event, index) => event === events[index]),
+    "next() 交付的就是 push 进来的那个事件（同一个对象，不是副本）：流只传递事件，不复制",
+  );
   assert.notEqual(
     await outcome(stream.result()),
     "pending",
@@ -158,7 +162,11 @@ test("唤醒：已经在等待的迭代器被下一次 push 唤醒，同时等�
   await settle();
   assert.equal(early, undefined, "直接交给等待者的事件不进队列：下一个 next() 等待新事件，不会再得到 start");
   stream.end(final);
-  assert.deepEqual(await ending, { value: undefined, done: true }, "end 让正在等待的 next() 以 done 结束");
+  assert.deepEqual(
+    await outcome(ending),
+    { value: { value: undefined, done: true } },
+    "end 唤醒所有等待者：正在等待的 next() 以 done 结束（取出全部 waiters，各自 resolve），不会一直等着",
+  );
   assert.ok((await stream.result()) === final, "result() 给出 end 收到的那一条最终 assistant（同一个对象）");
 
   const open = new PushModelStream();
@@ -184,6 +192,11 @@ test("唤醒：已经在等待的迭代器被下一次 push 唤醒，同时等�
   const second = reader.next();
   both.push(events[0] as ModelEvent);
   both.push(events[1] as ModelEvent);
+  assert.notEqual(
+    await outcome(second),
+    "pending",
+    "push 把等待者从队列里取出（this.waiters.shift()）再交出事件：两个 next() 同时等待时，第一次 push 交给最早的那个并把它移出 waiters，第二次 push 交给第二个，它不会一直等着",
+  );
   assert.deepEqual(
     [(await first).value, (await second).value],
     [events[0], events[1]],

@@ -73,8 +73,9 @@ export class PushModelStream implements ModelStream {
     //   队列读完、流已经 end 时给出 { value: undefined, done: true }。
     //   这两个分支写在下面 Lab 2.2 的临时错误之前，再删除这一行：
     if (this.closed || this.readIndex < this.buffered.length) throw new Error("Lab 2.1 让先到的事件排队 尚未实现");
-    // Lab 2.2 ④：队列读完、流以 fail 结束时，返回以 this.failure.error reject 的 Promise（写在 Lab 2.1 给出 done
-    //   的分支之前）；还没结束时，返回一个新 Promise，把它的 resolve 与 reject 作为 waiter 放进 this.waiters，等 push 唤醒。
+    // Lab 2.2 ④：队列读完、流以 fail 结束时，返回以 this.failure.error reject 的 Promise：写在 Lab 2.1 交付排队事件的
+    //   分支之后、给出 done 的分支之前（不写在 next() 开头：排队的事件先交付完）；还没结束时，返回一个新 Promise，
+    //   把它的 resolve 与 reject 作为 waiter 放进 this.waiters，等 push 唤醒。
     throw new Error("Lab 2.2 唤醒等待中的迭代器 尚未实现");
   }
 }
