@@ -5,7 +5,7 @@
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), those marked so the fresh-learner walks of 00–05 and 10–14
-// after issue 34's fixes (walks A–I), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
+// after issue 34's fixes (walks A–I and M), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
 // author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
 // author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19); the others are the
 // course's own.
@@ -2199,6 +2199,99 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /只交付了 2 个就给出 done。.*readIndex 要一起减掉丢掉的个数/,
+  },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk M, chapters 00–02): mistakes that
+  // passed verify silently there, or went red with Node's generic "still pending" line instead of the rule.
+  {
+    checkpoint: "00",
+    name: "同一条 assistant 的调用按 id 排序",
+    lab: "0.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/trace.ts",
+        find: "      open = toolCallsOf(message);",
+        replace: "      open = toolCallsOf(message).sort((a, b) => a.id.localeCompare(b.id));",
+      },
+    ],
+    says: /不按 id 排序：先声明的 call-2 在前/,
+  },
+  {
+    checkpoint: "01",
+    name: "type 不分大小写：START 当成 start",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "  switch (value.type) {",
+        replace: '  switch (typeof value.type === "string" ? value.type.toLowerCase() : value.type) {',
+      },
+    ],
+    says: /\{"type":"START"\} 应当被拒绝/,
+  },
+  {
+    checkpoint: "01",
+    name: "error 的 reason 像 message 一样可省略",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "      if (!ERROR_REASONS.includes(value.reason)) return",
+        replace: "      if (value.reason !== undefined && !ERROR_REASONS.includes(value.reason)) return",
+      },
+    ],
+    says: /\{"type":"error"\} 应当被拒绝/,
+  },
+  {
+    checkpoint: "01",
+    name: "done 的 reason 可省略",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "      return DONE_REASONS.includes(value.reason) ? undefined",
+        replace: "      return value.reason === undefined || DONE_REASONS.includes(value.reason) ? undefined",
+      },
+    ],
+    says: /\{"type":"done"\} 应当被拒绝/,
+  },
+  {
+    checkpoint: "02",
+    name: "next() 交付事件的副本",
+    lab: "2.1",
+    mutations: [
+      {
+        file: modelStream,
+        find: "      const event = this.buffered[this.readIndex] as ModelEvent;",
+        replace: "      const event = { ...this.buffered[this.readIndex] } as ModelEvent;",
+      },
+    ],
+    says: /next\(\) 交付的就是 push 进来的那个事件（同一个对象，不是副本）/,
+  },
+  {
+    checkpoint: "02",
+    name: "end 不唤醒等待者",
+    lab: "2.2",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    for (const waiter of this.waiters.splice(0)) waiter.resolve({ value: undefined, done: true });\n",
+        replace: "",
+      },
+    ],
+    says: /end 唤醒所有等待者/,
+  },
+  {
+    checkpoint: "02",
+    name: "push 用 waiters[0]，不把等待者取出",
+    lab: "2.2",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    const waiter = this.waiters.shift();",
+        replace: "    const waiter = this.waiters[0];",
+      },
+    ],
+    says: /push 把等待者从队列里取出（this\.waiters\.shift\(\)）/,
   },
   // The fresh-learner walk of 03–05 after issue 34's fixes (walk B): mistakes that passed verify silently there,
   // or went red in a later lab.
