@@ -6,7 +6,8 @@ import { createServer } from "node:net";
 import { after, before, test } from "node:test";
 import { type OpenAICompatibleCompat, openAICompatibleModel } from "@pi/ai";
 import type { Message, ModelEvent, ModelRequest } from "@pi/core";
-import { urlCredentials } from "../src/openai-compatible/redact.js";
+import { mapFinishReason } from "../src/openai-compatible/finish-reason.js";
+import { credentialHeaders, urlCredentials } from "../src/openai-compatible/redact.js";
 import { fixtureBytes } from "./support/fixtures.js";
 import { HANG_GUARD_MS } from "./support/hang-guard.js";
 import { LoopbackServer, type ReceivedRequest, resetAfter, sse, stallAfter } from "./support/loopback-server.js";
@@ -144,6 +145,11 @@ test("出站转换：system、user、带调用的 assistant 与工具结果按�
     },
     "有文字也有调用的 assistant：文字照样放进 content（emptyAssistantContent 只给没有文字的），调用的 arguments 是 JSON 字符串",
   );
+  assert.equal(
+    "name" in (sent[3] ?? {}),
+    false,
+    "compat.toolResultName 为 true 时才给工具结果加上 name：默认（没写，即 false）不带 name",
+  );
   assert.deepEqual(
     sent[3],
     { role: "tool", tool_call_id: "call-1", content: "# pi-course" },
@@ -188,6 +194,25 @@ test("出站转换：system、user、带调用的 assistant 与工具结果按�
       `有调用没文字的 assistant：content 用 compat.emptyAssistantContent（这里是 ${JSON.stringify(emptyAssistantContent)}），不写死 "" 或 null`,
     );
   }
+
+  const blankText: Message[] = [
+    { role: "assistant", content: [{ type: "text", text: "" }], stopReason: "stop", timestamp: 6 },
+    {
+      role: "assistant",
+      content: [{ type: "text", text: "" }, call("call-2", "LICENSE")],
+      stopReason: "toolUse",
+      timestamp: 7,
+    },
+  ];
+  const blankSent = await sentRequest(
+    { systemPrompt: "", messages: blankText, tools: [] },
+    { emptyAssistantContent: null },
+  );
+  assert.deepEqual(
+    blankSent.body.messages,
+    [{ role: "assistant", content: null, tool_calls: [wire] }],
+    '“有文字”看连起来的文字是不是 ""，不看有没有 text 块：只有 text("") 的 assistant 不发，text("") 加调用时 content 用 compat.emptyAssistantContent',
+  );
 
   const twoTexts: Message[] = [
     {
@@ -321,6 +346,11 @@ test(
       "401 Token [redacted] rejected. (check the API key)",
       "凭据头给出两个值：原值，以及去掉 Bearer 之后的值（服务器常常只回显后半截）",
     );
+    assert.deepEqual(
+      [...new Set(credentialHeaders({ "x-auth-token": "Bearer zq81-tail", accept: "text/plain" }))].sort(),
+      ["Bearer zq81-tail", "zq81-tail"],
+      "credentialHeaders() 给出两个值：原值（Bearer zq81-tail），以及去掉 Bearer 之后的值；名字不像凭据的头不给出",
+    );
     assert.equal(
       await echoed(
         "sk-course-other",
@@ -438,6 +468,14 @@ test(
       "malformed stream: a chunk's choices[1] is 7, not an object",
       "每个 choices[i] 都检查，不只是 choices[0]：第二个 choice 不是对象时说出它是 choices[1]",
     );
+    const secondDelta = await refused(
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":"a"}},{"index":1,"delta":5}]}',
+    );
+    assert.equal(
+      secondDelta.errorMessage,
+      "malformed stream: a chunk's choices[1].delta is 5, not an object",
+      "delta 不是对象时说出是哪一个 choice 的 delta：这里是 choices[1].delta（用 i，不写死 choices[0]）",
+    );
     const afterNulls = await refused(
       'data: {"id":"c","choices":[{"index":0,"delta":{"content":null,"tool_calls":null}},{"index":1,"delta":null},{"index":2,"delta":3}]}',
     );
@@ -507,6 +545,11 @@ test("文本与终态：每个文本片段一个 text_delta，末尾只有 usage
   );
   assert.deepEqual(terminal(events), { type: "done", reason: "stop" }, "finish_reason stop 在流结束后才变成 done stop");
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字拼成一个 text 块");
+  assert.equal(
+    assistant.usage?.input,
+    41,
+    "usage 的 input 是 prompt_tokens、output 是 completion_tokens（41 与 6）：两个不要对调",
+  );
   assert.deepEqual(assistant.usage, { input: 41, output: 6 }, "finish_reason 之后的 usage 块也并入同一条 assistant");
   const lines = await replay(
     [
@@ -553,6 +596,19 @@ test("文本与终态：每个文本片段一个 text_delta，末尾只有 usage
     late.assistant.usage,
     { input: 5, output: 0 },
     "usage 缺的字段记 0：{ input: prompt_tokens ?? 0, output: completion_tokens ?? 0 }",
+  );
+  const blank = await replay(
+    [
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":"Still"},"finish_reason":""}]}',
+      'data: {"id":"c","choices":[{"index":0,"delta":{"content":" here."},"finish_reason":"stop"}]}',
+      "data: [DONE]",
+      "",
+    ].join("\n\n"),
+  );
+  assert.deepEqual(
+    blank.assistant.content,
+    [{ type: "text", text: "Still here." }],
+    'finish_reason 是 null 或 "" 时还不算到过（有的代理每块都带 ""）：只有非空字符串才记进 this.finishReason，后面的块照样读',
   );
   const reasoning = await replay(fixtureBytes("deepseek-reasoning-text.sse"));
   assert.deepEqual(
@@ -614,6 +670,11 @@ test(
       shouted.assistant.errorMessage,
       'finish_reason "STOP": not one of stop, tool_calls, length',
       "表是逐字的：大写的 STOP 也是不认识的原因，不 trim、不转小写，原样说出它",
+    );
+    assert.deepEqual(
+      mapFinishReason(""),
+      { error: 'finish_reason "": not one of stop, tool_calls, length' },
+      '表是逐字比较的：mapFinishReason("") 是“其他任何值”那一句，不是 no finish_reason（那一句只给 undefined）',
     );
     assert.deepEqual(unknown.assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字保留");
     const toolCalls = await replay(
@@ -747,6 +808,11 @@ test(
       '{"path":"docs/guide/READ',
       "截断的参数原样保留在 toolcall_delta 里，不修补、不丢弃",
     );
+    assert.equal(
+      assistant.content.length,
+      1,
+      "有调用时 finish_reason 一到就 endCalls()（看 this.assembler.pending，不看 finish_reason 是不是 tool_calls）：length 截断的调用也进入 assistant",
+    );
     assert.deepEqual(terminal(events), { type: "done", reason: "length" }, "length 是这一轮的原因，不是坏调用的 error");
     assert.equal(assistant.errorMessage, undefined, "length 没有 errorMessage");
     assert.deepEqual(
@@ -825,6 +891,18 @@ test(
         finished,
       ].join("\n\n"),
     );
+    const gap = await replay(
+      [
+        chunk({ index: 0, id: "call_a", function: { name: "read", arguments: '{"path":"a.txt"}' } }),
+        chunk({ index: 2, function: { name: "read", arguments: '{"path":"b.txt"}' } }),
+        finished,
+      ].join("\n\n"),
+    );
+    assert.deepEqual(
+      gap.assistant.content.map((block) => (block.type === "toolCall" ? block.id : block.type)),
+      ["call_a", "call_2"],
+      "没有 id 的调用用 call_<index>：index 2 的调用是 call_2，不按它在调用列表里的位置（第 2 个，call_1）",
+    );
     assert.deepEqual(
       noIndex.assistant.content,
       [call("call_n", "a.txt")],
@@ -840,6 +918,7 @@ test("取消：流到一半取消：aborted，已收到的文字保留；已经�
   const { events, assistant } = await runTurn(model(), undefined, { signal: controller.signal }, (event) => {
     if (event.type === "text_delta") controller.abort();
   });
+  const end = terminal(events);
   assert.equal(assistant.stopReason, "aborted", "取消以 aborted 结束，不是 error");
   assert.deepEqual(assistant.content, [{ type: "text", text: "This" }], "取消之前收到的文字保留");
   assert.equal(
@@ -848,7 +927,7 @@ test("取消：流到一半取消：aborted，已收到的文字保留；已经�
     '取消用 fail() 以 "aborted" 和 ABORTED_MESSAGE 结束这一轮：errorMessage 就是 ABORTED_MESSAGE',
   );
   assert.deepEqual(
-    terminal(events),
+    end,
     { type: "error", reason: "aborted", message: assistant.errorMessage },
     "以 error(aborted) 结束",
   );

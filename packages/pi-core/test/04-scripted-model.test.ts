@@ -145,6 +145,11 @@ test("错误回合：显式的 error 回合保留部分文字与 errorMessage，
   );
   assert.deepEqual(final, failed, "result() 给出带 errorMessage 与部分文字的 assistant");
   const aborted = await drain(model.stream(request()));
+  assert.equal(
+    (aborted.events.at(-1) as { reason?: string } | undefined)?.reason,
+    "aborted",
+    'error 与 aborted 的终态是 { type: "error", reason }：reason 就是回合的 stopReason，没有 errorMessage 的 aborted 回合也是 reason aborted（不是 error）',
+  );
   assert.deepEqual(
     aborted.events,
     [{ type: "start" }, { type: "error", reason: "aborted" }],

@@ -1904,6 +1904,156 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /null 的调用片段不跳过/,
   },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk J, chapters 04–05): mistakes that
+  // passed verify silently there, or went red with a neighbouring rule's message.
+  {
+    checkpoint: "04",
+    name: "没有 errorMessage 的错误终态 reason 写死成 error",
+    lab: "4.2",
+    mutations: [
+      {
+        file: scriptedModel,
+        find: '        ? { type: "error", reason }',
+        replace: '        ? { type: "error", reason: "error" }',
+      },
+    ],
+    says: /没有 errorMessage 的 aborted 回合也是 reason aborted/,
+  },
+  {
+    checkpoint: "05",
+    name: "toolResultName 写成 !== undefined：默认的 false 也给工具结果带上 name",
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: "  return compat.toolResultName ? (",
+        replace: "  return compat.toolResultName !== undefined ? (",
+      },
+    ],
+    says: /compat\.toolResultName 为 true 时才给工具结果加上 name/,
+  },
+  {
+    checkpoint: "05",
+    name: 'text("") 块也算有文字：只有它的 assistant 以 content "" 发出',
+    lab: "5.1",
+    mutations: [
+      {
+        file: requestMessages,
+        find: '  if (toolCalls.length === 0) return text === "" ? undefined',
+        replace:
+          '  if (toolCalls.length === 0) return !message.content.some((block) => block.type === "text") ? undefined',
+      },
+      {
+        file: requestMessages,
+        find: 'content: text === "" ? compat.emptyAssistantContent : text,',
+        replace:
+          'content: !message.content.some((block) => block.type === "text") ? compat.emptyAssistantContent : text,',
+      },
+    ],
+    says: /“有文字”看连起来的文字是不是 ""/,
+  },
+  {
+    checkpoint: "05",
+    name: "credentialHeaders() 只给出去掉 Bearer 之后的值，不给原值",
+    lab: "5.2",
+    mutations: [
+      {
+        file: redact,
+        find: '[value, value.replace(/^\\s*(Bearer|Basic)\\s+/i, "")]',
+        replace: '[value.replace(/^\\s*(Bearer|Basic)\\s+/i, "")]',
+      },
+    ],
+    says: /credentialHeaders\(\) 给出两个值/,
+  },
+  {
+    checkpoint: "05",
+    name: "delta 不是对象时的那一句写死 choices[0]",
+    lab: "5.3",
+    mutations: [
+      {
+        file: chunkShape,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "return `a chunk's ${at}.delta is",
+        replace: "return `a chunk's choices[0].delta is",
+      },
+    ],
+    says: /这里是 choices\[1\]\.delta/,
+  },
+  {
+    checkpoint: "05",
+    name: "usage 的 input 与 output 对调",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "{ input: usage.prompt_tokens ?? 0, output: usage.completion_tokens ?? 0 }",
+        replace: "{ input: usage.completion_tokens ?? 0, output: usage.prompt_tokens ?? 0 }",
+      },
+    ],
+    says: /两个不要对调/,
+  },
+  {
+    checkpoint: "05",
+    name: 'finish_reason 为 "" 也算到过：之后的块不再读',
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "    if (choice.finish_reason) {",
+        replace: "    if (choice.finish_reason !== null && choice.finish_reason !== undefined) {",
+      },
+    ],
+    says: /还不算到过/,
+  },
+  {
+    checkpoint: "05",
+    name: 'mapFinishReason("") 说成 no finish_reason',
+    lab: "5.4",
+    mutations: [{ file: finishReason, find: "    case undefined:\n", replace: '    case undefined:\n    case "":\n' }],
+    says: /mapFinishReason\(""\) 是“其他任何值”那一句/,
+  },
+  {
+    checkpoint: "05",
+    name: "没有 id 的调用按它在列表里的位置编号，不按 index",
+    lab: "5.5",
+    mutations: [
+      { file: assembler, find: ".map((partial): ToolCall => {", replace: ".map((partial, position): ToolCall => {" },
+      {
+        file: assembler,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "`call_${partial.index}`",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        replace: "`call_${position}`",
+      },
+    ],
+    says: /index 2 的调用是 call_2/,
+  },
+  {
+    checkpoint: "05",
+    name: "只在 finish_reason 是 tool_calls 时 endCalls：length 截断的调用丢了",
+    lab: "5.5",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "      if (this.assembler.pending) this.endCalls(choice.finish_reason);",
+        replace: '      if (choice.finish_reason === "tool_calls") this.endCalls(choice.finish_reason);',
+      },
+    ],
+    says: /length 截断的调用也进入 assistant/,
+  },
+  {
+    checkpoint: "05",
+    name: "aborted 分支 fail() 之后没有 return：又发出第二个终态",
+    lab: "5.6",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '      return this.fail(assistant, "aborted", ABORTED_MESSAGE);',
+        replace: '      this.fail(assistant, "aborted", ABORTED_MESSAGE);',
+      },
+    ],
+    says: /一轮恰好一个终态/,
+  },
   // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk A, chapters 00–02): mistakes that
   // passed verify silently there, or went red with a neighbouring rule, a generic line or after the 30 s stop.
   {

@@ -39,7 +39,7 @@ export class ChunkMapper {
     //   2. 取 choices[0]；没有，或者 finish_reason 已经到过，就到此为止；
     //   3. 有 delta 时：acceptText(delta)；delta.tool_calls 存在时交给 this.acceptFragments(...)；
     //   4. 最后才看 choice.finish_reason（收尾的块可能还带着最后一段文字或参数片段，先看它再 return 就丢了）：
-    //      记进 this.finishReason，this.assembler.pending 为 true（有调用）时再 this.endCalls(finish_reason)。
+    //      它是非空字符串时才算到了（null 与 "" 都还不算），记进 this.finishReason，this.assembler.pending 为 true（有调用）时再 this.endCalls(finish_reason)。
     throw new Error("Lab 5.4 文本、用量与 finish_reason 尚未实现");
   }
 
@@ -94,7 +94,7 @@ export class ChunkMapper {
   /** What arrived, whatever the end: the text and the calls that got their end, and the usage. Unfinished calls are dropped. */
   private partial(timestamp: number): AssistantMessage {
     // Lab 5.2 ④：content 先放 this.text 的 text 块（为 "" 时不放），再放 this.calls；stopReason 先写 "stop"，
-    // 由调用者改；this.usage 存在时才写 usage 字段。
+    // 由调用者改；this.usage 存在时才写 usage 字段。（先文字后调用的顺序要到 Lab 5.5 既有文字又有调用的一轮才检查。）
     throw new Error("Lab 5.2 失败只留一行，密钥不出现 尚未实现");
   }
 

@@ -11,6 +11,6 @@ export function mapFinishReason(finishReason: string | undefined): FinishOutcome
   // "length" → { reason: "length" }。逐字比较（"STOP" 不是 "stop"：不 trim、不转小写）。其余都是 { error }，而且不猜：
   //   undefined        → "no finish_reason: the stream ended before the server finished the answer"
   //   "content_filter" → 'finish_reason "content_filter": the server\'s content filter stopped the answer'
-  //   其他任何值       → `finish_reason ${JSON.stringify(finishReason)}: not one of stop, tool_calls, length`
+  //   其他任何值（"" 也是）→ `finish_reason ${JSON.stringify(finishReason)}: not one of stop, tool_calls, length`
   throw new Error("Lab 5.4 文本、用量与 finish_reason 尚未实现");
 }

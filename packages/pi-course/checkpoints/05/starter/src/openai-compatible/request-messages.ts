@@ -22,6 +22,7 @@ function joinText(content: string | TextContent[]): string {
 function assistantParam(message: AssistantMessage, compat: Compat): ChatCompletionAssistantMessageParam | undefined {
   // Lab 5.1 ②：text 块用 "\n" 连成 content；每个 toolCall 变成
   // { id, type: "function", function: { name, arguments: JSON.stringify(arguments) } }（arguments 在线上是字符串）。
+  // “有文字”看连起来的 content 是不是 ""（只有 text("") 块也算没有文字）。
   // 没有调用时：有文字返回 { role: "assistant", content }，没有文字返回 undefined（这条 assistant 不发）。
   // 有调用时：返回 { role: "assistant", content, tool_calls }，没有文字时 content 用 compat.emptyAssistantContent。
   throw new Error("Lab 5.1 把 canonical 消息转换成线上角色 尚未实现");
