@@ -771,6 +771,22 @@ test(
       "每个 id 只用一次：后一个调用重复了前一个的 id 时由 uniqueId() 改成 <id>_<index>，两个结果才各配一个调用",
     );
 
+    // An id-less call at index 2 with no index 1: its id comes from its index, not its place in the list.
+    const gap = await replay(
+      [
+        'data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","function":{"name":"read","arguments":"{\\"path\\":\\"a.txt\\"}"}}]},"finish_reason":null}]}',
+        'data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":2,"function":{"name":"read","arguments":"{\\"path\\":\\"b.txt\\"}"}}]},"finish_reason":null}]}',
+        'data: {"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}',
+        "data: [DONE]",
+        "",
+      ].join("\n\n"),
+    );
+    assert.deepEqual(
+      gap.assistant.content.map((block) => (block.type === "toolCall" ? block.id : block.type)),
+      ["call_a", "call_2"],
+      "没有 id 的调用得到 call_<index>：index 2 的调用是 call_2，不按它在调用列表里的位置（第 2 个，call_1）",
+    );
+
     // vLLM's finishing chunk still carries the call's last argument piece (fixtures/README.md).
     const vllm = await replay(fixtureBytes("vllm-reasoning-call.sse"));
     assert.deepEqual(
@@ -890,18 +906,6 @@ test(
         chunk({ function: { arguments: '"a.txt"}' } }),
         finished,
       ].join("\n\n"),
-    );
-    const gap = await replay(
-      [
-        chunk({ index: 0, id: "call_a", function: { name: "read", arguments: '{"path":"a.txt"}' } }),
-        chunk({ index: 2, function: { name: "read", arguments: '{"path":"b.txt"}' } }),
-        finished,
-      ].join("\n\n"),
-    );
-    assert.deepEqual(
-      gap.assistant.content.map((block) => (block.type === "toolCall" ? block.id : block.type)),
-      ["call_a", "call_2"],
-      "没有 id 的调用用 call_<index>：index 2 的调用是 call_2，不按它在调用列表里的位置（第 2 个，call_1）",
     );
     assert.deepEqual(
       noIndex.assistant.content,
