@@ -179,6 +179,13 @@ test("上下文适配器：还没写进磁盘的后缀只为这一次请求接�
     "旧问题",
     "活动路径是深拷贝：改它的条目碰不到 Runtime 自己的",
   );
+  const suffix = copied.at(-1) as Extract<SessionEntry, { type: "message" }>;
+  (suffix.message as UserMessage).content = "被这次请求改掉了";
+  assert.equal(
+    (queued[0] as Extract<SessionEntry, { type: "message" }>).message.content,
+    "新问题",
+    "拼出来的是新数组的深拷贝，排队中的后缀也一样：不能把 Runtime 自己的条目对象交出去（structuredClone 整个拼好的数组）",
+  );
 });
 
 test("上下文适配器：预算减去系统提示、工具与预留，只保留完整的近期交互", { timeout: TEST_TIMEOUT_MS }, async () => {
@@ -524,6 +531,10 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
     );
     assert.ok(failed instanceof RuntimeError, "条目没写进磁盘的提示不能 resolve：它以 RuntimeError 拒绝");
     assert.ok(isOneLine(failed.message) && /会话写入失败/.test(failed.message), failed.message);
+    assert.ok(
+      !failed.message.startsWith("会话写入失败（会话写入失败") && failed.message.includes(`条目 ${asked[before]?.id} 起`),
+      `poison 只在第一次写入失败时设下：之后排着的条目看到 poison 就跳过（不写，也不换掉 poison），failure() 说出第一个没写进去的条目 ${asked[before]?.id}；实际：${failed.message}`,
+    );
     assert.equal(runtime.failure(), failed.message, "failure() 说出是哪一次写入失败");
     assert.equal(asked.length, before + 1, "写失败的条目之后的条目不再交给存储：文件里不会有洞");
     assert.equal(runtime.systemPrompt(), "基础提示", "失败的提示结束时同样恢复基础提示");
@@ -536,6 +547,11 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
     assert.equal(model.requests.length, requests, "被拒绝的提示根本不会请求模型");
     await assert.rejects(runtime.flush(), (error: unknown) => error === failed, "flush() 不把没写完的说成已保存");
     await assert.rejects(runtime.dispose(), (error: unknown) => error === failed, "dispose() 也一样");
+    await assert.rejects(
+      runtime.dispose(),
+      (error: unknown) => error === failed,
+      "dispose() 可以调用多次：第二次调用做的和第一次一样（等提示与磁盘，poison 有值就抛出它），不是 closed 了就直接返回",
+    );
     const afterDispose = await runtime.prompt("关了之后").then(
       () => undefined,
       (error: unknown) => error,
@@ -563,8 +579,17 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
         lone.compaction.newId(),
       );
       lone.compaction.appendEntry(entry);
+      // Called before the write has run: the failure happens while flush() waits.
+      const waiting = lone.flush().then(
+        () => "resolved",
+        (error: unknown) => error,
+      );
       await settle();
       await settle();
+      assert.ok(
+        (await waiting) instanceof RuntimeError,
+        "flush() 先 await writes，之后 poison 有值就抛出它：它等着的写入失败了，flush() 也拒绝（不在等之前就看 poison）",
+      );
       assert.deepEqual(
         unhandled.map((reason) => String((reason as Error)?.message ?? reason)),
         [],
@@ -687,6 +712,10 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
       `提示结束时只写了 ${written} 个条目，应为 2 个（用户消息与回答）：transcript 里每条消息恰好记录一次`;
     await arrivalWhile(hold, running, twoEntries(0));
     const closing = runtime.dispose().then(() => void order.push("dispose"));
+    let againDone = false;
+    const again = runtime.dispose().then(() => {
+      againDone = true;
+    });
     const whileClosing = await runtime.prompt("关闭时").then(
       () => undefined,
       (error: unknown) => error,
@@ -695,12 +724,18 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
       whileClosing instanceof RuntimeError && /dispose/.test(whileClosing.message),
       `refusal() 先 closed 再 running：dispose() 之后的提示被告知已经 dispose()，即使上一个提示还在运行（等它结束也不会再接受）；实际：${String(whileClosing)}`,
     );
+    await settle();
+    assert.equal(
+      againDone,
+      false,
+      "dispose() 可以调用多次：第二次调用也先等正在运行的提示与磁盘才 resolve，不是 closed 了就直接返回",
+    );
     for (let written = 0; written < 2; written += 1) {
       if (written > 0) await arrivalWhile(hold, running, twoEntries(written));
       hold.release();
     }
     await noArrivalBefore(hold, running, "2 个条目之后又来了一个：transcript 里每条消息恰好记录一次");
-    await Promise.all([running, closing]);
+    await Promise.all([running, closing, again]);
     assert.deepEqual(
       order,
       ["prompt", "dispose"],

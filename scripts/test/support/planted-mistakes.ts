@@ -5,7 +5,7 @@
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), those marked so the fresh-learner walks of 00–05 and 10–14
-// after issue 34's fixes (walks A–I), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
+// after issue 34's fixes (walks A–I and K), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
 // author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
 // author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19); the others are the
 // course's own.
@@ -3495,6 +3495,59 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /先按种类、再按名称（逐个码元比较，不看语言环境）排列/,
+  },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk K, 13–14): silent before.
+  {
+    checkpoint: "13",
+    name: "flush() 先看 poison 再 await writes：等着的写入失败了 flush() 仍 resolve",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    async flush() {\n      await writes;\n      if (poison !== undefined) throw poison;\n",
+        replace: "    async flush() {\n      if (poison !== undefined) throw poison;\n      await writes;\n",
+      },
+    ],
+    says: /flush\(\) 先 await writes，之后 poison 有值就抛出它：它等着的写入失败了，flush\(\) 也拒绝/,
+  },
+  {
+    checkpoint: "13",
+    name: "dispose() 开头 if (closed) return：第二次调用立刻返回",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    async dispose() {\n      closed = true;\n",
+        replace: "    async dispose() {\n      if (closed) return;\n      closed = true;\n",
+      },
+    ],
+    says: /dispose\(\) 可以调用多次：第二次调用做的和第一次一样/,
+  },
+  {
+    checkpoint: "13",
+    name: "写入链在 try 里 throw poison：之后的条目用嵌套的新错误换掉 poison",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "      if (poison !== undefined) return;\n      try {\n        await session.append(entry);\n",
+        replace: "      try {\n        if (poison !== undefined) throw poison;\n        await session.append(entry);\n",
+      },
+    ],
+    says: /poison 只在第一次写入失败时设下：之后排着的条目看到 poison 就跳过/,
+  },
+  {
+    checkpoint: "13",
+    name: "activePath() 只深拷贝已持久化的条目，排队中的原样交出",
+    lab: "13.2",
+    mutations: [
+      {
+        file: contextAdapter,
+        find: "  return structuredClone([...source.persisted(), ...source.queued()]);\n",
+        replace: "  return [...structuredClone(source.persisted()), ...source.queued()];\n",
+      },
+    ],
+    says: /拼出来的是新数组的深拷贝，排队中的后缀也一样/,
   },
   // The fresh-learner walk of 10–12 after issue 34's fixes (walk C): silent passes and misleading lines.
   {
