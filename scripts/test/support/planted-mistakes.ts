@@ -3549,6 +3549,48 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /拼出来的是新数组的深拷贝，排队中的后缀也一样/,
   },
+  {
+    checkpoint: "14",
+    name: "execute 每个提示各自 try：一个提示失败后其余提示照样发",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: '    try {\n      for (const prompt of task.prompts) await run.prompt(prompt);\n    } catch {\n      outcome = error("execute");\n    }\n',
+        replace:
+          '    for (const prompt of task.prompts) {\n      try {\n        await run.prompt(prompt);\n      } catch {\n        outcome = error("execute");\n      }\n    }\n',
+      },
+    ],
+    says: /execute 在第一个失败的提示处停下：之后的提示不再发/,
+  },
+  {
+    checkpoint: "14",
+    name: "summarise() 的 steps 取最后一次运行的，不求和",
+    lab: "14.3",
+    mutations: [{ file: suite, find: '      steps: sum("steps"),\n', replace: "      steps: runs.at(-1)?.evidence.steps ?? 0,\n" }],
+    says: /每个任务的计数是它各次运行之和：steps 与 calls 也求和/,
+  },
+  {
+    checkpoint: "14",
+    name: "judge 的观察里多了工作区路径",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "        observation = frozenCopy({ messages, files: await readDeclared(folder.workspace, task.declares) });\n",
+        replace:
+          "        const files = await readDeclared(folder.workspace, task.declares);\n        observation = frozenCopy({ messages, files, workspace: folder.workspace } as Observation);\n",
+      },
+    ],
+    says: /observation 只有 messages 与 files 两个键/,
+  },
+  {
+    checkpoint: "14",
+    name: "打开 agent 时 options 给 {}：任务的 contextWindow 丢了",
+    lab: "14.2",
+    mutations: [{ file: runner, find: "      options: task.agent ?? {},\n", replace: "      options: {},\n" }],
+    says: /打开 agent 时把任务的选项原样交给它/,
+  },
   // The fresh-learner walk of 10–12 after issue 34's fixes (walk C): silent passes and misleading lines.
   {
     checkpoint: "10",
