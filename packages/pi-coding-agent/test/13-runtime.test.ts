@@ -80,6 +80,11 @@ test("打开：空会话打开一个 Runtime，它的控制面交不出 Agent、
       (error: unknown) => error instanceof RuntimeError && isOneLine(error.message) && /leaf/.test(error.message),
       "空会话指定 leaf：一行 RuntimeError",
     );
+    assert.throws(
+      () => openRuntime({ session, leaf: "", model, parts }),
+      (error: unknown) => error instanceof RuntimeError && /打开空会话时不要指定 leaf/.test(error.message),
+      "空会话打开时不指定叶子：给了 leaf（空字符串也是给了，比较 leaf !== undefined，不看真假）就是一行错误",
+    );
     assert.deepEqual(runtime.messages(), [], "空会话的 Runtime 没有历史");
     assert.equal(runtime.leafId(), null, "空会话的第一个条目是根");
   });
@@ -627,6 +632,16 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
       "无论成败（finally）都 await writes：engine.prompt() 拒绝时，提示也等它的条目（这里是用户消息）落盘才拒绝",
     );
   });
+  await withDir(async (dir) => {
+    // An answer with a field set to undefined: the entry is what the file keeps, where that field is absent.
+    const model = scripted({ ...says("好"), errorMessage: undefined });
+    const runtime = openRuntime({ session: await sessionFile(dir), model, parts: partsOf() });
+    const rule =
+      "条目存的是消息的 JSON 副本（JSON.parse(JSON.stringify(message))，不是 structuredClone）：就是文件里会留下的样子，值为 undefined 的字段不存在";
+    await runtime.prompt("你好").catch((error: unknown) => assert.fail(`${rule}；实际：${String(error)}`));
+    const recorded = runtime.compaction.persisted().at(-1);
+    assert.ok(recorded?.type === "message" && !("errorMessage" in recorded.message), rule);
+  });
 });
 
 test("持久化与生命周期：flush() 只等当前队列写完；dispose() 等条目落盘，然后永久关闭提示", {
@@ -879,6 +894,11 @@ test("三种模式：交互模式与 print 模式对每个用户输入恰好调�
     await interactiveMode(typed.modeRuntime, { output: out, input: lines("一", "   ", "  二  ") });
     assert.deepEqual(typed.prompts, ["一", "二"], "交互：每个非空行一次 prompt，空行不算输入");
     assert.deepEqual(out.chunks, ["答一\n", "答二\n"], "交互：每行之后写出最终文本");
+    const none = await interactiveMode(typed.modeRuntime, { output: out }).then(
+      (result) => result ?? "没有结果",
+      (error: unknown) => `拒绝：${String(error)}`,
+    );
+    assert.equal(none, "没有结果", "交互：没有给 io.input 就是没有输入（io.input ?? []），正常结束、不提示，也不抛错");
   });
 });
 

@@ -3550,6 +3550,45 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /拼出来的是新数组的深拷贝，排队中的后缀也一样/,
   },
   {
+    checkpoint: "13",
+    name: "条目用 structuredClone(message)：值为 undefined 的字段留在条目里",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    append(messageEntry(JSON.parse(JSON.stringify(message)) as Message, leaf, newId()));\n",
+        replace: "    append(messageEntry(structuredClone(message), leaf, newId()));\n",
+      },
+    ],
+    says: /条目存的是消息的 JSON 副本（JSON\.parse\(JSON\.stringify\(message\)\)，不是 structuredClone）/,
+  },
+  {
+    checkpoint: "13",
+    name: "交互模式没有 io.input 时直接遍历它",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "  for await (const line of io.input ?? []) {\n",
+        replace: "  for await (const line of io.input as AsyncIterable<string>) {\n",
+      },
+    ],
+    says: /交互：没有给 io\.input 就是没有输入（io\.input \?\? \[\]），正常结束/,
+  },
+  {
+    checkpoint: "13",
+    name: "restoredPath() 按真假看 leaf：空会话接受 leaf 为空字符串",
+    lab: "13.1",
+    mutations: [
+      {
+        file: openRuntime,
+        find: "    if (leaf !== undefined) throw new RuntimeError(`会话是空的",
+        replace: "    if (leaf) throw new RuntimeError(`会话是空的",
+      },
+    ],
+    says: /空字符串也是给了，比较 leaf !== undefined，不看真假/,
+  },
+  {
     checkpoint: "14",
     name: "execute 每个提示各自 try：一个提示失败后其余提示照样发",
     lab: "14.2",
