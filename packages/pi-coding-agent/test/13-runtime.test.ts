@@ -931,7 +931,13 @@ test("三种模式：JSON 模式只改变呈现，每行一个事件，提示与
     assert.deepEqual(shape(asJson.session.entries()), shape(asText.session.entries()), "会话里写下的东西一样");
     const events = out.chunks.map((chunk) => {
       assert.ok(chunk.endsWith("\n") && !chunk.slice(0, -1).includes("\n"), "每个事件一行");
-      return JSON.parse(chunk) as RuntimeEvent;
+      try {
+        return JSON.parse(chunk) as RuntimeEvent;
+      } catch {
+        return assert.fail(
+          `JSON 模式每行一个事件，最终文本在事件里，不另外写（不写 print 那样的最终文字行）；这一行不是 JSON：${JSON.stringify(chunk.slice(0, 60))}`,
+        );
+      }
     });
     assert.equal(events[0]?.type, "agent_start", "第一行是 agent_start");
     assert.equal(events.at(-1)?.type, "agent_end", "最后一行是 agent_end");

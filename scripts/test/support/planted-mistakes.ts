@@ -3589,6 +3589,20 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /空字符串也是给了，比较 leaf !== undefined，不看真假/,
   },
   {
+    checkpoint: "13",
+    name: "JSON 模式在每个提示之后还写最终文本",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "      last = await runtime.prompt(prompt);\n      if (failed !== undefined) throw failed.error;\n",
+        replace:
+          "      last = await runtime.prompt(prompt);\n      if (failed !== undefined) throw failed.error;\n      writeFinal(io, last);\n",
+      },
+    ],
+    says: /JSON 模式每行一个事件，最终文本在事件里，不另外写/,
+  },
+  {
     checkpoint: "14",
     name: "execute 每个提示各自 try：一个提示失败后其余提示照样发",
     lab: "14.2",
