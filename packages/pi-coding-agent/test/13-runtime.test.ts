@@ -303,6 +303,10 @@ test("上下文适配器：系统提示、工具与信号原样传给内层模�
     ["旧问题", [text("旧回答")], "新问题"],
     "下一次请求看不到上一次内层模型塞进去的东西",
   );
+  assert.ok(
+    !Object.hasOwn(again.requests[0] ?? {}, "systemPrompt"),
+    "request 有 systemPrompt 时才带上它：没有系统提示的请求里没有 systemPrompt 这个键（不是值为 undefined 的键）",
+  );
 });
 
 // ---- Lab 13.3 · 持久化与生命周期 ----
@@ -537,7 +541,8 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
     assert.ok(failed instanceof RuntimeError, "条目没写进磁盘的提示不能 resolve：它以 RuntimeError 拒绝");
     assert.ok(isOneLine(failed.message) && /会话写入失败/.test(failed.message), failed.message);
     assert.ok(
-      !failed.message.startsWith("会话写入失败（会话写入失败") && failed.message.includes(`条目 ${asked[before]?.id} 起`),
+      !failed.message.startsWith("会话写入失败（会话写入失败") &&
+        failed.message.includes(`条目 ${asked[before]?.id} 起`),
       `poison 只在第一次写入失败时设下：之后排着的条目看到 poison 就跳过（不写，也不换掉 poison），failure() 说出第一个没写进去的条目 ${asked[before]?.id}；实际：${failed.message}`,
     );
     assert.equal(runtime.failure(), failed.message, "failure() 说出是哪一次写入失败");

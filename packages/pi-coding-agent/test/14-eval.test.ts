@@ -205,9 +205,7 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
   const second = await runCase(task, loopAgent(log));
   assert.equal(models, 2, "每次运行调用一次 task.model()，模型不在两次运行之间共用");
   assert.ok(
-    log.setups.every(
-      (setup) => setup.options.contextWindow === 4_000 && setup.options.session === task.agent?.session,
-    ),
+    log.setups.every((setup) => setup.options.contextWindow === 4_000 && setup.options.session === task.agent?.session),
     "打开 agent 时把任务的选项原样交给它（options: task.agent ?? {}）：contextWindow 这样的选项不能在运行器里丢掉",
   );
   assert.ok(

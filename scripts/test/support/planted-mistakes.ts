@@ -3603,6 +3603,20 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /JSON 模式每行一个事件，最终文本在事件里，不另外写/,
   },
   {
+    checkpoint: "13",
+    name: "上下文适配器总是带上 systemPrompt 键，没有系统提示时值为 undefined",
+    lab: "13.2",
+    mutations: [
+      {
+        file: contextAdapter,
+        find: "  const sent: ModelRequest = { messages: context.messages, tools: request.tools };\n  if (request.systemPrompt !== undefined) sent.systemPrompt = request.systemPrompt;\n",
+        replace:
+          "  const sent = { messages: context.messages, tools: request.tools, systemPrompt: request.systemPrompt } as ModelRequest;\n",
+      },
+    ],
+    says: /request 有 systemPrompt 时才带上它：没有系统提示的请求里没有 systemPrompt 这个键/,
+  },
+  {
     checkpoint: "14",
     name: "execute 每个提示各自 try：一个提示失败后其余提示照样发",
     lab: "14.2",
@@ -3620,7 +3634,13 @@ export const plantedMistakes: PlantedMistake[] = [
     checkpoint: "14",
     name: "summarise() 的 steps 取最后一次运行的，不求和",
     lab: "14.3",
-    mutations: [{ file: suite, find: '      steps: sum("steps"),\n', replace: "      steps: runs.at(-1)?.evidence.steps ?? 0,\n" }],
+    mutations: [
+      {
+        file: suite,
+        find: '      steps: sum("steps"),\n',
+        replace: "      steps: runs.at(-1)?.evidence.steps ?? 0,\n",
+      },
+    ],
     says: /每个任务的计数是它各次运行之和：steps 与 calls 也求和/,
   },
   {
