@@ -589,17 +589,8 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
         lone.compaction.newId(),
       );
       lone.compaction.appendEntry(entry);
-      // Called before the write has run: the failure happens while flush() waits.
-      const waiting = lone.flush().then(
-        () => "resolved",
-        (error: unknown) => error,
-      );
       await settle();
       await settle();
-      assert.ok(
-        (await waiting) instanceof RuntimeError,
-        "flush() 先 await writes，之后 poison 有值就抛出它：它等着的写入失败了，flush() 也拒绝（不在等之前就看 poison）",
-      );
       assert.deepEqual(
         unhandled.map((reason) => String((reason as Error)?.message ?? reason)),
         [],
@@ -617,6 +608,19 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
         `写入失败是一行 RuntimeError：括号里只放存储错误消息（error.message）的第一行，多行的错误也只给一行（实际：${JSON.stringify(String((poisoned as Error)?.message))}）`,
       );
       assert.equal((poisoned as Error).cause, multiLine, "选项 { cause: error } 挂的是存储抛出的原错误本身");
+      // flush() called before the write has run: the failure happens while it waits.
+      const waiter = openRuntime({ session: broken, leaf: "0000000b", model: scripted(), parts: partsOf() });
+      waiter.compaction.appendEntry(
+        messageEntry(structuredClone(entry.message), "0000000b", waiter.compaction.newId()),
+      );
+      const waited = await waiter.flush().then(
+        () => "resolved",
+        (error: unknown) => error,
+      );
+      assert.ok(
+        waited instanceof RuntimeError,
+        "flush() 先 await writes，之后 poison 有值就抛出它：它等着的写入失败了，flush() 也拒绝（不在等之前就看 poison）",
+      );
     } finally {
       process.off("unhandledRejection", keep);
       for (const listener of runner) process.on("unhandledRejection", listener);
