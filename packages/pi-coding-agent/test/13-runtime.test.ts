@@ -80,6 +80,11 @@ test("打开：空会话打开一个 Runtime，它的控制面交不出 Agent、
       (error: unknown) => error instanceof RuntimeError && isOneLine(error.message) && /leaf/.test(error.message),
       "空会话指定 leaf：一行 RuntimeError",
     );
+    assert.throws(
+      () => openRuntime({ session, leaf: "", model, parts }),
+      (error: unknown) => error instanceof RuntimeError && /打开空会话时不要指定 leaf/.test(error.message),
+      "空会话打开时不指定叶子：给了 leaf（空字符串也是给了，比较 leaf !== undefined，不看真假）就是一行错误",
+    );
     assert.deepEqual(runtime.messages(), [], "空会话的 Runtime 没有历史");
     assert.equal(runtime.leafId(), null, "空会话的第一个条目是根");
   });
@@ -178,6 +183,13 @@ test("上下文适配器：还没写进磁盘的后缀只为这一次请求接�
     (persisted[0] as Extract<SessionEntry, { type: "message" }>).message.content,
     "旧问题",
     "活动路径是深拷贝：改它的条目碰不到 Runtime 自己的",
+  );
+  const suffix = copied.at(-1) as Extract<SessionEntry, { type: "message" }>;
+  (suffix.message as UserMessage).content = "被这次请求改掉了";
+  assert.equal(
+    (queued[0] as Extract<SessionEntry, { type: "message" }>).message.content,
+    "新问题",
+    "拼出来的是新数组的深拷贝，排队中的后缀也一样：不能把 Runtime 自己的条目对象交出去（structuredClone 整个拼好的数组）",
   );
 });
 
@@ -290,6 +302,10 @@ test("上下文适配器：系统提示、工具与信号原样传给内层模�
     sent(again, 0),
     ["旧问题", [text("旧回答")], "新问题"],
     "下一次请求看不到上一次内层模型塞进去的东西",
+  );
+  assert.ok(
+    !Object.hasOwn(again.requests[0] ?? {}, "systemPrompt"),
+    "request 有 systemPrompt 时才带上它：没有系统提示的请求里没有 systemPrompt 这个键（不是值为 undefined 的键）",
   );
 });
 
@@ -524,6 +540,11 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
     );
     assert.ok(failed instanceof RuntimeError, "条目没写进磁盘的提示不能 resolve：它以 RuntimeError 拒绝");
     assert.ok(isOneLine(failed.message) && /会话写入失败/.test(failed.message), failed.message);
+    assert.ok(
+      !failed.message.startsWith("会话写入失败（会话写入失败") &&
+        failed.message.includes(`条目 ${asked[before]?.id} 起`),
+      `poison 只在第一次写入失败时设下：之后排着的条目看到 poison 就跳过（不写，也不换掉 poison），failure() 说出第一个没写进去的条目 ${asked[before]?.id}；实际：${failed.message}`,
+    );
     assert.equal(runtime.failure(), failed.message, "failure() 说出是哪一次写入失败");
     assert.equal(asked.length, before + 1, "写失败的条目之后的条目不再交给存储：文件里不会有洞");
     assert.equal(runtime.systemPrompt(), "基础提示", "失败的提示结束时同样恢复基础提示");
@@ -536,6 +557,11 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
     assert.equal(model.requests.length, requests, "被拒绝的提示根本不会请求模型");
     await assert.rejects(runtime.flush(), (error: unknown) => error === failed, "flush() 不把没写完的说成已保存");
     await assert.rejects(runtime.dispose(), (error: unknown) => error === failed, "dispose() 也一样");
+    await assert.rejects(
+      runtime.dispose(),
+      (error: unknown) => error === failed,
+      "dispose() 可以调用多次：第二次调用做的和第一次一样（等提示与磁盘，poison 有值就抛出它），不是 closed 了就直接返回",
+    );
     const afterDispose = await runtime.prompt("关了之后").then(
       () => undefined,
       (error: unknown) => error,
@@ -582,6 +608,19 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
         `写入失败是一行 RuntimeError：括号里只放存储错误消息（error.message）的第一行，多行的错误也只给一行（实际：${JSON.stringify(String((poisoned as Error)?.message))}）`,
       );
       assert.equal((poisoned as Error).cause, multiLine, "选项 { cause: error } 挂的是存储抛出的原错误本身");
+      // flush() called before the write has run: the failure happens while it waits.
+      const waiter = openRuntime({ session: broken, leaf: "0000000b", model: scripted(), parts: partsOf() });
+      waiter.compaction.appendEntry(
+        messageEntry(structuredClone(entry.message), "0000000b", waiter.compaction.newId()),
+      );
+      const waited = await waiter.flush().then(
+        () => "resolved",
+        (error: unknown) => error,
+      );
+      assert.ok(
+        waited instanceof RuntimeError,
+        "flush() 先 await writes，之后 poison 有值就抛出它：它等着的写入失败了，flush() 也拒绝（不在等之前就看 poison）",
+      );
     } finally {
       process.off("unhandledRejection", keep);
       for (const listener of runner) process.on("unhandledRejection", listener);
@@ -601,6 +640,16 @@ test("持久化与生命周期：恢复的历史之后只追加新后缀；落�
       [],
       "无论成败（finally）都 await writes：engine.prompt() 拒绝时，提示也等它的条目（这里是用户消息）落盘才拒绝",
     );
+  });
+  await withDir(async (dir) => {
+    // An answer with a field set to undefined: the entry is what the file keeps, where that field is absent.
+    const model = scripted({ ...says("好"), errorMessage: undefined });
+    const runtime = openRuntime({ session: await sessionFile(dir), model, parts: partsOf() });
+    const rule =
+      "条目存的是消息的 JSON 副本（JSON.parse(JSON.stringify(message))，不是 structuredClone）：就是文件里会留下的样子，值为 undefined 的字段不存在";
+    await runtime.prompt("你好").catch((error: unknown) => assert.fail(`${rule}；实际：${String(error)}`));
+    const recorded = runtime.compaction.persisted().at(-1);
+    assert.ok(recorded?.type === "message" && !("errorMessage" in recorded.message), rule);
   });
 });
 
@@ -687,6 +736,10 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
       `提示结束时只写了 ${written} 个条目，应为 2 个（用户消息与回答）：transcript 里每条消息恰好记录一次`;
     await arrivalWhile(hold, running, twoEntries(0));
     const closing = runtime.dispose().then(() => void order.push("dispose"));
+    let againDone = false;
+    const again = runtime.dispose().then(() => {
+      againDone = true;
+    });
     const whileClosing = await runtime.prompt("关闭时").then(
       () => undefined,
       (error: unknown) => error,
@@ -695,12 +748,18 @@ test("持久化与生命周期：flush() 只等当前队列写完；dispose() �
       whileClosing instanceof RuntimeError && /dispose/.test(whileClosing.message),
       `refusal() 先 closed 再 running：dispose() 之后的提示被告知已经 dispose()，即使上一个提示还在运行（等它结束也不会再接受）；实际：${String(whileClosing)}`,
     );
+    await settle();
+    assert.equal(
+      againDone,
+      false,
+      "dispose() 可以调用多次：第二次调用也先等正在运行的提示与磁盘才 resolve，不是 closed 了就直接返回",
+    );
     for (let written = 0; written < 2; written += 1) {
       if (written > 0) await arrivalWhile(hold, running, twoEntries(written));
       hold.release();
     }
     await noArrivalBefore(hold, running, "2 个条目之后又来了一个：transcript 里每条消息恰好记录一次");
-    await Promise.all([running, closing]);
+    await Promise.all([running, closing, again]);
     assert.deepEqual(
       order,
       ["prompt", "dispose"],
@@ -844,6 +903,11 @@ test("三种模式：交互模式与 print 模式对每个用户输入恰好调�
     await interactiveMode(typed.modeRuntime, { output: out, input: lines("一", "   ", "  二  ") });
     assert.deepEqual(typed.prompts, ["一", "二"], "交互：每个非空行一次 prompt，空行不算输入");
     assert.deepEqual(out.chunks, ["答一\n", "答二\n"], "交互：每行之后写出最终文本");
+    const none = await interactiveMode(typed.modeRuntime, { output: out }).then(
+      (result) => result ?? "没有结果",
+      (error: unknown) => `拒绝：${String(error)}`,
+    );
+    assert.equal(none, "没有结果", "交互：没有给 io.input 就是没有输入（io.input ?? []），正常结束、不提示，也不抛错");
   });
 });
 
@@ -876,7 +940,13 @@ test("三种模式：JSON 模式只改变呈现，每行一个事件，提示与
     assert.deepEqual(shape(asJson.session.entries()), shape(asText.session.entries()), "会话里写下的东西一样");
     const events = out.chunks.map((chunk) => {
       assert.ok(chunk.endsWith("\n") && !chunk.slice(0, -1).includes("\n"), "每个事件一行");
-      return JSON.parse(chunk) as RuntimeEvent;
+      try {
+        return JSON.parse(chunk) as RuntimeEvent;
+      } catch {
+        return assert.fail(
+          `JSON 模式每行一个事件，最终文本在事件里，不另外写（不写 print 那样的最终文字行）；这一行不是 JSON：${JSON.stringify(chunk.slice(0, 60))}`,
+        );
+      }
     });
     assert.equal(events[0]?.type, "agent_start", "第一行是 agent_start");
     assert.equal(events.at(-1)?.type, "agent_end", "最后一行是 agent_end");

@@ -191,7 +191,10 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
     {
       fixture: { "log.txt": "" },
       declares: ["log.txt"],
-      agent: { session: (workspace) => `${JSON.stringify({ type: "session", cwd: workspace })}\n` },
+      agent: {
+        contextWindow: 4_000,
+        session: (workspace) => `${JSON.stringify({ type: "session", cwd: workspace })}\n`,
+      },
       judge: (observation) => {
         seen.push(observation.files["log.txt"] ?? null);
         return { success: true, unmet: [] };
@@ -201,6 +204,10 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
   const first = await runCase(task, loopAgent(log));
   const second = await runCase(task, loopAgent(log));
   assert.equal(models, 2, "每次运行调用一次 task.model()，模型不在两次运行之间共用");
+  assert.ok(
+    log.setups.every((setup) => setup.options.contextWindow === 4_000 && setup.options.session === task.agent?.session),
+    "打开 agent 时把任务的选项原样交给它（options: task.agent ?? {}）：contextWindow 这样的选项不能在运行器里丢掉",
+  );
   assert.ok(
     log.setups.every((setup) => !(setup.model instanceof ScriptedModel)),
     "agent 拿到的是 countingModel(task.model()) 包住的那个模型（counted.model），不是 task.model() 本身：计数才数得到这次运行的模型请求与调用",
@@ -309,7 +316,7 @@ test("运行器：prepare 或 execute 失败只留下阶段标签；execute 失�
   );
   assert.deepEqual(prepared.outcome, { verdict: "error", phase: "prepare" }, "task.model() 抛错是 prepare 阶段");
   const log = newLog();
-  const task = scriptedTask("boom", () => [turn(["不会用到"])]);
+  const task = scriptedTask("boom", () => [turn(["不会用到"])], { prompts: ["一", "二"] });
   const clock = [10, 25];
   const report = await runCase(task, loopAgent(log, { prompt: true }), {
     tempDir,
@@ -321,6 +328,11 @@ test("运行器：prepare 或 execute 失败只留下阶段标签；execute 失�
   }).catch(() => assert.fail("runCase 不抛出：run.prompt() 抛错是 execute 阶段的结果"));
   assertLeftNothing(tempDir);
   assert.deepEqual(report.outcome, { verdict: "error", phase: "execute" }, "prompt 抛错是 execute 阶段的基础设施错误");
+  assert.equal(
+    log.events.filter((event) => event === "prompt").length,
+    1,
+    "execute 在第一个失败的提示处停下：之后的提示不再发（一个 try 包住整个 for 循环，不是每个提示各自 try）",
+  );
   assert.deepEqual(
     log.events,
     ["open", "prompt", "dispose", "cleanup"],
@@ -370,6 +382,11 @@ test("运行器：judge 只拿到活动路径与声明的文件，而且是深�
     atJudge,
     { events: ["open", "prompt", "collect", "dispose"], workspaceLeft: false },
     "judge 在 dispose 与 cleanup 之后才判：它判的时候 agent 已关闭、工作区已删除，它只有冻结的副本",
+  );
+  assert.deepEqual(
+    Object.keys(observed ?? {}).sort(),
+    ["files", "messages"],
+    "judge 只看到活动路径与声明的文件：observation 只有 messages 与 files 两个键，没有工作区路径或别的东西",
   );
   assert.deepEqual(
     observed?.files,
@@ -520,6 +537,14 @@ test("证据与套件：pass@1 与 pass^K 按任务与总体计算，token 与�
       ["y", 3, 2, 2 / 3, 0, 21, 30],
     ],
     "每个任务：运行次数、通过次数、pass@1 = 通过/运行、pass^K 只有 K 次全过才是 1；基础设施错误不算通过",
+  );
+  assert.deepEqual(
+    summary.tasks.map((task) => [task.task, task.steps, task.calls]),
+    [
+      ["x", 6, 3],
+      ["y", 6, 3],
+    ],
+    "每个任务的计数是它各次运行之和：steps 与 calls 也求和（3 次 × 2 步、3 次 × 1 个调用），不是最后一次的",
   );
   assert.deepEqual(
     summarise([report("b", PASS, 1), report("a", PASS, 1), report("b", PASS, 1)]).tasks.map((task) => task.task),

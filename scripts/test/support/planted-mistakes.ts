@@ -3739,6 +3739,174 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /先按种类、再按名称（逐个码元比较，不看语言环境）排列/,
   },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk K, 13–14): silent before.
+  {
+    checkpoint: "13",
+    name: "flush() 先看 poison 再 await writes：等着的写入失败了 flush() 仍 resolve",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    async flush() {\n      await writes;\n      if (poison !== undefined) throw poison;\n",
+        replace: "    async flush() {\n      if (poison !== undefined) throw poison;\n      await writes;\n",
+      },
+    ],
+    says: /flush\(\) 先 await writes，之后 poison 有值就抛出它：它等着的写入失败了，flush\(\) 也拒绝/,
+  },
+  {
+    checkpoint: "13",
+    name: "dispose() 开头 if (closed) return：第二次调用立刻返回",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    async dispose() {\n      closed = true;\n",
+        replace: "    async dispose() {\n      if (closed) return;\n      closed = true;\n",
+      },
+    ],
+    says: /dispose\(\) 可以调用多次：第二次调用做的和第一次一样/,
+  },
+  {
+    checkpoint: "13",
+    name: "写入链在 try 里 throw poison：之后的条目用嵌套的新错误换掉 poison",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "      if (poison !== undefined) return;\n      try {\n        await session.append(entry);\n",
+        replace: "      try {\n        if (poison !== undefined) throw poison;\n        await session.append(entry);\n",
+      },
+    ],
+    says: /poison 只在第一次写入失败时设下：之后排着的条目看到 poison 就跳过/,
+  },
+  {
+    checkpoint: "13",
+    name: "activePath() 只深拷贝已持久化的条目，排队中的原样交出",
+    lab: "13.2",
+    mutations: [
+      {
+        file: contextAdapter,
+        find: "  return structuredClone([...source.persisted(), ...source.queued()]);\n",
+        replace: "  return [...structuredClone(source.persisted()), ...source.queued()];\n",
+      },
+    ],
+    says: /拼出来的是新数组的深拷贝，排队中的后缀也一样/,
+  },
+  {
+    checkpoint: "13",
+    name: "条目用 structuredClone(message)：值为 undefined 的字段留在条目里",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    append(messageEntry(JSON.parse(JSON.stringify(message)) as Message, leaf, newId()));\n",
+        replace: "    append(messageEntry(structuredClone(message), leaf, newId()));\n",
+      },
+    ],
+    says: /条目存的是消息的 JSON 副本（JSON\.parse\(JSON\.stringify\(message\)\)，不是 structuredClone）/,
+  },
+  {
+    checkpoint: "13",
+    name: "交互模式没有 io.input 时直接遍历它",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "  for await (const line of io.input ?? []) {\n",
+        replace: "  for await (const line of io.input as AsyncIterable<string>) {\n",
+      },
+    ],
+    says: /交互：没有给 io\.input 就是没有输入（io\.input \?\? \[\]），正常结束/,
+  },
+  {
+    checkpoint: "13",
+    name: "restoredPath() 按真假看 leaf：空会话接受 leaf 为空字符串",
+    lab: "13.1",
+    mutations: [
+      {
+        file: openRuntime,
+        find: "    if (leaf !== undefined) throw new RuntimeError(`会话是空的",
+        replace: "    if (leaf) throw new RuntimeError(`会话是空的",
+      },
+    ],
+    says: /空字符串也是给了，比较 leaf !== undefined，不看真假/,
+  },
+  {
+    checkpoint: "13",
+    name: "JSON 模式在每个提示之后还写最终文本",
+    lab: "13.4",
+    mutations: [
+      {
+        file: modes,
+        find: "      last = await runtime.prompt(prompt);\n      if (failed !== undefined) throw failed.error;\n",
+        replace:
+          "      last = await runtime.prompt(prompt);\n      if (failed !== undefined) throw failed.error;\n      writeFinal(io, last);\n",
+      },
+    ],
+    says: /JSON 模式每行一个事件，最终文本在事件里，不另外写/,
+  },
+  {
+    checkpoint: "13",
+    name: "上下文适配器总是带上 systemPrompt 键，没有系统提示时值为 undefined",
+    lab: "13.2",
+    mutations: [
+      {
+        file: contextAdapter,
+        find: "  const sent: ModelRequest = { messages: context.messages, tools: request.tools };\n  if (request.systemPrompt !== undefined) sent.systemPrompt = request.systemPrompt;\n",
+        replace:
+          "  const sent = { messages: context.messages, tools: request.tools, systemPrompt: request.systemPrompt } as ModelRequest;\n",
+      },
+    ],
+    says: /request 有 systemPrompt 时才带上它：没有系统提示的请求里没有 systemPrompt 这个键/,
+  },
+  {
+    checkpoint: "14",
+    name: "execute 每个提示各自 try：一个提示失败后其余提示照样发",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: '    try {\n      for (const prompt of task.prompts) await run.prompt(prompt);\n    } catch {\n      outcome = error("execute");\n    }\n',
+        replace:
+          '    for (const prompt of task.prompts) {\n      try {\n        await run.prompt(prompt);\n      } catch {\n        outcome = error("execute");\n      }\n    }\n',
+      },
+    ],
+    says: /execute 在第一个失败的提示处停下：之后的提示不再发/,
+  },
+  {
+    checkpoint: "14",
+    name: "summarise() 的 steps 取最后一次运行的，不求和",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: '      steps: sum("steps"),\n',
+        replace: "      steps: runs.at(-1)?.evidence.steps ?? 0,\n",
+      },
+    ],
+    says: /每个任务的计数是它各次运行之和：steps 与 calls 也求和/,
+  },
+  {
+    checkpoint: "14",
+    name: "judge 的观察里多了工作区路径",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "        observation = frozenCopy({ messages, files: await readDeclared(folder.workspace, task.declares) });\n",
+        replace:
+          "        const files = await readDeclared(folder.workspace, task.declares);\n        observation = frozenCopy({ messages, files, workspace: folder.workspace } as Observation);\n",
+      },
+    ],
+    says: /observation 只有 messages 与 files 两个键/,
+  },
+  {
+    checkpoint: "14",
+    name: "打开 agent 时 options 给 {}：任务的 contextWindow 丢了",
+    lab: "14.2",
+    mutations: [{ file: runner, find: "      options: task.agent ?? {},\n", replace: "      options: {},\n" }],
+    says: /打开 agent 时把任务的选项原样交给它/,
+  },
   // The fresh-learner walk of 10–12 after issue 34's fixes (walk C): silent passes and misleading lines.
   {
     checkpoint: "10",

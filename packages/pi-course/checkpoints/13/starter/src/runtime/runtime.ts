@@ -168,7 +168,8 @@ export function createRuntime(options: RuntimeOptions, restored: SessionEntry[])
     },
     async dispose() {
       // Lab 13.3 ④：先 closed = true（从这一刻起不再接受提示），再等正在运行的提示（它的失败不在这里报：
-      // running?.catch(() => undefined)）和磁盘（await writes），最后 poison 有值就抛出它。可以调用多次。
+      // running?.catch(() => undefined)）和磁盘（await writes），最后 poison 有值就抛出它。可以调用多次：
+      // 每次调用都这样做（不要 if (closed) return）。
       throw new Error("Lab 13.3 持久化与生命周期 尚未实现");
     },
     messages: () =>

@@ -26,7 +26,8 @@ export async function runCase(task: EvalTask, agent: AgentUnderTest, options: Ru
   // Lab 14.2 ①：prepare：makeRunFolder(options.tempDir)，writeFiles() 写夹具（和 task.outside，写在 root 下），
   // 有 task.agent?.session 就把它写进 sessionFile；countingModel(task.model()) 包住一个新模型；agent(...) 打开运行。
   // 这里任何一步抛错，主结果就是 { verdict: "error", phase: "prepare" }（不留消息）。
-  // Lab 14.2 ②：execute：按顺序 run.prompt() 每个提示（用 options.now 计时：prepare 之后开始，collect 之前停下，ms 只量 execute）；抛错是 "execute"。没有失败才
+  // Lab 14.2 ②：execute：按顺序 run.prompt() 每个提示（用 options.now 计时：prepare 之后开始，collect 之前停下，ms 只量 execute）；抛错是 "execute"，
+  // 之后的提示不再发（一个 try 包住整个循环）。没有失败才
   // collect：run.activePath() 与 readDeclared()，用 frozenCopy() 做成 judge 看到的 Observation；抛错是 "collect"。
   // Lab 14.2 ③：无论前面怎样：打开过就 run.dispose()，建过文件夹就 (options.removeFolder ?? removeRunFolder)()；
   // 各自的失败按顺序追加进 secondary，不改主结果。
