@@ -324,6 +324,17 @@ test("上下文预算：窗口先减去系统提示、输出预留与安全余�
     "第一段放不下的交互就停下：保留的是连续的后缀，不跳过大的去拿更早的小的",
   );
   assert.deepEqual(asked, [3, 2], "只对看过的交互调用 size(i)：停下之后不再看更早的");
+  const none: number[] = [];
+  assert.deepEqual(
+    [keepNewest(0, (index) => (none.push(index), 1), 10), none],
+    [{ first: 0, tokens: 0 }, []],
+    "没有交互就返回 { first: 0, tokens: 0 }，不调用 size(i)",
+  );
+  assert.deepEqual(
+    buildContext([], budgetOf(10)).messages,
+    [],
+    "空路径的上下文是空的（没有交互就返回 { first: 0, tokens: 0 }）",
+  );
 });
 
 test("上下文预算 · 整段：预算落在交互中间时也只在整段之间剪切，不拆开调用与结果；最新一段单独超出预算时仍整段保留", {

@@ -114,6 +114,11 @@ test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目
       /stopAt .* 不是工作区 .* 或它的上级目录/,
       "stopAt 不是工作区或它的上级（isInside）就一行报错：名字只是前缀相同的兄弟目录（re 之于 repo/app）不是上级，不能按字符串前缀判断",
     );
+    assert.deepEqual(
+      resourceRoots({ workspace: tree.workspace, stopAt: tree.workspace }),
+      [{ kind: "workspace", dir: tree.workspace }],
+      "stopAt 就是工作区时没有上级目录：只有工作区一个根，不能一路走到文件系统的根",
+    );
   });
 });
 
@@ -214,10 +219,22 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
     "没有前置元数据",
   );
   assert.throws(
+    () => parseSkillFile("# Release notes\nname: release\ndescription: x\n---\n正文\n", "a/SKILL.md"),
+    /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/,
+    "第一行要是 ---：前置元数据开头的 --- 不在第一行，就是没有前置元数据",
+  );
+  assert.throws(
     () => parseSkillFile("---\nname: release\n---\n", "a/SKILL.md"),
     /a\/SKILL\.md：缺少 description/,
     "缺少 description 是一行错误，点名文件",
   );
+  for (const empty of ['description: ""', "description:"]) {
+    assert.throws(
+      () => parseSkillFile(`---\nname: release\n${empty}\n---\n`, "a/SKILL.md"),
+      /a\/SKILL\.md：缺少 description/,
+      `description 不能空：${empty} 和没写一样，是一行错误`,
+    );
+  }
   assert.throws(
     () => parseSkillFile("---\nname: Release Notes\ndescription: x\n---\n", "a/SKILL.md"),
     /name "Release Notes" 要是小写字母、数字与单个连字符/,
@@ -620,6 +637,11 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       "诊断说明工厂失败的原因",
     );
     assert.match(outcome.diagnostics[1]?.message ?? "", /工具名 read 已经有人用了/, "诊断点名冲突的工具名");
+    assert.match(
+      outcome.diagnostics[3]?.message ?? "",
+      /它没有默认导出一个函数 \(api\) => void/,
+      "默认导出不是函数时，诊断说出要怎么改：它没有默认导出一个函数 (api) => void：写 export default function (api) { … }",
+    );
   });
 });
 
