@@ -409,6 +409,11 @@ test("生成压缩：父条目是路径的最后一条，summary 由结构化字
     assert.match(made.summary, /src\/file-1\.ts/, "summary 列出被总结的部分改过的文件");
     assert.deepEqual(made.details?.structured, structured(), "details.structured 保存结构化摘要");
     assert.deepEqual(
+      { readFiles: made.details?.readFiles, modifiedFiles: made.details?.modifiedFiles },
+      { readFiles: files.readFiles, modifiedFiles: files.modifiedFiles },
+      "details 记下文件清单：readFiles 是读过的，modifiedFiles 是改过的，各放各的，不对调",
+    );
+    assert.deepEqual(
       files.modifiedFiles,
       ["src/file-1.ts", "src/file-2.ts", "src/file-3.ts", "src/file-4.ts"],
       "改过的文件来自被丢掉的 edit 调用",

@@ -76,6 +76,7 @@ const skills = "packages/pi-coding-agent/src/resources/skills.ts";
 const templates = "packages/pi-coding-agent/src/resources/templates.ts";
 const loadExtensionsFile = "packages/pi-coding-agent/src/extensions/load.ts";
 const jsonlRecoveryFile = "packages/pi-coding-agent/src/session/jsonl-recovery.ts";
+const resourceCatalogue = "packages/pi-coding-agent/src/resources/catalogue.ts";
 const toolHooks = "packages/pi-coding-agent/src/extensions/hooks.ts";
 const commitLog = "packages/pi-coding-agent/src/durable/commit-log.ts";
 const durableTasks = "packages/pi-coding-agent/src/durable/tasks.ts";
@@ -3863,7 +3864,7 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: parseEntryFile,
-        find: "  if (typeof entry.id !== \"string\" || !ENTRY_ID.test(entry.id))",
+        find: '  if (typeof entry.id !== "string" || !ENTRY_ID.test(entry.id))',
         replace: "  if (!ENTRY_ID.test(entry.id as string))",
       },
     ],
@@ -3876,7 +3877,7 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: parseEntryFile,
-        find: "      requireString(entry, \"modelId\");\n",
+        find: '      requireString(entry, "modelId");\n',
         replace: "",
       },
     ],
@@ -3889,7 +3890,7 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: parseEntryFile,
-        find: "      requireString(entry, \"thinkingLevel\");\n",
+        find: '      requireString(entry, "thinkingLevel");\n',
         replace: "",
       },
     ],
@@ -3902,7 +3903,7 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: parseEntryFile,
-        find: "      requireString(entry, \"name\");\n",
+        find: '      requireString(entry, "name");\n',
         replace: "",
       },
     ],
@@ -3954,8 +3955,9 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: resourceRootsFile,
-        find: "  for (let dir = path.dirname(workspace); isInside(stopAt, dir) && dir !== workspace; dir = path.dirname(dir)) {\n    ancestors.unshift({ kind: \"ancestor\", dir });\n    if (dir === stopAt) break;",
-        replace: "  for (let dir = path.dirname(workspace); ; dir = path.dirname(dir)) {\n    ancestors.unshift({ kind: \"ancestor\", dir });\n    if (dir === stopAt || dir === path.dirname(dir)) break;",
+        find: '  for (let dir = path.dirname(workspace); isInside(stopAt, dir) && dir !== workspace; dir = path.dirname(dir)) {\n    ancestors.unshift({ kind: "ancestor", dir });\n    if (dir === stopAt) break;',
+        replace:
+          '  for (let dir = path.dirname(workspace); ; dir = path.dirname(dir)) {\n    ancestors.unshift({ kind: "ancestor", dir });\n    if (dir === stopAt || dir === path.dirname(dir)) break;',
       },
     ],
     says: /stopAt 就是工作区时没有上级目录：只有工作区一个根/,
@@ -3967,7 +3969,7 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: skills,
-        find: "  if (lines[0] !== \"---\" || end === -1) {",
+        find: '  if (lines[0] !== "---" || end === -1) {',
         replace: "  if (end === -1) {",
       },
     ],
@@ -3980,8 +3982,8 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: skills,
-        find: "  if (description === \"\") throw",
-        replace: "  if (!fields.has(\"description\")) throw",
+        find: '  if (description === "") throw',
+        replace: '  if (!fields.has("description")) throw',
       },
     ],
     says: /description 不能空/,
@@ -3993,11 +3995,39 @@ export const plantedMistakes: PlantedMistake[] = [
     mutations: [
       {
         file: loadExtensionsFile,
-        find: "  const module = (await import(pathToFileURL(file.path).href)) as { default?: unknown };\n  if (typeof module.default !== \"function\") {\n    throw new Error(\"它没有默认导出一个函数 (api) => void：写 export default function (api) { … }\");\n  }\n",
-        replace: "  const module = (await import(pathToFileURL(file.path).href)) as { default: (api: unknown) => unknown };\n",
+        find: '  const module = (await import(pathToFileURL(file.path).href)) as { default?: unknown };\n  if (typeof module.default !== "function") {\n    throw new Error("它没有默认导出一个函数 (api) => void：写 export default function (api) { … }");\n  }\n',
+        replace:
+          "  const module = (await import(pathToFileURL(file.path).href)) as { default: (api: unknown) => unknown };\n",
       },
     ],
     says: /默认导出不是函数时，诊断说出要怎么改/,
+  },
+  {
+    checkpoint: "11",
+    name: "details 里 readFiles 与 modifiedFiles 对调",
+    lab: "11.4",
+    mutations: [
+      {
+        file: createEntry,
+        find: "    details: { ...fields.files, structured: fields.summary },",
+        replace:
+          "    details: { readFiles: fields.files.modifiedFiles, modifiedFiles: fields.files.readFiles, structured: fields.summary },",
+      },
+    ],
+    says: /details 记下文件清单：readFiles 是读过的，modifiedFiles 是改过的，各放各的，不对调/,
+  },
+  {
+    checkpoint: "12",
+    name: "胜者只按名称记：同名的技能与模板互相遮住",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceCatalogue,
+        find: "    const key = `${resource.kind}\\u0000${resource.name}`;",
+        replace: "    const key = resource.name;",
+      },
+    ],
+    says: /不同种类的同名资源互不影响（按（种类，名称）比较，名为 review 的技能与模板各留一个）/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
