@@ -440,6 +440,11 @@ test("生成压缩：firstKeptEntryId 只接受一段完整交互的第一条消
     tokensBefore: 3 * INTERACTION,
     files: { readFiles: [], modifiedFiles: [] },
   });
+  assert.match(
+    await refusal(() => createCompactionEntry([], fields(entryId(1, 0))), "空路径"),
+    /空/,
+    "路径是空的就一行报错（说它是空的）：压缩条目没有父条目，不是去查 firstKeptEntryId",
+  );
   assert.equal(
     createCompactionEntry(branch, fields(entryId(2, 0))).firstKeptEntryId,
     entryId(2, 0),
@@ -471,7 +476,7 @@ test("生成压缩：firstKeptEntryId 只接受一段完整交互的第一条消
     return;
   }
   assert.fail(
-    `${summarised}：应当被拒绝，却成功了（只有 sinceNewestCompaction(path) 给出的、最新压缩之后的交互开头才是合法的 firstKeptEntryId）`,
+    `${summarised}：应当被拒绝，却成功了（只有 sinceNewestCompaction(path) 给出的、最新压缩之后的交互开头才是合法的 firstKeptEntryId；它从路径末尾往回找压缩：只有最新的算数）`,
   );
 });
 

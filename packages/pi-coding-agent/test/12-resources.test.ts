@@ -185,6 +185,12 @@ test("资源的根：目录按（种类，名称）稳定排列，与发现的�
   assert.deepEqual(listed(found), expected, "先按种类、再按名称（逐个码元比较，不看语言环境）排列");
   assert.deepEqual(listed([...found].reverse()), expected, "发现的顺序反过来，目录不变");
   assert.deepEqual(listed([...found.slice(3), ...found.slice(0, 3)]), expected, "发现的顺序轮换，目录不变");
+  const given = [{ source: "/repo/app/skills/broken/SKILL.md", message: "缺少 description" }];
+  const { diagnostics } = buildCatalogue(found, given);
+  assert.ok(
+    diagnostics !== given && JSON.stringify(diagnostics) === JSON.stringify(given),
+    "返回的 diagnostics 是 [...diagnostics]：内容一样的新数组，不是调用者传进来的那一个",
+  );
 });
 
 // ---------------------------------------------------------------------------
@@ -308,6 +314,10 @@ test("技能按需：激活才第一次读正文，并返回读过的每个文�
     assert.equal(activated.name, "release", "激活得到技能的名称");
     assert.ok(activated.body.startsWith("激活时的新正文\n"), "正文在激活时才读：发现之后改过的正文就是激活得到的正文");
     assert.ok(activated.body.includes("- 变更记录写好了"), "请求的技能文件一起读进来");
+    assert.ok(
+      activated.body.endsWith(`\n<file path="${checklist}">\n- 变更记录写好了\n</file>\n`),
+      '每个请求的文件包成 <file path="真实路径">…</file> 接在正文后面，内容先 trimEnd()：结尾的换行去掉，</file> 紧跟最后一行',
+    );
     assert.deepEqual(
       activated.sources,
       [path.join(shared, "SKILL.md"), checklist],

@@ -4029,6 +4029,59 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /不同种类的同名资源互不影响（按（种类，名称）比较，名为 review 的技能与模板各留一个）/,
   },
+  {
+    checkpoint: "11",
+    name: "sinceNewestCompaction 从路径开头找压缩：用的是最早的一次",
+    // The search is given code that Lab 11.4's createCompactionEntry already calls: 11.4 goes red first.
+    lab: "11.4",
+    mutations: [
+      {
+        file: compactionContext,
+        find: '  let at = path.length - 1;\n  while (at >= 0 && path[at]?.type !== "compaction") at -= 1;\n',
+        replace: '  const at = path.findIndex((entry) => entry.type === "compaction");\n',
+      },
+    ],
+    says: /它从路径末尾往回找压缩：只有最新的算数/,
+  },
+  {
+    checkpoint: "11",
+    name: "createCompactionEntry 不查空路径：报的是 firstKeptEntryId 的错",
+    lab: "11.4",
+    mutations: [
+      {
+        file: createEntry,
+        find: '  const leaf = path.at(-1);\n  if (leaf === undefined) throw new Error("分支是空的：没有可以压缩的历史");\n',
+        replace: "  const leaf = path.at(-1) as SessionEntry;\n",
+      },
+    ],
+    says: /路径是空的就一行报错（说它是空的）/,
+  },
+  {
+    checkpoint: "12",
+    name: "技能文件的内容不 trimEnd()：</file> 前多一个空行",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: '${(await readFile(real, "utf8")).trimEnd()}',
+        replace: '${await readFile(real, "utf8")}',
+      },
+    ],
+    says: /内容先 trimEnd\(\)：结尾的换行去掉，<\/file> 紧跟最后一行/,
+  },
+  {
+    checkpoint: "12",
+    name: "buildCatalogue 返回调用者的 diagnostics 数组本身",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceCatalogue,
+        find: "diagnostics: [...diagnostics] };",
+        replace: "diagnostics: diagnostics as Diagnostic[] };",
+      },
+    ],
+    says: /返回的 diagnostics 是 \[\.\.\.diagnostics\]：内容一样的新数组/,
+  },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {
     checkpoint: "15",
