@@ -134,9 +134,17 @@ test("资源的根：同类同名时后面的根胜出并记下谁遮住了谁�
     const repoReview = await tree.put("repo/prompts/review.md", "仓库的 review $@");
     const appReview = await tree.put("repo/app/prompts/review.md", "应用的 review $@");
     const reviewExtension = await tree.put("repo/app/extensions/review.mjs", "export default () => {};\n");
-    const reviewSkill = await tree.put(
-      "repo/app/skills/review/SKILL.md",
-      "---\nname: review\ndescription: 审查改动时用\n---\n正文\n",
+    const root: ResourceRoot = { kind: "workspace", dir: tree.workspace };
+    const named = (kind: Resource["kind"]): Resource => ({
+      kind,
+      name: "review",
+      root,
+      path: `${tree.workspace}/${kind}`,
+    });
+    assert.deepEqual(
+      buildCatalogue([named("skill"), named("template")]).resources.map((resource) => resource.kind),
+      ["skill", "template"],
+      "不同种类的同名资源互不影响：按（种类，名称）比较，名为 review 的技能与模板各留一个",
     );
 
     const catalogue = discoverResources(rootsOf(tree));
@@ -148,8 +156,8 @@ test("资源的根：同类同名时后面的根胜出并记下谁遮住了谁�
     // Sorted here: the order of the catalogue is the next test's rule.
     assert.deepEqual(
       catalogue.resources.map((resource) => `${resource.kind} ${resource.name} ${resource.path}`).sort(),
-      [`extension review.mjs ${reviewExtension}`, `skill review ${reviewSkill}`, `template review ${appReview}`],
-      "同类同名只留一个：后面的根（工作区）胜出；不同种类的同名资源互不影响（按（种类，名称）比较，名为 review 的技能与模板各留一个）",
+      [`extension review.mjs ${reviewExtension}`, `template review ${appReview}`],
+      "同类同名只留一个：后面的根（工作区）胜出；不同种类的同名资源互不影响",
     );
     assert.deepEqual(
       catalogue.shadowed.map(({ winner, shadowed }) => [winner.path, shadowed.path]),

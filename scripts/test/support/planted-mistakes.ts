@@ -4027,7 +4027,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: "    const key = resource.name;",
       },
     ],
-    says: /不同种类的同名资源互不影响（按（种类，名称）比较，名为 review 的技能与模板各留一个）/,
+    says: /不同种类的同名资源互不影响：按（种类，名称）比较，名为 review 的技能与模板各留一个/,
   },
   {
     checkpoint: "11",
