@@ -324,6 +324,17 @@ test("上下文预算：窗口先减去系统提示、输出预留与安全余�
     "第一段放不下的交互就停下：保留的是连续的后缀，不跳过大的去拿更早的小的",
   );
   assert.deepEqual(asked, [3, 2], "只对看过的交互调用 size(i)：停下之后不再看更早的");
+  const none: number[] = [];
+  assert.deepEqual(
+    [keepNewest(0, (index) => (none.push(index), 1), 10), none],
+    [{ first: 0, tokens: 0 }, []],
+    "没有交互就返回 { first: 0, tokens: 0 }，不调用 size(i)",
+  );
+  assert.deepEqual(
+    buildContext([], budgetOf(10)).messages,
+    [],
+    "空路径的上下文是空的（没有交互就返回 { first: 0, tokens: 0 }）",
+  );
 });
 
 test("上下文预算 · 整段：预算落在交互中间时也只在整段之间剪切，不拆开调用与结果；最新一段单独超出预算时仍整段保留", {
@@ -398,6 +409,11 @@ test("生成压缩：父条目是路径的最后一条，summary 由结构化字
     assert.match(made.summary, /src\/file-1\.ts/, "summary 列出被总结的部分改过的文件");
     assert.deepEqual(made.details?.structured, structured(), "details.structured 保存结构化摘要");
     assert.deepEqual(
+      { readFiles: made.details?.readFiles, modifiedFiles: made.details?.modifiedFiles },
+      { readFiles: files.readFiles, modifiedFiles: files.modifiedFiles },
+      "details 记下文件清单：readFiles 是读过的，modifiedFiles 是改过的，各放各的，不对调",
+    );
+    assert.deepEqual(
       files.modifiedFiles,
       ["src/file-1.ts", "src/file-2.ts", "src/file-3.ts", "src/file-4.ts"],
       "改过的文件来自被丢掉的 edit 调用",
@@ -424,6 +440,11 @@ test("生成压缩：firstKeptEntryId 只接受一段完整交互的第一条消
     tokensBefore: 3 * INTERACTION,
     files: { readFiles: [], modifiedFiles: [] },
   });
+  assert.match(
+    await refusal(() => createCompactionEntry([], fields(entryId(1, 0))), "空路径"),
+    /空/,
+    "路径是空的就一行报错（说它是空的）：压缩条目没有父条目，不是去查 firstKeptEntryId",
+  );
   assert.equal(
     createCompactionEntry(branch, fields(entryId(2, 0))).firstKeptEntryId,
     entryId(2, 0),
@@ -455,7 +476,7 @@ test("生成压缩：firstKeptEntryId 只接受一段完整交互的第一条消
     return;
   }
   assert.fail(
-    `${summarised}：应当被拒绝，却成功了（只有 sinceNewestCompaction(path) 给出的、最新压缩之后的交互开头才是合法的 firstKeptEntryId）`,
+    `${summarised}：应当被拒绝，却成功了（只有 sinceNewestCompaction(path) 给出的、最新压缩之后的交互开头才是合法的 firstKeptEntryId；它从路径末尾往回找压缩：只有最新的算数）`,
   );
 });
 

@@ -114,6 +114,11 @@ test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目
       /stopAt .* 不是工作区 .* 或它的上级目录/,
       "stopAt 不是工作区或它的上级（isInside）就一行报错：名字只是前缀相同的兄弟目录（re 之于 repo/app）不是上级，不能按字符串前缀判断",
     );
+    assert.deepEqual(
+      resourceRoots({ workspace: tree.workspace, stopAt: tree.workspace }),
+      [{ kind: "workspace", dir: tree.workspace }],
+      "stopAt 就是工作区时没有上级目录：只有工作区一个根，不能一路走到文件系统的根",
+    );
   });
 });
 
@@ -129,6 +134,18 @@ test("资源的根：同类同名时后面的根胜出并记下谁遮住了谁�
     const repoReview = await tree.put("repo/prompts/review.md", "仓库的 review $@");
     const appReview = await tree.put("repo/app/prompts/review.md", "应用的 review $@");
     const reviewExtension = await tree.put("repo/app/extensions/review.mjs", "export default () => {};\n");
+    const root: ResourceRoot = { kind: "workspace", dir: tree.workspace };
+    const named = (kind: Resource["kind"]): Resource => ({
+      kind,
+      name: "review",
+      root,
+      path: `${tree.workspace}/${kind}`,
+    });
+    assert.deepEqual(
+      buildCatalogue([named("skill"), named("template")]).resources.map((resource) => resource.kind),
+      ["skill", "template"],
+      "不同种类的同名资源互不影响：按（种类，名称）比较，名为 review 的技能与模板各留一个",
+    );
 
     const catalogue = discoverResources(rootsOf(tree));
     assert.deepEqual(
@@ -176,6 +193,12 @@ test("资源的根：目录按（种类，名称）稳定排列，与发现的�
   assert.deepEqual(listed(found), expected, "先按种类、再按名称（逐个码元比较，不看语言环境）排列");
   assert.deepEqual(listed([...found].reverse()), expected, "发现的顺序反过来，目录不变");
   assert.deepEqual(listed([...found.slice(3), ...found.slice(0, 3)]), expected, "发现的顺序轮换，目录不变");
+  const given = [{ source: "/repo/app/skills/broken/SKILL.md", message: "缺少 description" }];
+  const { diagnostics } = buildCatalogue(found, given);
+  assert.ok(
+    diagnostics !== given && JSON.stringify(diagnostics) === JSON.stringify(given),
+    "返回的 diagnostics 是 [...diagnostics]：内容一样的新数组，不是调用者传进来的那一个",
+  );
 });
 
 // ---------------------------------------------------------------------------
@@ -214,10 +237,22 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
     "没有前置元数据",
   );
   assert.throws(
+    () => parseSkillFile("# Release notes\nname: release\ndescription: x\n---\n正文\n", "a/SKILL.md"),
+    /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/,
+    "第一行要是 ---：前置元数据开头的 --- 不在第一行，就是没有前置元数据",
+  );
+  assert.throws(
     () => parseSkillFile("---\nname: release\n---\n", "a/SKILL.md"),
     /a\/SKILL\.md：缺少 description/,
     "缺少 description 是一行错误，点名文件",
   );
+  for (const empty of ['description: ""', "description:"]) {
+    assert.throws(
+      () => parseSkillFile(`---\nname: release\n${empty}\n---\n`, "a/SKILL.md"),
+      /a\/SKILL\.md：缺少 description/,
+      `description 不能空：${empty} 和没写一样，是一行错误`,
+    );
+  }
   assert.throws(
     () => parseSkillFile("---\nname: Release Notes\ndescription: x\n---\n", "a/SKILL.md"),
     /name "Release Notes" 要是小写字母、数字与单个连字符/,
@@ -287,6 +322,10 @@ test("技能按需：激活才第一次读正文，并返回读过的每个文�
     assert.equal(activated.name, "release", "激活得到技能的名称");
     assert.ok(activated.body.startsWith("激活时的新正文\n"), "正文在激活时才读：发现之后改过的正文就是激活得到的正文");
     assert.ok(activated.body.includes("- 变更记录写好了"), "请求的技能文件一起读进来");
+    assert.ok(
+      activated.body.endsWith(`\n<file path="${checklist}">\n- 变更记录写好了\n</file>\n`),
+      '每个请求的文件包成 <file path="真实路径">…</file> 接在正文后面，内容先 trimEnd()：结尾的换行去掉，</file> 紧跟最后一行',
+    );
     assert.deepEqual(
       activated.sources,
       [path.join(shared, "SKILL.md"), checklist],
@@ -620,6 +659,11 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       "诊断说明工厂失败的原因",
     );
     assert.match(outcome.diagnostics[1]?.message ?? "", /工具名 read 已经有人用了/, "诊断点名冲突的工具名");
+    assert.match(
+      outcome.diagnostics[3]?.message ?? "",
+      /它没有默认导出一个函数 \(api\) => void/,
+      "默认导出不是函数时，诊断说出要怎么改：它没有默认导出一个函数 (api) => void：写 export default function (api) { … }",
+    );
   });
 });
 

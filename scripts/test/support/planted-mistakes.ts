@@ -75,6 +75,8 @@ const compactionInteractions = "packages/pi-coding-agent/src/compaction/interact
 const skills = "packages/pi-coding-agent/src/resources/skills.ts";
 const templates = "packages/pi-coding-agent/src/resources/templates.ts";
 const loadExtensionsFile = "packages/pi-coding-agent/src/extensions/load.ts";
+const jsonlRecoveryFile = "packages/pi-coding-agent/src/session/jsonl-recovery.ts";
+const resourceCatalogue = "packages/pi-coding-agent/src/resources/catalogue.ts";
 const toolHooks = "packages/pi-coding-agent/src/extensions/hooks.ts";
 const commitLog = "packages/pi-coding-agent/src/durable/commit-log.ts";
 const durableTasks = "packages/pi-coding-agent/src/durable/tasks.ts";
@@ -4158,6 +4160,245 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /工厂成功、并且没有工具与已有的重名，才一次提交：b-clash\.mjs 的第二个工具与 read 重名/,
+  },
+  // The fresh-learner walks of 00–05 and 10–14 after issue 34's fixes (walk L, chapters 10–12): silent passes.
+  {
+    checkpoint: "10",
+    name: "成环只和叶的 id 比：不经过叶的环让 pathTo 一直走下去",
+    lab: "10.1",
+    mutations: [
+      {
+        file: sessionTree,
+        find: "    if (seen.has(id)) throw",
+        replace: "    if (id === leafId && chain.length > 0) throw",
+      },
+    ],
+    says: /成环不一定经过叶：走回到这次已经走过的任何 id 都是成环，不只是叶的 id/,
+  },
+  {
+    checkpoint: "10",
+    name: "id 不查是不是字符串：数字 12345678 也当作 id",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: '  if (typeof entry.id !== "string" || !ENTRY_ID.test(entry.id))',
+        replace: "  if (!ENTRY_ID.test(entry.id as string))",
+      },
+    ],
+    says: /id 是数字而不是字符串（12345678 不是 8 位十六进制的 id）的条目被拒绝：应当被拒绝，却成功了/,
+  },
+  {
+    checkpoint: "10",
+    name: "model_change 不查 modelId",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: '      requireString(entry, "modelId");\n',
+        replace: "",
+      },
+    ],
+    says: /model_change 缺 modelId（model_change 要 provider 与 modelId）的条目被拒绝：应当被拒绝，却成功了/,
+  },
+  {
+    checkpoint: "10",
+    name: "thinking_level_change 不查 thinkingLevel",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: '      requireString(entry, "thinkingLevel");\n',
+        replace: "",
+      },
+    ],
+    says: /thinking_level_change 缺 thinkingLevel（thinking_level_change 要 thinkingLevel）的条目被拒绝：应当被拒绝，却成功了/,
+  },
+  {
+    checkpoint: "10",
+    name: "session_info 不查 name",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: '      requireString(entry, "name");\n',
+        replace: "",
+      },
+    ],
+    says: /session_info 缺 name（session_info 要 name）的条目被拒绝：应当被拒绝，却成功了/,
+  },
+  {
+    checkpoint: "10",
+    name: "会话头只在第一个物理行读：开头有空行的文件打不开",
+    lab: "10.4",
+    mutations: [
+      {
+        file: jsonlRecoveryFile,
+        find: "      if (header === undefined) header = parseHeader(value);",
+        replace: "      if (index === 0) header = parseHeader(value);",
+      },
+    ],
+    says: /会话头是第一条非空行：文件开头的空行也跳过/,
+  },
+  {
+    checkpoint: "10",
+    name: "appendFile 不带只追加的 flag：被删掉的会话文件被悄悄新建，没有会话头",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: "        await appendFile(this.file, line, { flag: APPEND_ONLY });",
+        replace: "        await appendFile(this.file, line);",
+      },
+    ],
+    says: /追加的文件如果被删掉，O_APPEND 不带 O_CREAT：写入失败，而不是悄悄新建一个没有会话头的文件/,
+  },
+  {
+    checkpoint: "11",
+    name: "keepNewest 没有交互时不返回 { first: 0, tokens: 0 }：空路径的 buildContext 抛 TypeError",
+    lab: "11.3",
+    mutations: [
+      {
+        file: budget,
+        find: "  if (count === 0) return { first: 0, tokens: 0 };\n",
+        replace: "",
+      },
+    ],
+    says: /没有交互就返回 \{ first: 0, tokens: 0 \}，不调用 size\(i\)/,
+  },
+  {
+    checkpoint: "12",
+    name: "stopAt 就是工作区时一路走到文件系统的根",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        find: '  for (let dir = path.dirname(workspace); isInside(stopAt, dir) && dir !== workspace; dir = path.dirname(dir)) {\n    ancestors.unshift({ kind: "ancestor", dir });\n    if (dir === stopAt) break;',
+        replace:
+          '  for (let dir = path.dirname(workspace); ; dir = path.dirname(dir)) {\n    ancestors.unshift({ kind: "ancestor", dir });\n    if (dir === stopAt || dir === path.dirname(dir)) break;',
+      },
+    ],
+    says: /stopAt 就是工作区时没有上级目录：只有工作区一个根/,
+  },
+  {
+    checkpoint: "12",
+    name: "前置元数据开头的 --- 不要求在第一行",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: '  if (lines[0] !== "---" || end === -1) {',
+        replace: "  if (end === -1) {",
+      },
+    ],
+    says: /第一行要是 ---：前置元数据开头的 --- 不在第一行，就是没有前置元数据/,
+  },
+  {
+    checkpoint: "12",
+    name: "空的 description 也收下",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: '  if (description === "") throw',
+        replace: '  if (!fields.has("description")) throw',
+      },
+    ],
+    says: /description 不能空/,
+  },
+  {
+    checkpoint: "12",
+    name: "不查默认导出是不是函数：诊断只是 module.default is not a function",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: '  const module = (await import(pathToFileURL(file.path).href)) as { default?: unknown };\n  if (typeof module.default !== "function") {\n    throw new Error("它没有默认导出一个函数 (api) => void：写 export default function (api) { … }");\n  }\n',
+        replace:
+          "  const module = (await import(pathToFileURL(file.path).href)) as { default: (api: unknown) => unknown };\n",
+      },
+    ],
+    says: /默认导出不是函数时，诊断说出要怎么改/,
+  },
+  {
+    checkpoint: "11",
+    name: "details 里 readFiles 与 modifiedFiles 对调",
+    lab: "11.4",
+    mutations: [
+      {
+        file: createEntry,
+        find: "    details: { ...fields.files, structured: fields.summary },",
+        replace:
+          "    details: { readFiles: fields.files.modifiedFiles, modifiedFiles: fields.files.readFiles, structured: fields.summary },",
+      },
+    ],
+    says: /details 记下文件清单：readFiles 是读过的，modifiedFiles 是改过的，各放各的，不对调/,
+  },
+  {
+    checkpoint: "12",
+    name: "胜者只按名称记：同名的技能与模板互相遮住",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceCatalogue,
+        find: "    const key = `${resource.kind}\\u0000${resource.name}`;",
+        replace: "    const key = resource.name;",
+      },
+    ],
+    says: /不同种类的同名资源互不影响：按（种类，名称）比较，名为 review 的技能与模板各留一个/,
+  },
+  {
+    checkpoint: "11",
+    name: "sinceNewestCompaction 从路径开头找压缩：用的是最早的一次",
+    // The search is given code that Lab 11.4's createCompactionEntry already calls: 11.4 goes red first.
+    lab: "11.4",
+    mutations: [
+      {
+        file: compactionContext,
+        find: '  let at = path.length - 1;\n  while (at >= 0 && path[at]?.type !== "compaction") at -= 1;\n',
+        replace: '  const at = path.findIndex((entry) => entry.type === "compaction");\n',
+      },
+    ],
+    says: /它从路径末尾往回找压缩：只有最新的算数/,
+  },
+  {
+    checkpoint: "11",
+    name: "createCompactionEntry 不查空路径：报的是 firstKeptEntryId 的错",
+    lab: "11.4",
+    mutations: [
+      {
+        file: createEntry,
+        find: '  const leaf = path.at(-1);\n  if (leaf === undefined) throw new Error("分支是空的：没有可以压缩的历史");\n',
+        replace: "  const leaf = path.at(-1) as SessionEntry;\n",
+      },
+    ],
+    says: /路径是空的就一行报错（说它是空的）/,
+  },
+  {
+    checkpoint: "12",
+    name: "技能文件的内容不 trimEnd()：</file> 前多一个空行",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: '${(await readFile(real, "utf8")).trimEnd()}',
+        replace: '${await readFile(real, "utf8")}',
+      },
+    ],
+    says: /内容先 trimEnd\(\)：结尾的换行去掉，<\/file> 紧跟最后一行/,
+  },
+  {
+    checkpoint: "12",
+    name: "buildCatalogue 返回调用者的 diagnostics 数组本身",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceCatalogue,
+        find: "diagnostics: [...diagnostics] };",
+        replace: "diagnostics: diagnostics as Diagnostic[] };",
+      },
+    ],
+    says: /返回的 diagnostics 是 \[\.\.\.diagnostics\]：内容一样的新数组/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {

@@ -24,6 +24,6 @@ export function groupInteractions(messages: readonly Message[]): Interaction[] {
   // Lab 11.2 ②：记住最近一条 assistant 还没回答的调用 id（open）和已经回答的（answered）。toolResult 已被回答过
   // 就是重复的结果，不在 open 里就是孤立的结果：各一行报错点名调用 id；否则从 open 移到 answered（顺序随意）。
   // Lab 11.2 ③：user 或 assistant 到来时 open 还有调用，就是“没有结果的调用”，一行报错点名它；assistant
-  // 开始新的一批 open。走完后 open 仍不空同样报错；有消息就把最后一段放进结果。
+  // 开始新的一批（open 与 answered 都重新开始）。走完后 open 仍不空同样报错；有消息就把最后一段放进结果。
   throw new Error("Lab 11.2 把活动路径分成交互 尚未实现");
 }

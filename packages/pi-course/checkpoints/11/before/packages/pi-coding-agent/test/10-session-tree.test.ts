@@ -98,6 +98,16 @@ test("分支路径：只诊断所选分支的祖先链：断掉的兄弟分支�
   const looped = await refusal(() => pathTo(loop, "c0000001"), "成环");
   assert.ok(!looped.includes(WALKED_TOO_FAR), looped);
   assert.match(looped, /c0000001|c0000002/, "成环的报错点名条目");
+  const tail = boundedLoop([
+    user("c0000001", "c0000002", "甲"),
+    user("c0000002", "c0000001", "乙"),
+    user("c0000003", "c0000001", "丙"),
+  ]);
+  const tailLooped = await refusal(() => pathTo(tail, "c0000003"), "成环");
+  assert.ok(
+    !tailLooped.includes(WALKED_TOO_FAR),
+    `成环不一定经过叶：走回到这次已经走过的任何 id 都是成环，不只是叶的 id。${tailLooped}`,
+  );
   assert.match(await refusal(() => pathTo(entries, "dddddddd"), "叶不存在"), /dddddddd/, "不存在的叶被点名");
 });
 
@@ -170,6 +180,7 @@ test("条目解析：未知的类型与形状被拒绝，只有一行；后面�
   const shapes: [string, unknown][] = [
     ["不是对象", "a0000021"],
     ["id 不是 8 位十六进制", { ...good, id: "msg-1" }],
+    ["id 是数字而不是字符串（12345678 不是 8 位十六进制的 id）", { ...good, id: 12345678 }],
     ["缺 parentId", { ...good, parentId: undefined }],
     ["parentId 不是 8 位十六进制 id（parentId 是 null 或同样的 id）", { ...good, parentId: "parent-1" }],
     ["timestamp 不是 ISO 时间", { ...good, timestamp: "昨天" }],
@@ -184,6 +195,15 @@ test("条目解析：未知的类型与形状被拒绝，只有一行；后面�
     [
       "toolResult 缺 toolCallId",
       { ...result("a0000023", null, "x"), message: { role: "toolResult", content: [], isError: false, timestamp: 1 } },
+    ],
+    ["session_info 缺 name（session_info 要 name）", { ...base, type: "session_info" }],
+    [
+      "model_change 缺 modelId（model_change 要 provider 与 modelId）",
+      { ...base, type: "model_change", provider: "openai" },
+    ],
+    [
+      "thinking_level_change 缺 thinkingLevel（thinking_level_change 要 thinkingLevel）",
+      { ...base, type: "thinking_level_change" },
     ],
   ];
   for (const [what, value] of shapes) await refusal(() => parseEntry(value), `${what}的条目被拒绝`);
@@ -356,6 +376,14 @@ test("JSONL 恢复 · 残行：只有以换行结尾的行才算提交；空行�
     assert.equal(whole.tornTail, undefined, "以换行结尾的文件没有残行");
     const complete = `${JSON.stringify(answer("a0000005", "a0000004", "完整，只差换行"))}`;
     assert.equal(recoverSession(committed + complete, file).entries.length, 4, "差一个换行的完整 JSON 也不算提交");
+    const headerRule = "会话头是第一条非空行：文件开头的空行也跳过，第一条非空行用 parseHeader()，之后的用 read()";
+    let leading: ReturnType<typeof recoverSession> | undefined;
+    try {
+      leading = recoverSession(`\n${committed}`, file);
+    } catch (error) {
+      assert.fail(`${headerRule}（恢复却报错了：${(error as Error).message}）`);
+    }
+    assert.deepEqual([leading.header, ids(leading.entries)], [HEADER, ids(entries)], headerRule);
   });
 });
 
@@ -540,6 +568,14 @@ test("JSONL 存储：I/O 失败后写入者永久关闭（fail-closed）：之�
       );
       await refusal(() => queued, "排在失败之后的追加");
     });
+  });
+
+  await withSessionDir(async (dir) => {
+    const { file, entries, store } = await fourEntryFile(dir);
+    await rm(file);
+    const rule = "追加的文件如果被删掉，O_APPEND 不带 O_CREAT：写入失败，而不是悄悄新建一个没有会话头的文件";
+    await refusal(() => store.append(entries[4] as SessionEntry), rule);
+    await assert.rejects(readFile(file, "utf8"), `${rule}（文件又出现了）`);
   });
 });
 
