@@ -33,7 +33,8 @@ export async function compiledTestFiles(root: string): Promise<string[]> {
 
 /**
  * Package tests that belong to `npm run test:course`, not `npm test`: those under `test/course/`,
- * checks that build practice trees along the chain (tiny-pi --from practice/NN), which grow with the course.
+ * checks that run whole programs built along the chain (tiny-pi --from practice/NN) or upstream
+ * (Pi 0.73.1 reading and continuing our sessions); chapters add them as the course grows.
  */
 export function isCourseSuiteTest(compiledTest: string): boolean {
   return /^packages\/[^/]+\/dist\/test\/course\//.test(compiledTest);
