@@ -1,42 +1,64 @@
-// Part 6: how the course's own checks grow with the course: the static checks of every checkpoint
-// (what npm test runs, in-process), the test files each checkpoint adds (its share of npm test, run
-// alone), and each checkpoint's integrity checks alone (`--prove`, what npm run test:course runs along
-// the chain), so the cost of the next chapter is visible.
+// Part "course": how npm test grows with the course: the static checks of every checkpoint (what npm
+// test runs, in-process) and the test files each checkpoint adds (its share of npm test, run alone:
+// wall time and CPU time). Part "prove": each checkpoint's integrity checks alone (`--prove`, what npm
+// run test:course runs along the chain). Together they show the cost of the next chapter.
 import { spawnSync } from "node:child_process";
 import { courseProblems } from "../lib/course/check-course.js";
 import { loadManifest, repoRoot } from "../lib/course/manifest.js";
-import { compiledTestsOf } from "../lib/course/test-files.js";
+import { compiledTestsOf, isCourseSuiteTest } from "../lib/course/test-files.js";
 import { integrityChecks } from "../lib/prove/integrity-checks.js";
 import { ProveContext } from "../lib/prove/prove-context.js";
+import { childrenCpuMs } from "./child-cpu.js";
 import { type Summary, summarize } from "./stats.js";
+
+export interface OwnTests {
+  /** The compiled test files the checkpoint adds that npm test runs (test:course's own are left out). */
+  files: number;
+  ms: number;
+  /** User + system CPU of the run; undefined off Linux. */
+  cpuMs: number | undefined;
+  passed: boolean;
+}
 
 export interface CourseSuiteReport {
   /** courseProblems() over the whole manifest, ms per run. */
   staticMs: Summary;
   checkpoints: {
     id: string;
-    /** The compiled test files the checkpoint adds, run alone in one node --test: its share of npm test. */
-    testFiles: number;
-    npmTestMs: number;
-    npmTestPassed: boolean;
-    proveMs: number;
-    passed: boolean;
+    npmTest: OwnTests;
+    /** Only with the part "prove". */
+    prove?: { ms: number; passed: boolean };
   }[];
 }
 
-/** The checkpoint's added test files (compiled) run in one `node --test` at the repository root: wall ms and whether they passed. */
-function ownTests(files: readonly string[]): { ms: number; passed: boolean } {
-  if (files.length === 0) return { ms: 0, passed: true };
+/** The checkpoint's npm test files run in one `node --test` at the repository root, alone. */
+function ownTests(files: readonly string[]): OwnTests {
+  if (files.length === 0) return { files: 0, ms: 0, cpuMs: 0, passed: true };
+  const cpuBefore = childrenCpuMs();
   const started = performance.now();
   const run = spawnSync(process.execPath, ["--test", ...files], {
     cwd: repoRoot,
     env: { ...process.env, PI_COURSE_SUITE: "1" },
     stdio: "ignore",
   });
-  return { ms: performance.now() - started, passed: run.status === 0 };
+  const ms = performance.now() - started;
+  const cpuAfter = childrenCpuMs();
+  const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  return { files: files.length, ms, cpuMs, passed: run.status === 0 };
 }
 
-export async function measureCourseSuite(staticRuns: number): Promise<CourseSuiteReport> {
+async function prove(checkpoint: ReturnType<typeof loadManifest>["checkpoints"][number]) {
+  const context = await ProveContext.create();
+  const started = performance.now();
+  try {
+    const outcomes = await Promise.allSettled(integrityChecks(checkpoint, context).map((check) => check.run()));
+    return { ms: performance.now() - started, passed: outcomes.every((outcome) => outcome.status === "fulfilled") };
+  } finally {
+    await context.dispose();
+  }
+}
+
+export async function measureCourseSuite(staticRuns: number, withProve: boolean): Promise<CourseSuiteReport> {
   const times: number[] = [];
   for (let run = 0; run < staticRuns; run += 1) {
     const started = performance.now();
@@ -45,24 +67,12 @@ export async function measureCourseSuite(staticRuns: number): Promise<CourseSuit
   }
   const checkpoints: CourseSuiteReport["checkpoints"] = [];
   for (const checkpoint of loadManifest().checkpoints) {
-    const files = compiledTestsOf(checkpoint.target.adds);
-    const own = ownTests(files);
-    const context = await ProveContext.create();
-    const started = performance.now();
-    try {
-      const outcomes = await Promise.allSettled(integrityChecks(checkpoint, context).map((check) => check.run()));
-      const passed = outcomes.every((outcome) => outcome.status === "fulfilled");
-      checkpoints.push({
-        id: checkpoint.id,
-        testFiles: files.length,
-        npmTestMs: own.ms,
-        npmTestPassed: own.passed,
-        proveMs: performance.now() - started,
-        passed,
-      });
-    } finally {
-      await context.dispose();
-    }
+    const files = compiledTestsOf(checkpoint.target.adds).filter((file) => !isCourseSuiteTest(file));
+    checkpoints.push({
+      id: checkpoint.id,
+      npmTest: ownTests(files),
+      ...(withProve ? { prove: await prove(checkpoint) } : {}),
+    });
   }
   return { staticMs: summarize(times), checkpoints };
 }

@@ -73,11 +73,13 @@ export function courseGoals(report: CourseSuiteReport): Goal[] {
     ...report.checkpoints.flatMap((checkpoint) => [
       goal(
         `checkpoint ${checkpoint.id}'s test files in npm test`,
-        checkpoint.npmTestMs,
+        checkpoint.npmTest.ms,
         CHAPTER_NPM_TEST_LIMIT_MS,
         "ms",
       ),
-      goal(`checkpoint ${checkpoint.id} --prove`, checkpoint.proveMs, PROVE_LIMIT_MS, "ms"),
+      ...(checkpoint.prove
+        ? [goal(`checkpoint ${checkpoint.id} --prove`, checkpoint.prove.ms, PROVE_LIMIT_MS, "ms")]
+        : []),
     ]),
   ];
 }

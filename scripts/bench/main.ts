@@ -39,6 +39,7 @@ const PARTS = [
   "compaction",
   "page",
   "course",
+  "prove",
   "exposure",
   "codemode",
   "mcp",
@@ -47,7 +48,7 @@ const PARTS = [
 ] as const;
 type Part = (typeof PARTS)[number];
 
-const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,exposure,codemode,mcp,models,durable]
+const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,setup,tools,provider,session,compaction,page,course,prove,exposure,codemode,mcp,models,durable]
 
   loop      runAgentLoop and the Agent against a bare for-await over the same model streams, µs per step
   inner     npm run build -w @pi/course + the nine focused tests in a practice directory
@@ -61,9 +62,10 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
             MB/s, and upstream Pi's buildSessionContext on the same file (the session part's install)
   page      the run page: the concurrent demo's --html size, a 10,000-entry session (21 branches) through
             tiny-pi export and rendered in headless Chromium (the system's), and upstream Pi's --export of it
-  course    the static checks of every checkpoint and the test files each adds (npm test's share), and
-            each checkpoint's integrity checks alone (checkpoint <id> --prove, npm run test:course's
-            share): the cost of one more chapter
+  course    the static checks of every checkpoint and the test files each adds, run alone: npm test's
+            share of each chapter, wall and CPU seconds (about a minute)
+  prove     course, and each checkpoint's integrity checks alone (checkpoint <id> --prove, npm run
+            test:course's share): the cost of one more chapter (about 20 minutes)
 
   exposure  chapter 15: tool schemas of 100 extension tools all direct vs deferred behind tool_search, tool_search
             over 1,000 tools (median per query), the declared set of a 100,000-entry branch with 1,000 tool states
@@ -185,9 +187,10 @@ async function main(): Promise<void> {
     progress("practice set-up…");
     practiceSetup = await measurePracticeSetup(plan.setupRuns);
   }
-  if (parts.includes("course")) {
-    progress("course: static checks, then --prove for each checkpoint");
-    courseSuite = await measureCourseSuite(plan.setupRuns);
+  if (parts.includes("course") || parts.includes("prove")) {
+    const withProve = parts.includes("prove");
+    progress(`course: static checks, each checkpoint's test files${withProve ? ", then --prove for each" : ""}`);
+    courseSuite = await measureCourseSuite(plan.setupRuns, withProve);
   }
   if (parts.includes("tools")) {
     progress("workspace tools…");

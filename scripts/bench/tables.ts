@@ -110,24 +110,47 @@ export function practiceSetupTable(report: PracticeSetupReport): Table {
 }
 
 export function courseSuiteTable(report: CourseSuiteReport): Table {
+  const cpu = (ms: number | undefined) => (ms === undefined ? "–" : fixed(ms, 0));
+  const shares = report.checkpoints.map((checkpoint) => checkpoint.npmTest);
+  const lastFive = shares.slice(-5);
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+  const cpuOf = (list: typeof shares) =>
+    list.some((share) => share.cpuMs === undefined) ? undefined : mean(list.map((share) => share.cpuMs ?? 0));
   return {
     title: "The course's own checks, per checkpoint",
-    headers: ["measure", "ms"],
+    headers: ["measure", "ms", "CPU ms"],
     rows: [
       [
         `static checks of all ${report.checkpoints.length} checkpoints (npm test, --check), median (IQR)`,
         spread(report.staticMs, 0),
+        "",
       ],
       ...report.checkpoints.flatMap((checkpoint) => [
         [
-          `checkpoint ${checkpoint.id}: its ${checkpoint.testFiles} test file(s) in npm test, alone${checkpoint.npmTestPassed ? "" : " (FAILED)"}`,
-          fixed(checkpoint.npmTestMs, 0),
+          `checkpoint ${checkpoint.id}: its ${checkpoint.npmTest.files} test file(s) in npm test, alone${checkpoint.npmTest.passed ? "" : " (FAILED)"}`,
+          fixed(checkpoint.npmTest.ms, 0),
+          cpu(checkpoint.npmTest.cpuMs),
         ],
-        [
-          `checkpoint ${checkpoint.id} --prove alone${checkpoint.passed ? "" : " (FAILED)"}`,
-          fixed(checkpoint.proveMs, 0),
-        ],
+        ...(checkpoint.prove
+          ? [
+              [
+                `checkpoint ${checkpoint.id} --prove alone${checkpoint.prove.passed ? "" : " (FAILED)"}`,
+                fixed(checkpoint.prove.ms, 0),
+                "",
+              ],
+            ]
+          : []),
       ]),
+      [
+        `mean per checkpoint in npm test, all ${shares.length}`,
+        fixed(mean(shares.map((share) => share.ms)), 0),
+        cpu(cpuOf(shares)),
+      ],
+      [
+        `mean per checkpoint in npm test, the last ${lastFive.length}`,
+        fixed(mean(lastFive.map((share) => share.ms)), 0),
+        cpu(cpuOf(lastFive)),
+      ],
     ],
     notes: goalNotes(courseGoals(report)),
   };

@@ -426,12 +426,14 @@ test("子进程与命名：stdin 关闭不退出的服务器收到 SIGTERM，不
   // the group, the grandchild ends at once; a SIGTERM to the leader alone leaves both waiting for
   // the SIGKILL after the grace, and the server never says so. The grace is generous, so that on a
   // loaded machine the server's own exit (not the SIGKILL) ends it, and shorter than a test's limit.
+  // Both servers ignore stdin's end (and the stubborn one SIGTERM too), so the short graces before
+  // each escalation change nothing they do; they only keep the test from waiting for nothing.
   const polite = fixtureTransport(["--ignore-eof", "--term-group"], {
     onLog: (line) => logs.push(line),
-    stdinGraceMs: 200,
+    stdinGraceMs: 20,
     termGraceMs: 20_000,
   });
-  const stubborn = fixtureTransport(["--stubborn"], { stdinGraceMs: 200, termGraceMs: 200 });
+  const stubborn = fixtureTransport(["--stubborn"], { stdinGraceMs: 20, termGraceMs: 20 });
   try {
     const politeClient = await McpClient.connect(polite, { startupTimeoutMs: 60_000 });
     await politeClient.close();
