@@ -97,7 +97,10 @@ export async function checkpoint(argv: string[], from: string = invocationDir())
     return newCheckpoint(await newRequest(values.new, values, process.stdin.isTTY === true));
   }
   if (values.check) {
-    if (positionals.length > 0) throw new UsageError(`--check 不接受参数，收到 ${positionals.join(" ")}。`);
+    if (positionals.length > 0)
+      throw new UsageError(
+        `--check 不接受参数，收到 ${positionals.join(" ")}：它一次检查整个课程（npm run checkpoint -w @pi/course -- --check，约 1 秒）；只证明一章用 npm run checkpoint -w @pi/course -- ${positionals[0]} --prove。`,
+      );
     return checkCourse();
   }
   if (id === undefined) {
