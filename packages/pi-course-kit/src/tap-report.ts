@@ -25,6 +25,12 @@ export interface FocusedFailure {
    * signal that ended it (`signal SIGKILL`). The failure's test is then the file.
    */
   crashed?: string;
+  /**
+   * When the test failed because the code under test threw one of JavaScript's own errors
+   * (TypeError, RangeError, ReferenceError, SyntaxError) before any assertion judged it: the
+   * error's class and the `path:line:column` of each stack frame, innermost first.
+   */
+  thrown?: { name: string; at: string[] };
 }
 
 export interface FocusedTest {
@@ -115,7 +121,21 @@ function firstTapFailure(output: string): FocusedFailure | undefined {
   if (operator !== undefined) failure.operator = operator;
   const crashed = crashOf(output, fields);
   if (crashed !== undefined) failure.crashed = crashed;
+  const thrown = thrownByCode(fields);
+  if (thrown !== undefined) failure.thrown = thrown;
   return failure;
+}
+
+/** A failure that is the code's own TypeError (and the like), not an assertion: its class and frames. */
+function thrownByCode(fields: Map<string, string>): FocusedFailure["thrown"] {
+  const name = fields.get("name");
+  if (fields.get("code") !== "ERR_TEST_FAILURE" || name === undefined) return undefined;
+  if (!/^(TypeError|RangeError|ReferenceError|SyntaxError)$/.test(name)) return undefined;
+  const at = (fields.get("stack") ?? "")
+    .split("\n")
+    .map((frame) => (/\(([^()]*)\)\s*$/.exec(frame)?.[1] ?? frame).trim())
+    .filter((location) => /:\d+:\d+$/.test(location));
+  return { name, at };
 }
 
 /**

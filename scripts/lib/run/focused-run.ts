@@ -121,7 +121,8 @@ export async function runFocused(
   // which names the test; `fileMs` bounds each file. A timer left running after the tests must
   // not keep the run alive (--test-force-exit, Node >= 20.14); `runMs` ends a run whose test
   // runner itself does not come back.
-  const args = ["--test", "--test-reporter=tap", `--test-timeout=${fileMs}`];
+  // Source maps put a thrown error's frames in the learner's .ts files, which verify then names.
+  const args = ["--enable-source-maps", "--test", "--test-reporter=tap", `--test-timeout=${fileMs}`];
   if (hasTestForceExit(process.versions.node)) args.push("--test-force-exit");
   if (pattern !== undefined) args.push(`--test-name-pattern=${pattern}`);
   const runOnce = async (): Promise<FocusedResult> => {

@@ -2,6 +2,7 @@
 // followed by what to do next (first failing assertion with its diff, focused command, hint).
 // The pieces are separate so that `verify` can print each lab's row as soon as it is known.
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { focusedCommand } from "../commands.js";
 import type { Checkpoint, Lab } from "../course/manifest.js";
 import { type BuildResult, teachingNames } from "../run/focused-run.js";
@@ -88,7 +89,7 @@ export function labTable(checkpoint: Checkpoint, style: Style): { head: string; 
 }
 
 /** Progress, then either the all-green line or the next lab: its first failure with the diff, command and hint. */
-export function formatSummary(labs: LabProgress[], { checkpoint, style }: ReportContext): string {
+export function formatSummary(labs: LabProgress[], { checkpoint, style, paths }: ReportContext): string {
   const done = labs.filter((progress) => progress.done).length;
   const lines = ["", `进度：${done}/${labs.length} 个 Lab 完成`];
   const next = nextLab(labs);
@@ -101,7 +102,12 @@ export function formatSummary(labs: LabProgress[], { checkpoint, style }: Report
   lines.push("", style.heading(`下一步：Lab ${lab.id} ${lab.title}（实践 ${lab.id} · ${lab.practice}）`));
   const failure = next.firstFailure;
   if (failure !== undefined) {
-    const line = failure.crashed === undefined ? failureLine(failure) : crashLine(checkpoint, lab, failure);
+    const line =
+      failure.crashed !== undefined
+        ? crashLine(checkpoint, lab, failure)
+        : failure.thrown !== undefined && !failure.hung
+          ? thrownLine(failure, failure.thrown, paths)
+          : failureLine(failure);
     lines.push(`  ${style.dim("第一条失败：")}${failure.test}`, `    ${style.bad(line)}`);
     const stub = laterStub(checkpoint, lab, failure.error);
     if (stub !== undefined) lines.push(`    ${stub}`);
@@ -168,6 +174,31 @@ function crashLine(checkpoint: Checkpoint, lab: Lab, failure: Failure): string {
     `（遍历时又把元素加回去，或引用绕回自己）或无限递归。` +
     `重现（在练习目录中）：${checkpoint.build}，然后 ${focusedCommand(checkpoint, lab.pattern)}`
   );
+}
+
+/**
+ * The learner's code threw a TypeError (or the like) before any assertion judged it: the error,
+ * where in their own files it was thrown, and that the test's name states the rule it was checking.
+ */
+function thrownLine(failure: Failure, thrown: NonNullable<Failure["thrown"]>, paths: ReportContext["paths"]): string {
+  const place = paths === undefined ? undefined : learnerFrame(thrown.at, paths);
+  const rule = "它要检查的规则写在上面的测试名里。";
+  if (place === undefined)
+    return `测试在检查规则之前遇到了 ${thrown.name}：${failure.error}（不在你的文件里抛出：多半是你的代码返回或传出的值少了测试要读的部分）。${rule}`;
+  return `你的代码抛出了 ${thrown.name}：${failure.error}（在 ${place}）。这不是断言失败：测试还没走到检查规则的那一步。${rule}`;
+}
+
+/** The innermost stack frame in the practice tree's own source (not a test, not a dependency), relative to the learner. */
+function learnerFrame(frames: readonly string[], paths: { tree: string; from: string }): string | undefined {
+  for (const frame of frames) {
+    const [, location = "", position = ""] = /^(.*)(:\d+:\d+)$/.exec(frame) ?? [];
+    const file = location.startsWith("file://") ? fileURLToPath(location) : location;
+    const inTree = path.relative(paths.tree, file);
+    if (inTree === "" || inTree.startsWith("..") || path.isAbsolute(inTree)) continue;
+    if (inTree.split(/[\\/]/).some((part) => part === "test" || part === "node_modules")) continue;
+    return `${path.relative(paths.from, file)}${position}`;
+  }
+  return undefined;
 }
 
 /** The failure's first line; a timeout says what hangs that way. */
