@@ -181,8 +181,9 @@ function crashLine(checkpoint: Checkpoint, lab: Lab, failure: Failure): string {
  * where in their own files it was thrown, and that the test's name states the rule it was checking.
  */
 function thrownLine(failure: Failure, thrown: NonNullable<Failure["thrown"]>, paths: ReportContext["paths"]): string {
-  const place = paths === undefined ? undefined : learnerFrame(thrown.at, paths);
   const rule = "它要检查的规则写在上面的测试名里。";
+  if (paths === undefined) return `测试在检查规则之前遇到了 ${thrown.name}：${failure.error}。这不是断言失败。${rule}`;
+  const place = learnerFrame(thrown.at, paths);
   if (place === undefined)
     return `测试在检查规则之前遇到了 ${thrown.name}：${failure.error}（不在你的文件里抛出：多半是你的代码返回或传出的值少了测试要读的部分）。${rule}`;
   return `你的代码抛出了 ${thrown.name}：${failure.error}（在 ${place}）。这不是断言失败：测试还没走到检查规则的那一步。${rule}`;
