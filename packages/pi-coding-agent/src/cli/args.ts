@@ -429,7 +429,7 @@ export const helpText = `用法：${usage}
 
 English: runs chapter 13's Runtime on the course's code (or your own: --from DIR takes every chapter's code a
 practice directory has, the provider for --base-url, loop, tools, Agent, session store, compaction, resources with tool hooks and the Runtime;
---from practice/13 runs nothing but yours; --loop/--tools-from one chapter) with the workspace tools against any
+--from practice/13 carried from 00 runs yours for all of those, practice/19 also chapters 15-19's; --loop/--tools-from one chapter) with the workspace tools against any
 OpenAI-compatible endpoint; a prompt runs one turn shown as text, -p (the final answer only) or --mode json (one
 Runtime event per line; --json is its old name); a run killed mid tool batch leaves a session --resume continues,
 every unsaved call paired with an "interrupted" result; with no --base-url an embedded scripted model replays the chapter's README
