@@ -98,3 +98,30 @@ test("死掉的测试进程：V8 的致命错误或信号被读成 crashed，普
   const thrown = parseTap(diedReport(["Error: top-level throw"], { exitCode: "1", signal: "~" }));
   assert.equal(thrown.firstFailure?.crashed, undefined, "以退出码 1 结束的文件（顶层抛出）不是崩溃");
 });
+
+test("差异的一侧很长（多出一整个对象）时，摘录仍然两侧都有：期望的那几行不会被实际值挤掉", async () => {
+  const tap = await withTempDir("pi-course-tap-", async (dir) => {
+    const file = path.join(dir, "long-side.test.mjs");
+    const actual = Array.from({ length: 8 }, (_, index) => ({ name: `extra-${index}` }));
+    const source = [
+      'import assert from "node:assert/strict";',
+      'import { test } from "node:test";',
+      `test("x", () => { assert.deepEqual(${JSON.stringify([...actual, { name: "kept" }])}, [{ name: "wanted" }], "规则"); });`,
+    ].join("\n");
+    await writeFile(file, source);
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    return new Promise<string>((resolve) => {
+      execFile(process.execPath, ["--test", "--test-reporter=tap", file], { env }, (_error, stdout) => resolve(stdout));
+    });
+  });
+  const diff = parseTap(tap).firstFailure?.diff ?? [];
+  assert.ok(diff.length <= 6, `摘录最多 6 行：${JSON.stringify(diff)}`);
+  assert.ok(
+    diff.some((line) => line.startsWith("-") && line.includes("wanted")),
+    `摘录里有期望的一侧：${JSON.stringify(diff)}`,
+  );
+  assert.ok(
+    diff.some((line) => line.startsWith("+")),
+    `摘录里也有实际的一侧：${JSON.stringify(diff)}`,
+  );
+});

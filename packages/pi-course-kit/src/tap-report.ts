@@ -108,7 +108,7 @@ function firstTapFailure(output: string): FocusedFailure | undefined {
   const failure: FocusedFailure = {
     test,
     error: headline ?? "",
-    diff: diff.slice(0, DIFF_LINES),
+    diff: bothSides(diff, DIFF_LINES),
     hung:
       fields.get("failureType") === "testTimeoutFailure" ||
       (headline ?? "").startsWith("Promise resolution is still pending"),
@@ -209,6 +209,27 @@ function dedent(block: string[]): string[] {
     ...block.filter((line) => line.trim() !== "").map((line) => /^\s*/.exec(line)?.[0].length ?? 0),
   );
   return block.map((line) => line.slice(indent));
+}
+
+/**
+ * At most `limit` diff lines, in their order, with both sides in view: when one side's block is long
+ * (a whole object added), its first lines alone would hide what was expected, so each side keeps
+ * at least half of the lines it has.
+ */
+function bothSides(diff: string[], limit: number): string[] {
+  if (diff.length <= limit) return diff;
+  const actual = diff.filter((line) => line.startsWith("+"));
+  const expected = diff.filter((line) => line.startsWith("-"));
+  const half = Math.floor(limit / 2);
+  const keepExpected = Math.min(expected.length, Math.max(half, limit - actual.length));
+  const keepActual = Math.min(actual.length, limit - keepExpected);
+  const shown: string[] = [];
+  let actualLeft = keepActual;
+  let expectedLeft = keepExpected;
+  for (const line of diff) {
+    if (line.startsWith("+") ? actualLeft-- > 0 : expectedLeft-- > 0) shown.push(line);
+  }
+  return shown;
 }
 
 /** `+`/`-` lines of the reported actual and expected values, when the message carries no diff. */
