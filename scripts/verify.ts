@@ -4,12 +4,12 @@
 import { existsSync } from "node:fs";
 import { parseCli } from "./lib/cli/cli-args.js";
 import { practiceCommand } from "./lib/commands.js";
-import { findCheckpoint } from "./lib/course/manifest.js";
+import { findCheckpoint, repoRoot } from "./lib/course/manifest.js";
 import { RunCancelledError } from "./lib/run/focused-run.js";
 import { type Style, styleFor } from "./lib/terminal-style.js";
 import { checkPracticeTree } from "./lib/trees/tree-health.js";
 import { runCli, UsageError } from "./lib/usage-error.js";
-import { displayDir, invocationDir } from "./lib/user-paths.js";
+import { invocationDir, practiceDirShown } from "./lib/user-paths.js";
 import { enclosingPracticeTree, resolvePracticeDir } from "./lib/verify/verify-dir.js";
 import { isComplete, verifyTree } from "./lib/verify/verify-labs.js";
 import {
@@ -102,7 +102,9 @@ async function main(): Promise<void> {
     process.exit(process.exitCode ?? 0);
   });
   const screen = new Screen(style);
-  const context: ReportContext = { checkpoint, dir: displayDir(dir, base), style, paths: { tree: dir, from: base } };
+  // Run inside the practice directory itself, it is named as the course names it: practice/07-2.
+  const shown = practiceDirShown(dir, base, repoRoot);
+  const context: ReportContext = { checkpoint, dir: shown, style, paths: { tree: dir, from: base } };
 
   const verifyOnce = async (signal?: AbortSignal): Promise<boolean> => {
     // A tree that cannot be verified is one line on its own, before any header.
@@ -136,7 +138,6 @@ async function main(): Promise<void> {
     return;
   }
 
-  const shown = displayDir(dir, base);
   const waiting = style.dim(`\n监视 ${shown} 中的改动……（Ctrl-C 退出）`);
   let runs = 0;
   const runner = debouncedRunner(async (signal) => {

@@ -24,6 +24,14 @@ export function displayDir(dir: string, from: string = invocationDir(), platform
 }
 
 /**
+ * The practice directory as verify names it: relative to where the learner stands, or, when they
+ * stand in it, relative to the course repository `root` (`practice/07-2`, the name the course gives it).
+ */
+export function practiceDirShown(dir: string, from: string, root: string, platform = process.platform): string {
+  return displayDir(dir, path.relative(from, dir) === "" ? root : from, platform);
+}
+
+/**
  * `word` as one shell word meaning that path: `./-` for a name that starts with `-` (`cd -` goes
  * back), single quotes for POSIX shells when it holds anything but plain path characters (`x&y`,
  * `it's`, spaces), double quotes for cmd.exe and PowerShell.

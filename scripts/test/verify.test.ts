@@ -10,6 +10,7 @@ import { runNode } from "../lib/run/child-process.js";
 import { displayWidth, padDisplay, plainStyle } from "../lib/terminal-style.js";
 import { writeCheckpointTree } from "../lib/trees/trees.js";
 import { UsageError } from "../lib/usage-error.js";
+import { practiceDirShown } from "../lib/user-paths.js";
 import { practiceDirs, resolvePracticeDir } from "../lib/verify/verify-dir.js";
 import { isComplete, verifyTree } from "../lib/verify/verify-labs.js";
 import { formatVerification } from "../lib/verify/verify-report.js";
@@ -136,4 +137,18 @@ test("verify 参数错误：未知选项是一行说明加用法行，非零退�
   assert.equal(displayWidth("纯文本 stop"), 11, "汉字占两列");
   assert.equal(displayWidth("Ａ，가ｱ"), 7, "全角与韩文占两列，半角片假名占一列");
   assert.equal(padDisplay("并发工具", 10), "并发工具  ");
+});
+
+test("verify 的“练习目录：”一行：在练习目录里运行时照课程的叫法写 practice/07-2，不写绝对路径；在别处运行时相对于所在目录", () => {
+  const inside = path.join(repoRoot, "practice", "07-2");
+  const named = path.join("practice", "07-2");
+  assert.equal(practiceDirShown(inside, inside, repoRoot, "linux"), named, "在练习目录里：相对于课程仓库");
+  assert.equal(practiceDirShown(inside, repoRoot, repoRoot, "linux"), named, "在仓库根目录：相对于所在目录");
+  assert.equal(
+    practiceDirShown(inside, path.join(repoRoot, "practice"), repoRoot, "linux"),
+    "07-2",
+    "在 practice/ 里：相对于所在目录",
+  );
+  const outside = path.join(os.tmpdir(), "my-07");
+  assert.equal(practiceDirShown(outside, outside, repoRoot, "linux"), outside, "仓库之外的练习目录：绝对路径");
 });
