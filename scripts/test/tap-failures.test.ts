@@ -125,3 +125,31 @@ test("差异的一侧很长（多出一整个对象）时，摘录仍然两侧�
     `摘录里也有实际的一侧：${JSON.stringify(diff)}`,
   );
 });
+
+test("assert.throws 用对象检查、抛出的错误文字有好几行：实际抛出的错误整段读出，verify 写出它", async () => {
+  const tap = await withTempDir("pi-course-tap-", async (dir) => {
+    const file = path.join(dir, "multi-line-throw.test.mjs");
+    const source = [
+      'import assert from "node:assert/strict";',
+      'import { test } from "node:test";',
+      'test("x", () => { assert.throws(() => { throw new Error(\'Unhandled value: {\\n  "a": 1\\n}\'); }, { message: \'Unhandled value: {"a":1}\' }, "一行，不加缩进"); });',
+    ].join("\n");
+    await writeFile(file, source);
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    return new Promise<string>((resolve) => {
+      execFile(process.execPath, ["--test", "--test-reporter=tap", file], { env }, (_error, stdout) => resolve(stdout));
+    });
+  });
+  const failure = parseTap(tap).firstFailure;
+  assert.ok(failure, "有失败");
+  assert.equal(failure.error, "一行，不加缩进", "第一行是断言的规则");
+  assert.equal(failure.actual, 'Unhandled value: {\n  "a": 1\n}', "实际抛出的错误整段照原样");
+  const checkpoint = findCheckpoint("01");
+  const [lab] = checkpoint.labs;
+  assert.ok(lab);
+  const printed = formatVerification(
+    { built: true, labs: [{ lab, passed: 0, selected: 1, done: false, firstFailure: failure }] },
+    { checkpoint, dir: "practice/01", style: plainStyle },
+  );
+  assert.match(printed, /实际抛出的错误：Unhandled value: \{\n\s+"a": 1\n\s+\}/, printed);
+});

@@ -115,7 +115,8 @@ function firstTapFailure(output: string): FocusedFailure | undefined {
   };
   // assert.match and assert.throws report an actual without an expected to diff it against; for
   // assert.throws and assert.rejects it is the error that was thrown, of which its message tells.
-  if (diffStart === -1 && actual !== undefined && expected === undefined)
+  const thrownCheck = fields.get("operator") === "throws" || fields.get("operator") === "rejects";
+  if (diffStart === -1 && actual !== undefined && (expected === undefined || thrownCheck))
     failure.actual = thrownMessage(actual) ?? actual;
   const operator = fields.get("operator");
   if (operator !== undefined) failure.operator = operator;
@@ -171,7 +172,11 @@ function yamlFields(lines: string[], from: number): Map<string, string> {
   let keyIndent = 0;
   let block: string[] = [];
   let emptyActual = false;
+  // The thrown error's `error:` as a block (a message of several lines) after an empty `actual:`.
+  let errorOfActual = false;
   const close = () => {
+    if (errorOfActual && key === "error" && block.length > 0) set("actual", `error: ${dedent(block).join("\n")}`);
+    errorOfActual = false;
     emptyActual = key === "actual" && block.every((line) => line.trim() === "");
     if (key !== undefined && block.length > 0) set(key, dedent(block).join("\n"));
   };
@@ -193,6 +198,7 @@ function yamlFields(lines: string[], from: number): Map<string, string> {
     if (value === "" || value === "|-" || value === "|" || value === ">-") {
       key = match[2];
       keyIndent = match[1]?.length ?? 0;
+      errorOfActual = emptyActual && key === "error";
     } else if (emptyActual && match[2] === "error") {
       set("actual", `error: ${value}`);
     } else {
@@ -248,8 +254,11 @@ function fieldDiff(actual: string | undefined, expected: string | undefined): st
 
 /** The message of a thrown error as Node's TAP reporter prints it (`error: 'disk on fire'` and its stack). */
 function thrownMessage(block: string): string | undefined {
-  const match = /^(?:error|message): (.+)$/.exec(block.split("\n")[0] ?? "");
-  return match?.[1] === undefined ? undefined : unquoteYaml(match[1]);
+  const [first = "", ...rest] = block.split("\n");
+  const match = /^(?:error|message): (.+)$/.exec(first);
+  if (match?.[1] === undefined) return undefined;
+  // A message of several lines came as a YAML block: its lines are the message as it was.
+  return rest.length === 0 ? unquoteYaml(match[1]) : [match[1], ...rest].join("\n");
 }
 
 /**
