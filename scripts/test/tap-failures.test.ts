@@ -117,6 +117,10 @@ test("差异的一侧很长（多出一整个对象）时，摘录仍然两侧�
   const diff = parseTap(tap).firstFailure?.diff ?? [];
   assert.ok(diff.length <= 6, `摘录最多 6 行：${JSON.stringify(diff)}`);
   assert.ok(
+    diff.every((line) => /[\p{L}\p{N}]/u.test(line.slice(1))),
+    `只有括号与逗号的行（-   {）不占摘录的位置：${JSON.stringify(diff)}`,
+  );
+  assert.ok(
     diff.some((line) => line.startsWith("-") && line.includes("wanted")),
     `摘录里有期望的一侧：${JSON.stringify(diff)}`,
   );

@@ -60,3 +60,32 @@ test("verify 把你的代码抛出的 TypeError 说成异常：说出错误、�
   );
   assert.match(line, /这不是断言失败.*规则写在上面的测试名里/, "说出这不是断言失败，规则在测试名里");
 });
+
+test("verify 把你的代码在不该抛出的地方抛出的 Error 说成异常：在你的哪个文件哪一行，测试等的是结果", async () => {
+  const target = targetFiles(checkpoint).get(teachingFile) ?? "";
+  const planted = target.replace(
+    "      dangling.push(...open);",
+    '      if (open.length > 0) throw new Error("我的检查：还有没配对的调用");\n      dangling.push(...open);',
+  );
+  assert.notEqual(planted, target, "埋下错误：在应当返回结果的地方抛出");
+  await writeFile(path.join(dir, ...teachingFile.split("/")), planted);
+  const build = await buildTree(dir, checkpoint);
+  assert.ok(build.ok, build.output);
+
+  const verification = await verifyTree(dir, checkpoint);
+  assert.ok(verification.built);
+  const summary = formatSummary(verification.labs, {
+    checkpoint,
+    dir,
+    style: plainStyle,
+    paths: { tree: dir, from: dir },
+  });
+  const line = summary.split("\n").find((text) => text.includes("我的检查")) ?? "";
+  const lineOfPlant = planted.split("\n").findIndex((text) => text.includes("我的检查")) + 1;
+  assert.ok(
+    line.includes("你的代码抛出了 Error：我的检查：还有没配对的调用") &&
+      line.includes(`（在 ${path.join(...teachingFile.split("/"))}:${lineOfPlant}:`),
+    `说出抛出的错误与它在学习者文件里的行（${lineOfPlant}）：${summary}`,
+  );
+  assert.match(line, /没料到这里会抛出/, "说出测试等的是结果，不是异常");
+});

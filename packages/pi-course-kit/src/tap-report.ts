@@ -26,9 +26,8 @@ export interface FocusedFailure {
    */
   crashed?: string;
   /**
-   * When the test failed because the code under test threw one of JavaScript's own errors
-   * (TypeError, RangeError, ReferenceError, SyntaxError) before any assertion judged it: the
-   * error's class and the `path:line:column` of each stack frame, innermost first.
+   * When the test failed because something threw before any assertion judged it (not an
+   * AssertionError): the error's class and the `path:line:column` of each stack frame, innermost first.
    */
   thrown?: { name: string; at: string[] };
 }
@@ -127,11 +126,12 @@ function firstTapFailure(output: string): FocusedFailure | undefined {
   return failure;
 }
 
-/** A failure that is the code's own TypeError (and the like), not an assertion: its class and frames. */
+/** A failure that is a throw, not an assertion: the error's class and its stack frames. */
 function thrownByCode(fields: Map<string, string>): FocusedFailure["thrown"] {
-  const name = fields.get("name");
-  if (fields.get("code") !== "ERR_TEST_FAILURE" || name === undefined) return undefined;
-  if (!/^(TypeError|RangeError|ReferenceError|SyntaxError)$/.test(name)) return undefined;
+  // Node's report leaves out `name` for a plain Error; a file that died says only "test failed".
+  const name = fields.get("name") ?? "Error";
+  if (fields.get("code") !== "ERR_TEST_FAILURE" || fields.get("failureType") !== "testCodeFailure") return undefined;
+  if (name === "AssertionError" || fields.get("error") === "test failed" || !fields.has("stack")) return undefined;
   const at = (fields.get("stack") ?? "")
     .split("\n")
     .map((frame) => (/\(([^()]*)\)\s*$/.exec(frame)?.[1] ?? frame).trim())
@@ -222,7 +222,11 @@ function dedent(block: string[]): string[] {
  * (a whole object added), its first lines alone would hide what was expected, so each side keeps
  * at least half of the lines it has.
  */
-function bothSides(diff: string[], limit: number): string[] {
+function bothSides(all: string[], limit: number): string[] {
+  if (all.length <= limit) return all;
+  // Lines of brackets and commas alone (`-   {`) say nothing of the difference: show lines with content.
+  const informative = all.filter((line) => /[\p{L}\p{N}]/u.test(line.slice(1)));
+  const diff = informative.length > 0 ? informative : all;
   if (diff.length <= limit) return diff;
   const actual = diff.filter((line) => line.startsWith("+"));
   const expected = diff.filter((line) => line.startsWith("-"));

@@ -105,9 +105,8 @@ export function formatSummary(labs: LabProgress[], { checkpoint, style, paths }:
     const line =
       failure.crashed !== undefined
         ? crashLine(checkpoint, lab, failure)
-        : failure.thrown !== undefined && !failure.hung
-          ? thrownLine(failure, failure.thrown, paths)
-          : failureLine(failure);
+        : ((failure.thrown !== undefined && !failure.hung ? thrownLine(failure, failure.thrown, paths) : undefined) ??
+          failureLine(failure));
     lines.push(`  ${style.dim("第一条失败：")}${failure.test}`, `    ${style.bad(line)}`);
     const stub = laterStub(checkpoint, lab, failure.error);
     if (stub !== undefined) lines.push(`    ${stub}`);
@@ -176,17 +175,32 @@ function crashLine(checkpoint: Checkpoint, lab: Lab, failure: Failure): string {
   );
 }
 
+/** JavaScript's own errors: thrown by code that went wrong, never on purpose. */
+const ENGINE_ERRORS = /^(TypeError|RangeError|ReferenceError|SyntaxError)$/;
+
 /**
- * The learner's code threw a TypeError (or the like) before any assertion judged it: the error,
- * where in their own files it was thrown, and that the test's name states the rule it was checking.
+ * A throw, not an assertion, stopped the test: a JavaScript error (a TypeError…) anywhere, or an error
+ * of the learner's own files (a RuntimeError where the test expected a result), not a lab's stub.
+ * Undefined for other throws, which are shown as they are.
  */
-function thrownLine(failure: Failure, thrown: NonNullable<Failure["thrown"]>, paths: ReportContext["paths"]): string {
+function thrownLine(
+  failure: Failure,
+  thrown: NonNullable<Failure["thrown"]>,
+  paths: ReportContext["paths"],
+): string | undefined {
+  const engine = ENGINE_ERRORS.test(thrown.name);
+  if (!engine && /尚未实现$/.test(failure.error)) return undefined;
   const rule = "它要检查的规则写在上面的测试名里。";
+  const place = paths === undefined ? undefined : learnerFrame(thrown.at, paths);
+  if (place !== undefined) {
+    const why = engine
+      ? "这不是断言失败：测试还没走到检查规则的那一步。"
+      : "这项测试没料到这里会抛出：它等的是一个结果，不是异常。";
+    return `你的代码抛出了 ${thrown.name}：${failure.error}（在 ${place}）。${why}${rule}`;
+  }
+  if (!engine) return undefined;
   if (paths === undefined) return `测试在检查规则之前遇到了 ${thrown.name}：${failure.error}。这不是断言失败。${rule}`;
-  const place = learnerFrame(thrown.at, paths);
-  if (place === undefined)
-    return `测试在检查规则之前遇到了 ${thrown.name}：${failure.error}（不在你的文件里抛出：多半是你的代码返回或传出的值少了测试要读的部分）。${rule}`;
-  return `你的代码抛出了 ${thrown.name}：${failure.error}（在 ${place}）。这不是断言失败：测试还没走到检查规则的那一步。${rule}`;
+  return `测试在检查规则之前遇到了 ${thrown.name}：${failure.error}（不在你的文件里抛出：多半是你的代码返回或传出的值少了测试要读的部分）。${rule}`;
 }
 
 /** The innermost stack frame in the practice tree's own source (not a test, not a dependency), relative to the learner. */
