@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parseTap } from "../../packages/pi-course-kit/src/tap-report.js";
 import { findCheckpoint, focusedTestCount } from "../lib/course/manifest.js";
 import { mutatedFiles } from "../lib/mutation/mutants.js";
-import { buildTree, runFocused } from "../lib/run/focused-run.js";
+import { buildTree, runFocused, suspectFiles, teachingNames } from "../lib/run/focused-run.js";
 import { withTempDir } from "../lib/trees/temp-dir.js";
 import { withTempTree } from "../lib/trees/temp-tree.js";
 import { LearnerError, RunTimeoutError, UsageError } from "../lib/usage-error.js";
@@ -111,7 +111,7 @@ test("聚焦运行：learner 的 loop 等一个永远不 settle 的 Promise（�
       assert.ok(outcome instanceof RunTimeoutError, `RunTimeoutError, got ${String(outcome)}`);
       assert.match(
         outcome.message,
-        /^聚焦测试 3 秒后仍未结束，已被终止：测试在等一个永远不 settle 的 Promise（[^）]+）：检查 agent-loop\.ts。$/,
+        /^聚焦测试 3 秒后仍未结束，已被终止：测试在等一个永远不 settle 的 Promise（[^）]+）：检查 Lab 7\.1 写的 agent-loop\.ts。$/,
       );
       assert.ok(outcome.test !== undefined, "the stopped test is named");
     } else {
@@ -158,4 +158,14 @@ for (let i = 0; i < count; i += 1) test(\`t\${i}\`, () => {});
     assert.equal(result.selected, total, "the short run was repeated");
     assert.equal(result.pass, total);
   });
+});
+
+test("挂起时先指向正在运行的 Lab 写的文件，再提本章的其他文件；不是一个 Lab 的运行时列出全部", () => {
+  const checkpoint = findCheckpoint("13");
+  const lab = checkpoint.labs.find((candidate) => candidate.id === "13.3");
+  assert.ok(lab);
+  const named = suspectFiles(checkpoint, lab.pattern);
+  assert.match(named, /^Lab 13\.3 写的 [^（]*runtime\.ts/, named);
+  assert.match(named, /（也可能在本章的 [^）]*open\.ts[^）]*）$/, named);
+  assert.equal(suspectFiles(checkpoint, undefined), teachingNames(checkpoint), "整章的运行：全部教学文件");
 });

@@ -127,7 +127,7 @@ test("聚焦运行卡在同步循环里：verify 写出卡住的 Lab 与正在�
     assert.match(printed, /下一步：Lab 7\.2 闭合单工具往返/);
     assert.match(
       printed,
-      /第一条失败：单工具往返：[^\n]*\n {4}聚焦测试 \d+ 秒后仍未结束，已被终止：检查 agent-loop\.ts 里是否有不会结束的循环（同步循环，或每一轮都立刻兑现的 await 循环：两者都不让出事件循环）。\n/,
+      /第一条失败：单工具往返：[^\n]*\n {4}聚焦测试 \d+ 秒后仍未结束，已被终止：检查 Lab 7\.2 写的 agent-loop\.ts 里是否有不会结束的循环（同步循环，或每一轮都立刻兑现的 await 循环：两者都不让出事件循环）。\n/,
     );
     assert.doesNotMatch(printed, /永远不 settle 的 Promise/, "同步循环不被说成异步挂起");
   });

@@ -9,6 +9,7 @@ import { focusedFiles as expandFocusedRun, staleSource } from "../../../packages
 import { type FocusedResult, parseTap } from "../../../packages/pi-course-kit/src/tap-report.js";
 import { type Checkpoint, focusedTestCount } from "../course/manifest.js";
 import { compiledTestFiles } from "../course/test-files.js";
+import { labChanges } from "../diff/lab-regions.js";
 import { LearnerError, RunTimeoutError } from "../usage-error.js";
 import { runNode, runNpm } from "./child-process.js";
 import { startTestTrace } from "./test-trace.js";
@@ -130,15 +131,15 @@ export async function runFocused(
     try {
       const { code, output } = await runNode([...trace.args, ...args, ...files], dir, runMs, signal);
       if (signal?.aborted === true) throw new RunCancelledError();
-      if (code === null) throw spinning(checkpoint, runMs, trace.lastStarted());
+      if (code === null) throw spinning(checkpoint, pattern, runMs, trace.lastStarted());
       const result = parseTap(output);
       // Every focused test has its own timeout, which a test whose promise never settles meets and
       // names. A timeout of a whole file means its process never got back to its event loop.
       const failure = result.firstFailure;
       if (failure?.hung === true && files.some((file) => path.resolve(dir, file) === path.resolve(dir, failure.test))) {
         throw trace.loopAliveAfterStart()
-          ? waiting(checkpoint, fileMs, trace.lastStarted())
-          : spinning(checkpoint, fileMs, trace.lastStarted());
+          ? waiting(checkpoint, pattern, fileMs, trace.lastStarted())
+          : spinning(checkpoint, pattern, fileMs, trace.lastStarted());
       }
       // A process that died reports only its file: the trace names the test it was in.
       if (failure?.crashed !== undefined) failure.test = trace.lastStarted() ?? failure.test;
@@ -159,21 +160,35 @@ export async function runFocused(
   return dropped ? runOnce() : result;
 }
 
-function spinning(checkpoint: Checkpoint, afterMs: number, test: string | undefined): RunTimeoutError {
+function spinning(checkpoint: Checkpoint, pattern: string | undefined, afterMs: number, test: string | undefined) {
   return new RunTimeoutError(
-    `聚焦测试 ${afterMs / 1000} 秒后仍未结束，已被终止：检查 ${teachingNames(checkpoint)} 里是否有不会结束的循环` +
+    `聚焦测试 ${afterMs / 1000} 秒后仍未结束，已被终止：检查 ${suspectFiles(checkpoint, pattern)} 里是否有不会结束的循环` +
       "（同步循环，或每一轮都立刻兑现的 await 循环：两者都不让出事件循环）。",
     test,
   );
 }
 
 /** A file stopped at its timeout while its event loop still ran: a test waiting on something that never comes. */
-function waiting(checkpoint: Checkpoint, afterMs: number, test: string | undefined): RunTimeoutError {
+function waiting(checkpoint: Checkpoint, pattern: string | undefined, afterMs: number, test: string | undefined) {
   return new RunTimeoutError(
     `聚焦测试 ${afterMs / 1000} 秒后仍未结束，已被终止：测试在等一个永远不 settle 的 Promise` +
-      `（漏了 await、resolve 或 return，或一个不会到来的事件、不会退出的子进程）：检查 ${teachingNames(checkpoint)}。`,
+      `（漏了 await、resolve 或 return，或一个不会到来的事件、不会退出的子进程）：检查 ${suspectFiles(checkpoint, pattern)}。`,
     test,
   );
+}
+
+/**
+ * Where to look first: the files the running lab writes (`Lab 13.3 写的 runtime.ts`), then the
+ * chapter's other teaching files; all of them when the run was not one lab's.
+ */
+export function suspectFiles(checkpoint: Checkpoint, pattern: string | undefined): string {
+  const lab = checkpoint.labs.find((candidate) => candidate.pattern === pattern);
+  if (lab === undefined) return teachingNames(checkpoint);
+  const own = new Set(labChanges(checkpoint, lab.id).map((change) => change.file));
+  const others = checkpoint.teachingFiles.filter((file) => !own.has(file)).map((file) => path.posix.basename(file));
+  if (own.size === 0) return teachingNames(checkpoint);
+  const names = [...own].map((file) => path.posix.basename(file)).join("、");
+  return `Lab ${lab.id} 写的 ${names}${others.length === 0 ? "" : `（也可能在本章的 ${others.join("、")}）`}`;
 }
 
 /** The teaching files' names, as the learner sees them in their editor: `agent-loop.ts`. */
