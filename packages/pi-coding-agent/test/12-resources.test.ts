@@ -90,6 +90,24 @@ test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目
       { kind: "global", dir: tree.global },
       "经符号链接给出的全局目录也用它的真实路径（realDir()），和工作区、stopAt 一样",
     );
+    const repoLink = path.join(tree.base, "repo-link");
+    await symlink(tree.repo, repoLink, "dir");
+    const stopAtRule =
+      "经符号链接给出的 stopAt 也用 realDir() 换成真实路径：工作区在它里面，最外层的上级目录记下的是它的真实路径";
+    let viaLink: ResourceRoot[] = [];
+    try {
+      viaLink = resourceRoots({ workspace: tree.workspace, stopAt: repoLink });
+    } catch (error) {
+      assert.fail(`${stopAtRule}（实际抛出了：${(error as Error).message}）`);
+    }
+    assert.deepEqual(
+      viaLink,
+      [
+        { kind: "ancestor", dir: tree.repo },
+        { kind: "workspace", dir: tree.workspace },
+      ],
+      stopAtRule,
+    );
 
     const toRoot = resourceRoots({ globalDir: path.join(tree.base, "missing"), workspace: tree.workspace });
     assert.equal(toRoot[0]?.dir, path.parse(tree.base).root, "没有 stopAt 时，最外层的上级目录是文件系统的根");
@@ -258,6 +276,11 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
     /name "Release Notes" 要是小写字母、数字与单个连字符/,
     "name 要符合 Agent Skills 的规则",
   );
+  assert.throws(
+    () => parseSkillFile("---\nname: Release Notes\n---\n", "a/SKILL.md"),
+    /name "Release Notes" 要是小写字母、数字与单个连字符/,
+    "先查 name，name 合格了才查 description：name 不合规则、又缺少 description 时，这一行错误说的是 name",
+  );
   const longest = "a".repeat(64);
   const longestRule = "name 最多 64 个字符：恰好 64 个字符的 name 可以";
   let longestName: string | undefined;
@@ -425,6 +448,11 @@ test("模板与上下文：参数按空白切开，引号把词组在一起；�
   );
   assert.deepEqual(splitTemplateArgs(""), [], "没有参数就是空列表");
   assert.throws(() => splitTemplateArgs(`fix "login`), /引号没有配对/, "没配对的引号是一行错误");
+  assert.throws(
+    () => splitTemplateArgs(`fix 'login`),
+    /引号没有配对/,
+    "没配对的单引号 ' 也是一行错误：不带引号的词里还有 \" 或 '，都是没配对的引号",
+  );
 });
 
 test("模板与上下文：资源上下文先是按顺序的上下文文件（带路径），再是技能目录，没有正文；它只经由系统提示到达模型", {
@@ -439,6 +467,10 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
       catalogue.contextFiles.map(async (file) => ({ path: file.path, content: await readFile(file.path, "utf8") })),
     );
     const context = formatResourceContext(files, catalogue.resources);
+    assert.ok(
+      !formatResourceContext([{ path: "/r/AGENTS.md", content: "规矩" }], []).includes("<available_skills>"),
+      "技能目录只在有技能时才写：只有上下文文件、没有技能时，结果里没有 <available_skills> 这一段",
+    );
     assert.equal(
       formatResourceContext([{ path: "/r/AGENTS.md", content: "\n  规矩\n\n" }], []),
       '<context_file path="/r/AGENTS.md">\n规矩\n</context_file>',
@@ -540,6 +572,11 @@ test("信任门：信任在 import() 之前决定，不被信任的扩展的顶�
       },
       registry: new ToolRegistry(),
       hooks,
+    }).catch((error: unknown) => {
+      if (/^Lab 12\.4 .+ 尚未实现$/.test((error as Error).message)) throw error;
+      return assert.fail(
+        `trusted() 抛错也算不信任：loadExtensions 接住它，跳过这个扩展并留一行诊断，自己不抛出（实际抛出了：${(error as Error).message}）`,
+      );
     });
     assert.deepEqual(markerAtDecision, [], "信任的决定在 import() 之前：决定时任何扩展的顶层代码都还没运行");
     assert.equal(existsSync(marker("cloned")), false, "不被信任的扩展从不 import：它的顶层代码没有留下标记文件");
@@ -919,5 +956,33 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
 
     await executeToolCall(writeCall("generated/x.ts"), hooked, {});
     assert.equal(observed.length, 1, "被拒绝的调用没有核心结果，after 钩子不运行");
+
+    // A core tool that throws has no result either.
+    const failing = new ToolRegistry().register({
+      ...tool("bash"),
+      execute: async () => {
+        throw new Error("磁盘满了");
+      },
+    });
+    const outputs: unknown[] = [];
+    const failingHooked = hookedRegistry(failing, {
+      before: [],
+      after: [(_call, output) => void outputs.push(output)],
+    });
+    const thrown = await executeToolCall(
+      { type: "toolCall", id: "call-failing", name: "bash", arguments: {} },
+      failingHooked,
+      {},
+    );
+    assert.deepEqual(
+      outputs,
+      [],
+      "核心工具抛错时没有核心结果，after 钩子不运行（不放在 finally 里拿着 undefined 调用它）",
+    );
+    assert.match(
+      thrown.content[0]?.text ?? "",
+      /磁盘满了/,
+      "核心工具的错误照样抛出去：executeToolCall 把它配成错误结果",
+    );
   });
 });

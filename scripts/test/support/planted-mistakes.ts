@@ -5,8 +5,9 @@
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), those marked so the fresh-learner walks of 00–05 and 10–14
-// after issue 34's fixes (walks A–M), chapter 15's its author's and the chapter-15 walk's, chapter 16's its
-// author's, the chapter-16 walk's and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
+// after issue 34's fixes (walks A–M), those marked so the fresh-learner walks after walks A–M (walks N–R),
+// chapter 15's its author's and the chapter-15 walk's, chapter 16's its author's, the chapter-16 walk's
+// and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
 // author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19); the others are the
 // course's own.
 import type { Mutation } from "../../lib/mutation/mutants.js";
@@ -5881,5 +5882,93 @@ export const plantedMistakes: PlantedMistake[] = [
     lab: "19.4",
     mutations: [{ file: durableRecovery, find: '  if (text === "") return undefined;\n', replace: "" }],
     says: /没有流出文字就没有部分回答/,
+  },
+  // Fresh-learner walks after walks A–M (walks N–R): walk Q, chapter 12: silent passes (a stopAt given through a
+  // symlink, the order of parseSkillFile's two errors, an unpaired single quote, after hooks when the core tool
+  // throws), a throw of trusted() shown without its rule, and an empty skills block blamed on trim().
+  {
+    checkpoint: "12",
+    name: "stopAt 按给的路径用，不换成真实路径",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        find: 'realDir(options.stopAt, "stopAt")',
+        replace: "path.resolve(options.stopAt)",
+      },
+    ],
+    says: /经符号链接给出的 stopAt 也用 realDir\(\) 换成真实路径/,
+  },
+  {
+    checkpoint: "12",
+    name: "先查 description 再查 name：两样都不合格时报的是 description",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
+        find: '  if (!SKILL_NAME.test(name) || name.length > 64) {\n    throw new Error(`${where}：name "${name}" 要是小写字母、数字与单个连字符（最多 64 个字符）`);\n  }\n  if (description === "") throw new Error(`${where}：缺少 description：写一句这个技能做什么、什么时候用`);\n',
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          '  if (description === "") throw new Error(`${where}：缺少 description：写一句这个技能做什么、什么时候用`);\n  if (!SKILL_NAME.test(name) || name.length > 64) {\n    throw new Error(`${where}：name "${name}" 要是小写字母、数字与单个连字符（最多 64 个字符）`);\n  }\n',
+      },
+    ],
+    says: /先查 name，name 合格了才查 description/,
+  },
+  {
+    checkpoint: "12",
+    name: "只查双引号：没配对的单引号不算错",
+    lab: "12.3",
+    mutations: [
+      {
+        file: templates,
+        find: "if (bare !== undefined && /[\"']/.test(bare)) {",
+        replace: 'if (bare !== undefined && /"/.test(bare)) {',
+      },
+    ],
+    says: /没配对的单引号 ' 也是一行错误/,
+  },
+  {
+    checkpoint: "12",
+    name: "只有上下文文件、没有技能时也写一段空的技能目录",
+    lab: "12.3",
+    mutations: [
+      {
+        file: resourceContext,
+        find: "  if (listed.length > 0) {",
+        replace: "  if (sections.length > 0 || listed.length > 0) {",
+      },
+    ],
+    says: /技能目录只在有技能时才写/,
+  },
+  {
+    checkpoint: "12",
+    name: "trusted() 抛错没有接住：loadExtensions 自己抛出",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
+        find: "    let trusted = false;\n    try {\n      trusted = (await options.trusted(file)) === true;\n    } catch (error) {\n      problem(`扩展 ${file.name} 的信任检查出错，没有加载：${errorMessageOf(error)}`);\n    }\n",
+        replace: "    const trusted = (await options.trusted(file)) === true;\n",
+      },
+    ],
+    says: /trusted\(\) 抛错也算不信任：loadExtensions 接住它/,
+  },
+  {
+    checkpoint: "12",
+    name: "after 钩子放进 finally：核心工具抛错时也拿着 undefined 运行",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
+        find: "      const output = await tool.execute(args, context);\n      for (const [index, hook] of hooks.after.entries()) {\n        try {\n          await hook(call, output);\n        } catch (error) {\n          report(`第 ${index + 1} 个 after 钩子出错（结果不变）：${errorMessageOf(error)}`);\n        }\n      }\n      return output;\n",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          "      let output: Awaited<ReturnType<typeof tool.execute>> | undefined;\n      try {\n        output = await tool.execute(args, context);\n        return output;\n      } finally {\n        for (const [index, hook] of hooks.after.entries()) {\n          try {\n            await hook(call, output as Awaited<ReturnType<typeof tool.execute>>);\n          } catch (error) {\n            report(`第 ${index + 1} 个 after 钩子出错（结果不变）：${errorMessageOf(error)}`);\n          }\n        }\n      }\n",
+      },
+    ],
+    says: /核心工具抛错时没有核心结果，after 钩子不运行/,
   },
 ];

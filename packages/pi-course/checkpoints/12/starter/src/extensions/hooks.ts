@@ -42,7 +42,8 @@ function withHooks(tool: Tool, hooks: HookSet, options: HookOptions): Tool {
       // 允许就问下一个；第一个拒绝就定了（后面的不再问）：decision.failure 有值时先 report() 一行
       // `第 ${index + 1} 个 before 钩子${failure}，${tool.name} 的调用被拒绝（失败即拒绝）`，然后抛出
       // `Call to tool "${tool.name}" was denied: ${reason}`：executeToolCall 把它配成错误结果，核心工具不运行。
-      // Lab 12.5 ②：都允许了才运行核心工具 tool.execute(args, context)。然后每个 after 钩子恰好调用一次
+      // Lab 12.5 ②：都允许了才运行核心工具 tool.execute(args, context)；它抛错就没有 output：错误照样抛出去，after
+      // 钩子不运行。拿到 output 之后每个 after 钩子恰好调用一次
       // (call, output)；它抛错只 report() 一行 `第 ${index + 1} 个 after 钩子出错（结果不变）：…`。返回 output 本身。
       throw new Error("Lab 12.5 工具钩子 尚未实现");
     },

@@ -16,7 +16,8 @@ export function formatResourceContext(
   skills: readonly Resource[],
 ): string {
   // Lab 12.3 ③：每个上下文文件按给的顺序写成 `<context_file path="${path}">\n${content.trim()}\n</context_file>`。
-  // skills 里 kind 为 "skill" 的（别的种类不算）有的话，再写一段：第一行 <available_skills>，第二行
+  // skills 里 kind 为 "skill" 的（别的种类不算）至少有一个时，才再写一段（没有技能就没有这一段，哪怕有上下文文件）：
+  // 第一行 <available_skills>，第二行
   // "Activate a skill to read its instructions before you follow it."，每个技能
   // `<skill name="${name}" location="${path}">\n${description}\n</skill>`，最后 </available_skills>；这一段的
   // 各行（包括一个个 <skill> 条目）之间只用一个换行（"\n"）连接。没有正文：正文只在激活时读。
