@@ -18,7 +18,11 @@ const everyKind: [ModelEvent, string][] = [
 
 test("穷尽：每一种 ModelEvent 都有自己的一行，终态 done 与 error 带上原因", () => {
   for (const [event, line] of everyKind) {
-    assert.equal(eventLine(event), line, `${event.type} 事件的一行应当是 ${line}`);
+    const why =
+      event.type === "toolcall_delta"
+        ? "：toolcall_delta 的 delta 是工具参数 JSON 的一段，原样写出，不 JSON.stringify（只有 text_delta 用 JSON.stringify）"
+        : "";
+    assert.equal(eventLine(event), line, `${event.type} 事件的一行应当是 ${line}${why}`);
   }
   assert.equal(
     eventLine({ type: "error", reason: "error", message: "" }),
@@ -62,6 +66,17 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
     const parsed: unknown = JSON.parse(JSON.stringify(event));
     assert.equal(modelEventProblem(parsed), undefined, `合法的 ${event.type} 事件没有问题`);
     assert.equal(isModelEvent(parsed), true, `isModelEvent 接受合法的 ${event.type} 事件`);
+  }
+  const everyReason = [
+    ...["stop", "toolUse", "length"].map((reason) => ({ type: "done", reason })),
+    ...["error", "aborted"].map((reason) => ({ type: "error", reason })),
+  ];
+  for (const legal of everyReason) {
+    assert.equal(
+      modelEventProblem(legal),
+      undefined,
+      `${JSON.stringify(legal)} 是合法的 ${legal.type} 事件，modelEventProblem 应当返回 undefined：reason 在各自的列表里就合法，列表里的每一个都接受（done：stop、toolUse、length；error：error、aborted）`,
+    );
   }
   for (const extra of [
     { type: "start", model: "qwen" },

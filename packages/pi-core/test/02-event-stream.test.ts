@@ -219,16 +219,19 @@ test("唤醒：fail 先交付队列里的事件再让迭代 reject，等待中�
   early.push({ type: "start" });
   early.fail(failure);
   const drained: ModelEvent[] = [];
-  await assert.rejects(
-    (async () => {
-      for await (const event of early) {
-        drained.push(event);
-        // An iteration that repeats its first event never ends: stop reading instead of hanging.
-        if (drained.length > 1) break;
-      }
-    })(),
-    (error) => error === failure,
-    "队列读完以后，迭代以 fail 的那个错误 reject，而不是正常结束",
+  const draining = (async () => {
+    for await (const event of early) {
+      drained.push(event);
+      // An iteration that repeats its first event never ends: stop reading instead of hanging.
+      if (drained.length > 1) break;
+    }
+  })();
+  await assert.rejects(draining, "队列读完以后，迭代以 fail 的那个错误 reject，而不是正常结束");
+  const drainedEnd = await outcome(draining);
+  const rejectedWith = typeof drainedEnd === "object" && "error" in drainedEnd ? drainedEnd.error : undefined;
+  assert.ok(
+    rejectedWith === failure,
+    `队列读完以后，迭代以 fail 收到的同一个 error reject：next() 返回 Promise.reject(this.failure.error)，原样交出那个值，不包进 new Error，也不换成别的错误（实际 reject 的是 ${String(rejectedWith)}）`,
   );
   assert.deepEqual(drained, [{ type: "start" }], "fail 之前排队的事件先交付");
 
@@ -241,12 +244,14 @@ test("唤醒：fail 先交付队列里的事件再让迭代 reject，等待中�
   assert.deepEqual(seen, [], "还没有事件，消费者在等待");
   const other = stream[Symbol.asyncIterator]().next();
   stream.fail(failure);
-  await assert.rejects(consuming, (error) => error === failure, "等待中的迭代以 fail 的那个错误 reject");
-  assert.deepEqual(
-    await outcome(other),
-    { error: failure },
-    "fail 让每个等待者都以同一个错误 reject，不只是最早的那个",
+  const otherEnd = outcome(other);
+  assert.notEqual(
+    await outcome(consuming),
+    "pending",
+    "fail 唤醒所有等待者：正在等待的 next() 以 fail 的那个错误 reject（取出全部 waiters，各自 reject(error)），不会一直等着",
   );
+  await assert.rejects(consuming, (error) => error === failure, "等待中的迭代以 fail 的那个错误 reject");
+  assert.deepEqual(await otherEnd, { error: failure }, "fail 让每个等待者都以同一个错误 reject，不只是最早的那个");
   assert.deepEqual(
     await outcome(stream.result()),
     { error: failure },

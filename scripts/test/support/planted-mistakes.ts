@@ -2446,6 +2446,75 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /push 把等待者从队列里取出（this\.waiters\.shift\(\)）/,
   },
+  // Fresh-learner walks after walks A–M (walks N–R): walk N, chapters 01–02: a legal done reason rejected passed
+  // verify silently (only done toolUse was checked), fail leaving waiters pending went red only with Node's generic
+  // "still pending" line, and a wrapped error got the line of a different mistake ("而不是正常结束").
+  {
+    checkpoint: "01",
+    name: "done 的 reason 从列表的第二个起才算：done stop 被拒绝",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "      return DONE_REASONS.includes(value.reason) ? undefined",
+        replace: "      return DONE_REASONS.indexOf(value.reason) > 0 ? undefined",
+      },
+    ],
+    says: /\{"type":"done","reason":"stop"\} 是合法的 done 事件.*列表里的每一个都接受/,
+  },
+  {
+    checkpoint: "01",
+    name: "done 只接受 stop 与 toolUse：done length 被拒绝",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "      return DONE_REASONS.includes(value.reason) ? undefined",
+        replace: '      return value.reason === "stop" || value.reason === "toolUse" ? undefined',
+      },
+    ],
+    says: /\{"type":"done","reason":"length"\} 是合法的 done 事件.*列表里的每一个都接受/,
+  },
+  {
+    checkpoint: "01",
+    name: "toolcall_delta 的 delta 也 JSON.stringify",
+    lab: "1.1",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        // The line's placeholder, without its "$": the only delta written as it is.
+        find: "{event.delta}`;",
+        replace: "{JSON.stringify(event.delta)}`;",
+      },
+    ],
+    says: /toolcall_delta 的 delta 是工具参数 JSON 的一段，原样写出，不 JSON\.stringify/,
+  },
+  {
+    checkpoint: "02",
+    name: "fail 不 reject 等待者",
+    lab: "2.2",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    for (const waiter of this.waiters.splice(0)) waiter.reject(error);\n",
+        replace: "",
+      },
+    ],
+    says: /fail 唤醒所有等待者：正在等待的 next\(\) 以 fail 的那个错误 reject/,
+  },
+  {
+    checkpoint: "02",
+    name: "next() 把 fail 的错误包进 new Error 再 reject",
+    lab: "2.2",
+    mutations: [
+      {
+        file: modelStream,
+        find: "    if (this.failure) return Promise.reject(this.failure.error);",
+        replace: "    if (this.failure) return Promise.reject(new Error(String(this.failure.error)));",
+      },
+    ],
+    says: /迭代以 fail 收到的同一个 error reject：next\(\) 返回 Promise\.reject\(this\.failure\.error\)，原样交出那个值/,
+  },
   // The fresh-learner walk of 03–05 after issue 34's fixes (walk B): mistakes that passed verify silently there,
   // or went red in a later lab.
   {
