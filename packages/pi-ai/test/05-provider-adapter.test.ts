@@ -545,6 +545,11 @@ test("文本与终态：每个文本片段一个 text_delta，末尾只有 usage
   );
   assert.deepEqual(terminal(events), { type: "done", reason: "stop" }, "finish_reason stop 在流结束后才变成 done stop");
   assert.deepEqual(assistant.content, [{ type: "text", text: "This project is pi-course." }], "文字拼成一个 text 块");
+  assert.notEqual(
+    assistant.usage,
+    undefined,
+    "assistant 没有 usage：末尾的 usage 块是 choices: []，又在 finish_reason 之后，所以 usage 在“有没有 choice”之前读，也在“finish_reason 已经到过”之前读",
+  );
   assert.equal(
     assistant.usage?.input,
     41,
@@ -824,6 +829,23 @@ test(
       '{"path":"docs/guide/READ',
       "截断的参数原样保留在 toolcall_delta 里，不修补、不丢弃",
     );
+    // The same stream under finish_reason tool_calls: endCalls() runs whatever its check, so a call missing here
+    // is one finish() dropped.
+    const broken = await replay(
+      fixtureBytes("openai-length-call.sse")
+        .toString("utf8")
+        .replace('"finish_reason":"length"', '"finish_reason":"tool_calls"'),
+    );
+    assert.match(
+      broken.assistant.errorMessage ?? "",
+      /^the arguments of tool call "read" \(call_Lx7Qm2Nv9Rt4Wb1Kc8Pd3Ysa\) are not valid JSON/,
+      "不是 length 时 finish() 的第一处问题存进 callProblem：参数不是 JSON 的调用让这一轮以 error 结束，说出是哪个调用",
+    );
+    assert.deepEqual(
+      broken.assistant.content,
+      [{ type: "toolCall", id: "call_Lx7Qm2Nv9Rt4Wb1Kc8Pd3Ysa", name: "read", arguments: {} }],
+      "坏调用仍留在 assistant 里，参数是 {}：finish() 把每个调用都放进 calls，参数解析不了的也放（arguments 用 {}），第 07 章的 loop 才能为它写配对的结果",
+    );
     assert.equal(
       assistant.content.length,
       1,
@@ -841,22 +863,6 @@ test(
       of(events, "toolcall_end").map((event) => event.toolCall),
       assistant.content,
       "为每个调用发出 toolcall_end，参数是 {} 的调用（截断的、坏的、没有参数的）也是",
-    );
-
-    const broken = await replay(
-      fixtureBytes("openai-length-call.sse")
-        .toString("utf8")
-        .replace('"finish_reason":"length"', '"finish_reason":"tool_calls"'),
-    );
-    assert.match(
-      broken.assistant.errorMessage ?? "",
-      /^the arguments of tool call "read" \(call_Lx7Qm2Nv9Rt4Wb1Kc8Pd3Ysa\) are not valid JSON/,
-      "不是 length 时 finish() 的第一处问题存进 callProblem：参数不是 JSON 的调用让这一轮以 error 结束，说出是哪个调用",
-    );
-    assert.deepEqual(
-      broken.assistant.content,
-      [{ type: "toolCall", id: "call_Lx7Qm2Nv9Rt4Wb1Kc8Pd3Ysa", name: "read", arguments: {} }],
-      "坏调用仍留在 assistant 里，参数是 {}：第 07 章的 loop 才能为它写配对的结果",
     );
 
     const twoBad = await replay(
@@ -877,6 +883,20 @@ test(
       twoBad.assistant.errorMessage,
       "tool call call_0 (index 0) has no name",
       "problem 只记第一处（index 最小的坏调用）：后面的坏调用不覆盖它",
+    );
+    const badArgumentsFirst = await replay(
+      [
+        'data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","function":{"name":"read","arguments":"{oops"}}]},"finish_reason":null}]}',
+        'data: {"id":"c","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_b","function":{"arguments":"{}"}}]},"finish_reason":null}]}',
+        'data: {"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}',
+        "data: [DONE]",
+        "",
+      ].join("\n\n"),
+    );
+    assert.match(
+      badArgumentsFirst.assistant.errorMessage ?? "",
+      /^the arguments of tool call "read" \(call_a\) are not valid JSON/,
+      "problem 只记第一处（index 最小的坏调用）：index 0 的参数不是 JSON 时，index 1 没有名字也不覆盖它（两种问题都只在 problem 还没有时才记）",
     );
 
     const chunk = (fragment: Record<string, unknown>) =>
@@ -934,6 +954,27 @@ test("取消：流到一半取消：aborted，已收到的文字保留；已经�
     end,
     { type: "error", reason: "aborted", message: assistant.errorMessage },
     "以 error(aborted) 结束",
+  );
+
+  // finish_reason has arrived; the usage chunk that would follow never does: the turn is cancelled while waiting.
+  server.reply(
+    stallAfter(
+      Buffer.from('data: {"id":"c","choices":[{"index":0,"delta":{"content":"Done."},"finish_reason":"stop"}]}\n\n'),
+    ),
+  );
+  const waiting = new AbortController();
+  const late = await runTurn(model(), undefined, { signal: waiting.signal }, (event) => {
+    if (event.type === "text_delta") waiting.abort();
+  });
+  assert.equal(
+    late.assistant.stopReason,
+    "aborted",
+    "finish_reason 已经到了、还在等末尾的 usage 块时取消，也以 aborted 结束（不是 done stop）：finish() 先看 end 是不是 aborted，不看 finish_reason",
+  );
+  assert.deepEqual(
+    terminal(late.events),
+    { type: "error", reason: "aborted", message: "aborted: the request was cancelled" },
+    "finish_reason 之后的取消也只以一个 error(aborted) 结束",
   );
 
   const before = server.requests.length;

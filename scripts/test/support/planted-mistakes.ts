@@ -2622,6 +2622,70 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /断开之前的文字保留：finish\(\) 的 failed 分支（Lab 5\.2 ⑤）/,
   },
+  // Fresh-learner walks after walks A–M (walks N–R): chapter 05's walk O, mistakes that passed verify silently
+  // there (a nameless call overwriting an earlier bad-arguments problem, a cancel after finish_reason), or went
+  // red in their lab with a neighbouring rule's line (usage never read told as swapped fields, a dropped bad call
+  // told as endCalls() not run).
+  {
+    checkpoint: "05",
+    name: "只有“没有名字”那一种问题覆盖 problem：参数不是 JSON 的调用在前时被后面没有名字的调用盖掉",
+    lab: "5.5",
+    mutations: [
+      {
+        file: assembler,
+        find: "        if (problem === undefined) {",
+        replace: '        if (problem === undefined || partial.name === "") {',
+      },
+    ],
+    says: /index 0 的参数不是 JSON 时，index 1 没有名字也不覆盖它/,
+  },
+  {
+    checkpoint: "05",
+    name: "finish_reason 到过以后的取消当成 done：等末尾 usage 块时取消，以 done stop 结束",
+    lab: "5.6",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: '    const assistant = this.partial(timestamp);\n    if (end.kind === "aborted") {',
+        replace:
+          '    const assistant = this.partial(timestamp);\n    if (end.kind === "aborted" && this.finishReason !== undefined) return this.finished(assistant);\n    if (end.kind === "aborted") {',
+      },
+    ],
+    says: /finish_reason 已经到了、还在等末尾的 usage 块时取消，也以 aborted 结束/,
+  },
+  {
+    checkpoint: "05",
+    name: "usage 在取 choices[0]、看 finish_reason 到过之后才读：末尾 choices: [] 的 usage 块丢了",
+    lab: "5.4",
+    mutations: [
+      {
+        file: chunkMapper,
+        find: "    const usage = chunk.usage;\n    if (usage) this.usage = { input: usage.prompt_tokens ?? 0, output: usage.completion_tokens ?? 0 };\n    const choice = chunk.choices?.[0];\n    if (choice === undefined || this.finishReason !== undefined) return;\n",
+        replace:
+          "    const choice = chunk.choices?.[0];\n    if (choice === undefined || this.finishReason !== undefined) return;\n    const usage = chunk.usage;\n    if (usage) this.usage = { input: usage.prompt_tokens ?? 0, output: usage.completion_tokens ?? 0 };\n",
+      },
+    ],
+    says: /assistant 没有 usage：.*usage 在“有没有 choice”之前读/,
+  },
+  {
+    checkpoint: "05",
+    name: "finish() 丢下坏调用：参数解析不了或没有名字的调用不进 assistant",
+    lab: "5.5",
+    mutations: [
+      {
+        file: assembler,
+        find: "      .map((partial): ToolCall => {",
+        replace: "      .flatMap((partial): ToolCall[] => {",
+      },
+      {
+        file: assembler,
+        find: '        return { type: "toolCall", id, name: partial.name, arguments: "value" in parsed ? parsed.value : {} };',
+        replace:
+          '        return "value" in parsed && partial.name !== "" ? [{ type: "toolCall", id, name: partial.name, arguments: parsed.value }] : [];',
+      },
+    ],
+    says: /坏调用仍留在 assistant 里，参数是 \{\}：finish\(\) 把每个调用都放进 calls/,
+  },
   // The chapter-14 walk (walk14): mistakes that passed verify silently there.
   {
     checkpoint: "14",

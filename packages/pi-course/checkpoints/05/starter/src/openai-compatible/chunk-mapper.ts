@@ -48,6 +48,7 @@ export class ChunkMapper {
     const assistant = this.partial(timestamp);
     if (end.kind === "aborted") {
       // Lab 5.6 ①：取消也带着已收到的部分结束：用 fail() 以 "aborted" 和 ABORTED_MESSAGE 结束这一轮。
+      // finish_reason 已经到了（还在等末尾的 usage 块）也一样：先看 end 是不是 aborted，不看 finish_reason。
       throw new Error("Lab 5.6 取消时保留已收到的部分 尚未实现");
     }
     if (end.kind === "failed") {
