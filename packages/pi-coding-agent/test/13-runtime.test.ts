@@ -16,30 +16,47 @@ import {
 import { buildContext, estimateTokens } from "../src/compaction/index.js";
 import { interactiveMode, printMode, runMode } from "../src/modes/modes.js";
 import { activePath, contextAdapter, requestBudget } from "../src/runtime/context-adapter.js";
-import { openRuntime } from "../src/runtime/open.js";
-import { type CompactHook, type CompactionTarget, RuntimeError, type RuntimeEvent } from "../src/runtime/types.js";
+import { openRuntime as openAnyRuntime } from "../src/runtime/open.js";
+import {
+  type CompactHook,
+  type CompactionTarget,
+  RuntimeError,
+  type RuntimeEvent,
+  type RuntimeOptions,
+} from "../src/runtime/types.js";
 import { wireRuntime } from "../src/runtime/wiring.js";
-import { messageEntry, type SessionEntry } from "../src/session/entries.js";
-import type { SessionStore } from "../src/session/memory-store.js";
+import { messageEntry, newHeader, type SessionEntry } from "../src/session/entries.js";
+import { InMemorySessionStore, type SessionStore } from "../src/session/memory-store.js";
 import {
   arrivalWhile,
   asks,
+  boundedAgent,
   counting,
   held,
   lookTools,
   noArrivalBefore,
   partsOf,
+  runaways,
   says,
   scripted,
   sent,
   sessionFile,
   settle,
+  TRANSCRIPT_READS,
   withDir,
 } from "./runtime-fixture.js";
 import { AT, answer, user } from "./session-fixture.js";
 
 /** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
 const TEST_TIMEOUT_MS = 5_000;
+
+/**
+ * Every Runtime here runs chapter 09's Agent behind bounded transcripts (boundedAgent): a recordUpTo
+ * that never stops reading is stopped at the bound, so no test spins until the file's time limit.
+ */
+function openRuntime(options: RuntimeOptions) {
+  return openAnyRuntime({ engine: boundedAgent(), ...options });
+}
 
 const SURFACE = [
   "abort",
@@ -172,6 +189,14 @@ test("上下文适配器：还没写进磁盘的后缀只为这一次请求接�
     const stream = adapter.stream({ systemPrompt: "系统", messages: agentTranscript, tools: REQUEST_TOOLS });
     await stream.result();
   }
+  // This adapter has no window: nothing may be cut (a budget of 0 would cut the path and look like a missing suffix).
+  const huge = [user("0000000a", null, "长".repeat(1_000_000)), answer("0000000b", "0000000a", "旧回答"), queued[0]];
+  const unbounded = buildContext(huge as SessionEntry[], requestBudget({ messages: [], tools: REQUEST_TOOLS }));
+  assert.equal(
+    unbounded.dropped.length,
+    0,
+    "没有给窗口（options.window）时什么都不裁，再长的活动路径也整条进请求：contextWindow 是 window?.tokens ?? NO_WINDOW，不是 0",
+  );
   assert.deepEqual(sent(inner, 0), ["旧问题", [text("旧回答")], "新问题"], "请求 = 已持久化的路径 + 排队中的后缀");
   assert.deepEqual(sent(inner, 1), sent(inner, 0), "同样的状态再请求一次，后缀不会被接两次");
   assert.equal(persisted.length, 2, "后缀只属于这次请求：已持久化的数组没有变长");
@@ -314,6 +339,20 @@ test("上下文适配器：系统提示、工具与信号原样传给内层模�
 test("持久化与生命周期：接上资源与扩展；提示在它的条目逐条落盘之后才 resolve", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
+  // A recordUpTo whose loop never advances `recorded` would record the same message forever; the
+  // bounded transcript stops it at TRANSCRIPT_READS reads, and this line names the rule.
+  const runawaysBefore = runaways();
+  const quick = openRuntime({
+    session: new InMemorySessionStore(newHeader("/w")),
+    model: scripted(says("好")),
+    parts: partsOf(),
+  });
+  await quick.prompt("一").catch(() => undefined);
+  assert.equal(
+    runaways(),
+    runawaysBefore,
+    `recordUpTo 记到 transcript 的末尾就停：recordMessage 每记下一条消息 recorded 加一；recorded 不动，同一条消息被一遍遍记下，循环永远不结束（transcript 的消息被读了 ${TRANSCRIPT_READS} 次还没停）`,
+  );
   await withDir(async (dir) => {
     const extension = path.join(dir, "shout.mjs");
     await writeFile(
@@ -355,8 +394,13 @@ test("持久化与生命周期：接上资源与扩展；提示在它的条目�
       await settle();
       assert.ok(hold.maxInFlight() <= 1, "条目一次写一个：前一个写完（接在 writes 链后面）才写下一个");
       assert.equal(resolved, false, `第 ${written + 1} 个条目还没落盘，提示不能 resolve`);
+      const persistedNow = runtime.compaction.persisted().length;
+      assert.ok(
+        persistedNow >= written,
+        `写完的条目要移进 persisted：写入成功后 queued.shift() 出来的条目 push 进 persisted（已经落盘 ${written} 个，persisted 里只有 ${persistedNow} 个）`,
+      );
       assert.equal(
-        runtime.compaction.persisted().length,
+        persistedNow,
         written,
         `写完才从 queued 移到 persisted：persisted 只有已经落盘的 ${written} 个条目，正在等写入的第 ${written + 1} 个还在 queued 里`,
       );

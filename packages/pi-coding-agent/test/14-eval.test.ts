@@ -231,7 +231,7 @@ test("运行器：每次运行都重新准备：夹具写进一个新的临时�
   assert.deepEqual(
     log.sessions,
     [a, b].map((workspace) => `${JSON.stringify({ type: "session", cwd: workspace })}\n`),
-    "任务给了 agent.session 时，prepare 在打开 agent 之前把它写进这次运行的 sessionFile",
+    "任务给了 agent.session 时，prepare 在打开 agent 之前把 task.agent.session(folder.workspace) 返回的 JSONL 写进这次运行的 sessionFile（agent.session 是函数，写的是它为这次运行的工作区返回的文字）",
   );
   assert.notEqual(a, b, "两次运行的工作区是两个不同的临时目录");
   assert.ok(!existsSync(a ?? "") && !existsSync(b ?? ""), "运行结束后临时工作区已删除");
@@ -416,6 +416,11 @@ test("运行器：collect 失败是 collect 阶段；dispose 与 cleanup 的失�
     tempDir,
     removeFolder: failingCleanup,
   });
+  const overwritten = broken.outcome.verdict === "error" && ["dispose", "cleanup"].includes(broken.outcome.phase);
+  assert.ok(
+    !overwritten,
+    `dispose 与 cleanup 的失败只按顺序追加进 secondary，不覆盖主结果：这里的主结果是 collect 阶段的错误（实际：${JSON.stringify(broken.outcome)}）`,
+  );
   assert.deepEqual(
     broken.outcome,
     { verdict: "error", phase: "collect" },
@@ -531,12 +536,20 @@ test("证据与套件：pass@1 与 pass^K 按任务与总体计算，token 与�
     report("y", { verdict: "error", phase: "execute" }, 7),
   ]);
   assert.deepEqual(
-    summary.tasks.map((task) => [task.task, task.runs, task.passes, task.passAt1, task.passAll, task.tokens, task.ms]),
+    summary.tasks.map((task) => [task.task, task.runs, task.passes, task.passAt1, task.passAll]),
     [
-      ["x", 3, 2, 2 / 3, 0, 15, 30],
-      ["y", 3, 2, 2 / 3, 0, 21, 30],
+      ["x", 3, 2, 2 / 3, 0],
+      ["y", 3, 2, 2 / 3, 0],
     ],
     "每个任务：运行次数、通过次数、pass@1 = 通过/运行、pass^K 只有 K 次全过才是 1；基础设施错误不算通过",
+  );
+  assert.deepEqual(
+    summary.tasks.map((task) => [task.task, task.tokens, task.ms]),
+    [
+      ["x", 15, 30],
+      ["y", 21, 30],
+    ],
+    "每个任务的 tokens 与 ms 是它各次运行之和（x：3 次 × 5 个 token、3 次 × 10 ms），不是最后一次的",
   );
   assert.deepEqual(
     summary.tasks.map((task) => [task.task, task.steps, task.calls]),

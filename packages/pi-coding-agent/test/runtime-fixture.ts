@@ -1,12 +1,23 @@
 // Test helpers for chapter 13: a real session file in a real temp folder, a store whose writes
 // wait until the test lets each one through (to see what the Runtime does before the disk has
-// answered), scripted answers, and a Runtime opened on them.
+// answered), scripted answers, chapter 09's Agent handing the Runtime bounded transcripts, and a
+// Runtime opened on them.
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { type AssistantMessage, assistantMessage, ScriptedModel, type ToolCall, ToolRegistry, text } from "@pi/core";
-import type { RuntimeParts } from "../src/runtime/types.js";
+import {
+  type AssistantMessage,
+  assistantMessage,
+  type Message,
+  type Model,
+  ScriptedModel,
+  type ToolCall,
+  ToolRegistry,
+  text,
+} from "@pi/core";
+import { agentEngine } from "../src/runtime/engine.js";
+import type { EngineFactory, RuntimeParts } from "../src/runtime/types.js";
 import { newHeader, type SessionEntry } from "../src/session/entries.js";
 import { JsonlSessionStore } from "../src/session/jsonl-store.js";
 import type { SessionStore } from "../src/session/memory-store.js";
@@ -161,4 +172,56 @@ export function counting(inner: SessionStore): { store: SessionStore; asked: Ses
     },
   };
   return { store, asked };
+}
+
+/** Element reads of one transcript past which the Runtime's recordUpTo is taken to run away. */
+export const TRANSCRIPT_READS = 200;
+let runawayCount = 0;
+
+/** How many transcripts handed out by boundedAgent() were read past TRANSCRIPT_READS so far. */
+export function runaways(): number {
+  return runawayCount;
+}
+
+/** A copy of `messages` whose elements, once read TRANSCRIPT_READS times in all, throw instead of answering. */
+function boundedTranscript(messages: readonly Message[]): Message[] {
+  const copy: Message[] = [];
+  let reads = 0;
+  messages.forEach((message, index) => {
+    Object.defineProperty(copy, index, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        reads += 1;
+        if (reads === TRANSCRIPT_READS + 1) runawayCount += 1;
+        if (reads > TRANSCRIPT_READS)
+          throw new Error(`transcript 的消息被读了 ${TRANSCRIPT_READS} 次还没停：recordUpTo 不结束`);
+        return message;
+      },
+    });
+  });
+  return copy;
+}
+
+/**
+ * Chapter 09's Agent (agentEngine()), handing the Runtime bounded transcripts (each request's
+ * messages, each run's result): a recordUpTo whose loop never advances `recorded` is stopped by a
+ * throw at the bound, so the test names the rule instead of spinning until the file's time limit.
+ */
+export function boundedAgent(): EngineFactory {
+  const agent = agentEngine();
+  return (options) => {
+    const model: Model = {
+      stream: (request, streamOptions) =>
+        options.model.stream({ ...request, messages: boundedTranscript(request.messages) }, streamOptions),
+    };
+    const engine = agent({ ...options, model });
+    return {
+      ...engine,
+      prompt: async (message) => {
+        const result = await engine.prompt(message);
+        return { ...result, messages: boundedTranscript(result.messages) };
+      },
+    };
+  };
 }

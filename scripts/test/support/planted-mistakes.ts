@@ -2711,7 +2711,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: "",
       },
     ],
-    says: /任务给了 agent\.session 时，prepare 在打开 agent 之前把它写进这次运行的 sessionFile/,
+    says: /任务给了 agent\.session 时，prepare 在打开 agent 之前把 task\.agent\.session\(folder\.workspace\) 返回的 JSONL 写进这次运行的 sessionFile/,
   },
   {
     checkpoint: "14",
@@ -4042,6 +4042,91 @@ export const plantedMistakes: PlantedMistake[] = [
     lab: "14.2",
     mutations: [{ file: runner, find: "      options: task.agent ?? {},\n", replace: "      options: {},\n" }],
     says: /打开 agent 时把任务的选项原样交给它/,
+  },
+  // Fresh-learner walks after walks A–M (walks N–R): chapters 13–14 (walk R), mistakes that went red with a
+  // neighbouring rule's line or only after the 30 s stop; and the session file a task gives, written as the function's source.
+  {
+    checkpoint: "13",
+    name: "没有窗口时预算的窗口是 0：活动路径整条被裁掉",
+    lab: "13.2",
+    mutations: [
+      {
+        file: contextAdapter,
+        find: "    contextWindow: window?.tokens ?? NO_WINDOW,\n",
+        replace: "    contextWindow: window?.tokens ?? 0,\n",
+      },
+    ],
+    says: /没有给窗口（options\.window）时什么都不裁，再长的活动路径也整条进请求：contextWindow 是 window\?\.tokens \?\? NO_WINDOW，不是 0/,
+  },
+  {
+    checkpoint: "13",
+    name: "写完的条目只从 queued 里 shift 掉，没有移进 persisted",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "        persisted.push(queued.shift() as SessionEntry);\n",
+        replace: "        queued.shift();\n",
+      },
+    ],
+    says: /写完的条目要移进 persisted：写入成功后 queued\.shift\(\) 出来的条目 push 进 persisted（已经落盘 1 个，persisted 里只有 0 个）/,
+  },
+  {
+    checkpoint: "13",
+    name: "recordUpTo 用 while 循环，recordMessage 不让 recorded 加一：同一条消息记个没完",
+    lab: "13.3",
+    mutations: [
+      {
+        file: runtime,
+        find: "    append(messageEntry(JSON.parse(JSON.stringify(message)) as Message, leaf, newId()));\n    recorded += 1;\n",
+        replace: "    append(messageEntry(JSON.parse(JSON.stringify(message)) as Message, leaf, newId()));\n",
+      },
+      {
+        file: runtime,
+        find: "    for (const message of transcript.slice(recorded)) recordMessage(message);\n",
+        replace: "    while (recorded < transcript.length) recordMessage(transcript[recorded] as Message);\n",
+      },
+    ],
+    says: /recordUpTo 记到 transcript 的末尾就停：recordMessage 每记下一条消息 recorded 加一/,
+  },
+  {
+    checkpoint: "14",
+    name: "dispose 失败换掉主结果，不进 secondary",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: '      secondary.push({ phase: "dispose" });\n',
+        replace: '      outcome = error("dispose");\n',
+      },
+    ],
+    says: /dispose 与 cleanup 的失败只按顺序追加进 secondary，不覆盖主结果：这里的主结果是 collect 阶段的错误/,
+  },
+  {
+    checkpoint: "14",
+    name: "summarise() 的计数取最后一次运行的，不求和",
+    lab: "14.3",
+    mutations: [
+      {
+        file: suite,
+        find: "runs.reduce((total, r) => total + r.evidence[key], 0);",
+        replace: "(runs.at(-1) as CaseReport).evidence[key];",
+      },
+    ],
+    says: /每个任务的 tokens 与 ms 是它各次运行之和（x：3 次 × 5 个 token、3 次 × 10 ms），不是最后一次的/,
+  },
+  {
+    checkpoint: "14",
+    name: "prepare 把 agent.session 这个函数本身（它的源码）写进 sessionFile，不调用它",
+    lab: "14.2",
+    mutations: [
+      {
+        file: runner,
+        find: "    const session = task.agent?.session?.(folder.workspace);\n",
+        replace: "    const session = task.agent?.session === undefined ? undefined : String(task.agent.session);\n",
+      },
+    ],
+    says: /把 task\.agent\.session\(folder\.workspace\) 返回的 JSONL 写进这次运行的 sessionFile（agent\.session 是函数/,
   },
   // The fresh-learner walk of 10–12 after issue 34's fixes (walk C): silent passes and misleading lines.
   {

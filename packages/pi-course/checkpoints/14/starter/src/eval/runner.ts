@@ -24,7 +24,8 @@ import { makeRunFolder, type RunFolder, readDeclared, removeRunFolder, writeFile
 
 export async function runCase(task: EvalTask, agent: AgentUnderTest, options: RunOptions = {}): Promise<CaseReport> {
   // Lab 14.2 ①：prepare：makeRunFolder(options.tempDir)，writeFiles() 写夹具（和 task.outside，写在 root 下），
-  // 有 task.agent?.session 就把它写进 sessionFile；countingModel(task.model()) 包住一个新模型；agent(...) 打开运行。
+  // 有 task.agent?.session（一个函数 (workspace) => string）就把 task.agent.session(folder.workspace) 返回的 JSONL
+  // 写进 sessionFile；countingModel(task.model()) 包住一个新模型；agent(...) 打开运行。
   // 这里任何一步抛错，主结果就是 { verdict: "error", phase: "prepare" }（不留消息）。
   // Lab 14.2 ②：execute：按顺序 run.prompt() 每个提示（用 options.now 计时：prepare 之后开始，collect 之前停下，ms 只量 execute）；抛错是 "execute"，
   // 之后的提示不再发（一个 try 包住整个循环）。没有失败才
