@@ -206,7 +206,16 @@ test("条目解析：未知的类型与形状被拒绝，只有一行；后面�
       { ...base, type: "thinking_level_change" },
     ],
   ];
-  for (const [what, value] of shapes) await refusal(() => parseEntry(value), `${what}的条目被拒绝`);
+  const messageShapes = new Set(["消息角色不认识", "assistant 的 stopReason 不认识", "toolResult 缺 toolCallId"]);
+  for (const [what, value] of shapes) {
+    const refused = await refusal(() => parseEntry(value), `${what}的条目被拒绝`);
+    if (!messageShapes.has(what)) continue;
+    const { id } = value as { id: string };
+    assert.ok(
+      refused.includes(id),
+      `${what}：message 的形状不对时，报错写出条目 id（messageProblem() 的说明前加上“条目 ${id}：”），实际是“${refused}”`,
+    );
+  }
   assert.match(
     await refusal(() => parseHeader({ ...HEADER, version: 1 }), "旧版本"),
     /1/,
@@ -335,7 +344,9 @@ test("JSONL 恢复 · 残行：只有以换行结尾的行才算提交；空行�
   await withSessionDir(async (dir) => {
     const entries = chapterSession().slice(0, 4);
     const committed = `${sessionText(entries.slice(0, 2))}\n   \n${sessionText(entries.slice(2)).replace(/^[^\n]*\n/, "")}`;
-    const torn = JSON.stringify(answer("a0000005", "a0000004", "写到一半")).slice(0, 40);
+    // Cut inside the Chinese words: the torn tail holds multi-byte characters, so bytes ≠ characters.
+    const cut = JSON.stringify(answer("a0000005", "a0000004", "写到一半就断了"));
+    const torn = cut.slice(0, cut.indexOf("一半") + 1);
     const file = path.join(dir, "crashed.jsonl");
     await writeFile(file, committed + torn);
 
@@ -353,7 +364,7 @@ test("JSONL 恢复 · 残行：只有以换行结尾的行才算提交；空行�
     assert.deepEqual(
       recovered.tornTail,
       { line: 8, bytes: Buffer.byteLength(torn) },
-      "残行被报告：它的物理行号与字节数",
+      "残行被报告：它的物理行号与字节数（bytes 按 UTF-8 字节计，不是字符数：残行停在“写到一”，一个汉字 3 个字节）",
     );
     assert.equal(
       recovered.committedBytes,
@@ -454,6 +465,13 @@ test("JSONL 存储：append 让旧字节保持为精确前缀；条目在调用�
       "JsonlSessionStore.open(file, read) 把 read 交给 recoverSession()：每个条目都由它读",
     );
     assert.equal(reopened.leafId(), "a000000c", "叶是文件里最后一个条目");
+    await refusal(() => reopened.append(user("a0000003", "a0000004", "重复的 id")), "重复 id 的追加");
+    assert.equal(
+      reopened.writable,
+      true,
+      "commit() 拒绝的条目（重复 id、缺父条目、坏条目）只让这一次追加 reject、什么也不写：存储不关闭，之后的追加照常（只有写入失败与残行才设 closedBecause）",
+    );
+    assert.equal(await readFile(file, "utf8"), after, "被拒的追加什么也不写");
     await reopened.append(user("a000000d", "a0000004", "第三次尝试"));
     assert.ok((await readFile(file, "utf8")).startsWith(after), "重新打开后追加，旧字节仍是前缀");
     const third = await JsonlSessionStore.open(file);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { assistantMessage, type Message, text } from "@pi/core";
 import { type ContextBudget, keepNewest } from "../src/compaction/budget.js";
-import { buildContext } from "../src/compaction/context.js";
+import { buildContext, sinceNewestCompaction } from "../src/compaction/context.js";
 import { createCompactionEntry } from "../src/compaction/create-entry.js";
 import { compactionFiles } from "../src/compaction/files.js";
 import { groupInteractions } from "../src/compaction/interactions.js";
@@ -24,7 +24,7 @@ import {
   piCompaction,
   structured,
 } from "./compaction-fixture.js";
-import { HEADER, refusal, withSessionDir } from "./session-fixture.js";
+import { HEADER, label, refusal, withSessionDir } from "./session-fixture.js";
 
 /** Each test ends by itself when it hangs (a promise that never settles) and names itself. */
 const TEST_TIMEOUT_MS = 10_000;
@@ -65,6 +65,16 @@ test("压缩条目：parseEntry 收下我们的与 Pi 的 compaction 条目，�
   assert.ok(direct !== ours, "parseCompactionEntry 组装一个新的 CompactionEntry，不返回 entry 本身");
   direct.summary = "被调用者改掉";
   assert.notEqual(ours.summary, "被调用者改掉", "parseCompactionEntry 返回新对象：改动它不影响输入");
+  const piInput = piCompaction("d0000003", "c0000014", "c0000010");
+  const piDirect = parseCompactionEntry(piInput as never);
+  piDirect.details?.readFiles.push("被调用者改掉");
+  piDirect.details?.modifiedFiles.push("被调用者改掉");
+  direct.details?.readFiles.push("被调用者改掉");
+  assert.deepEqual(
+    [piInput.details, ours.details?.readFiles],
+    [piCompaction("d0000003", "c0000014", "c0000010").details, ["src/a.ts"]],
+    "parseCompactionEntry 单独调用（不经 parseEntry 的 copyJson）也收下副本：details 是新对象，readFiles 与 modifiedFiles 是 parseCompactionFiles() 复制的新数组，改动它们不影响输入",
+  );
 
   const pi = piCompaction("d0000002", "c0000014", "c0000010");
   assert.deepEqual(parseEntry(pi), pi, "Pi 的条目：details 只有 readFiles 与 modifiedFiles，summary 是自由文本");
@@ -324,6 +334,11 @@ test("上下文预算：窗口先减去系统提示、输出预留与安全余�
     "第一段放不下的交互就停下：保留的是连续的后缀，不跳过大的去拿更早的小的",
   );
   assert.deepEqual(asked, [3, 2], "只对看过的交互调用 size(i)：停下之后不再看更早的");
+  assert.deepEqual(
+    keepNewest(2, (index) => [5, 50][index] ?? 0, 10),
+    { first: 1, tokens: 50 },
+    "最新一段（count − 1）无论多大都保留：它单独就超出 available（50 > 10）时仍返回 { first: count − 1, tokens: 它的大小 }，不是什么也不留",
+  );
   const none: number[] = [];
   assert.deepEqual(
     [keepNewest(0, (index) => (none.push(index), 1), 10), none],
@@ -343,6 +358,10 @@ test("上下文预算 · 整段：预算落在交互中间时也只在整段之�
   const path = interactions(1, 4);
   for (let history = 0; history <= 4 * INTERACTION + 1; history += 7) {
     const built = buildContext(path, budgetOf(history));
+    assert.ok(
+      built.messages.length >= 5,
+      `预算 ${history}：最新一段交互无论多大都整段保留（即使它单独就超出预算），上下文不会是空的（实际保留了 ${built.messages.length} 条消息）`,
+    );
     const first = built.messages[0];
     assert.ok(first?.role === "user", `预算 ${history}：上下文从一条用户消息开始，而不是从一段交互的中间`);
     assert.equal(
@@ -404,6 +423,17 @@ test("生成压缩：父条目是路径的最后一条，summary 由结构化字
       "timestamp 是 now.toISOString()：用传进来的 now（没给才是当前时间），不自己取 new Date()",
     );
     assert.equal(made.parentId, entryId(6, 4), "父条目是路径的最后一条");
+    const marked = [...branch, label("d0000002", entryId(6, 4), entryId(5, 0), "压缩之前")];
+    const underLabel = createCompactionEntry(
+      marked,
+      { summary: structured(), firstKeptEntryId: entryId(5, 0), tokensBefore: 6 * INTERACTION, files },
+      "d0000003",
+    );
+    assert.equal(
+      underLabel.parentId,
+      "d0000002",
+      "父条目是路径的最后一条（path.at(-1)），不管它是什么类型：路径以 label 条目结尾时压缩挂在这个 label 下，而不是最后一条消息下（否则 label 掉出新叶的分支）",
+    );
     assert.equal(made.firstKeptEntryId, entryId(5, 0), "从保留的第一段交互的用户消息起保留");
     assert.match(made.summary, /把 greet\.ts 的问候改成中文/, "summary 由结构化摘要渲染，含目标");
     assert.match(made.summary, /src\/file-1\.ts/, "summary 列出被总结的部分改过的文件");
@@ -465,18 +495,26 @@ test("生成压缩：firstKeptEntryId 只接受一段完整交互的第一条消
     "tokensBefore 为负",
   );
   // A path that already has a compaction goes through sinceNewestCompaction(), which is Lab 11.5's:
-  // until that lab is done its "尚未实现" is the answer, and the rule is observed once it is.
+  // until that lab is done (its "尚未实现", or a sinceNewestCompaction() that does not give the
+  // messages after the newest compaction's cut) Lab 11.5's tests name it, and the rule is observed once it is.
+  const twice = compactedTwice();
+  let since: ReturnType<typeof sinceNewestCompaction> | undefined;
+  try {
+    since = sinceNewestCompaction(twice);
+  } catch {
+    return;
+  }
+  if (since.compaction?.id !== "d0000002" || since.entryIds[0] !== entryId(5, 0)) return;
   const summarised = "更早被总结的部分（最新压缩之前的交互开头）";
   try {
-    createCompactionEntry(compactedTwice(), fields(entryId(3, 0)));
+    createCompactionEntry(twice, fields(entryId(3, 0)));
   } catch (error) {
     const message = (error as Error).message;
-    if (/^Lab 11\.5 .+ 尚未实现$/.test(message)) return;
     assert.match(message, new RegExp(entryId(3, 0)), `${summarised}：报错点名这个 firstKeptEntryId`);
     return;
   }
   assert.fail(
-    `${summarised}：应当被拒绝，却成功了（只有 sinceNewestCompaction(path) 给出的、最新压缩之后的交互开头才是合法的 firstKeptEntryId；它从路径末尾往回找压缩：只有最新的算数）`,
+    `${summarised}：应当被拒绝，却成功了（只有 sinceNewestCompaction(path) 给出的、最新压缩之后的交互开头才是合法的 firstKeptEntryId：createCompactionEntry 用它给出的 messages 与 entryIds 分组，不是整条路径）`,
   );
 });
 
@@ -495,10 +533,15 @@ function compactedTwice(): SessionEntry[] {
 
 test("压缩之后：只有路径上最新的压缩算数：上下文是它的摘要加从 firstKeptEntryId 起的后缀，两次构建结果相同", {
   timeout: TEST_TIMEOUT_MS,
-}, () => {
+}, async () => {
   const path = compactedTwice();
   const newest = path.find((item) => item.id === "d0000002") as CompactionEntry;
   const built = buildContext(path, budgetOf(100 * INTERACTION));
+  assert.equal(
+    built.compaction?.id,
+    newest.id,
+    "路径上有两个压缩时只有最新的算数：sinceNewestCompaction() 从路径末尾往回找，遇到的第一个 compaction（d0000002）就是最新的，不是路径上最早的 d0000001",
+  );
   assert.deepEqual(built.messages[0], summaryMessage(newest), "第一条是最新压缩的摘要消息");
   assert.match(JSON.stringify(built.messages[0]), /最新的摘要/, "摘要消息带着最新压缩的 summary");
   assert.doesNotMatch(JSON.stringify(built.messages), /较早的摘要/, "更早的压缩不再算数");
@@ -512,10 +555,15 @@ test("压缩之后：只有路径上最新的压缩算数：上下文是它的�
   assert.deepEqual(buildContext(path, budgetOf(100 * INTERACTION)), built, "两次构建结果相同");
 
   const broken = [...path, ourCompaction("d0000003", entryId(8, 4), "eeeeeeee")];
-  assert.throws(
+  const notOnBranch = await refusal(
     () => buildContext(broken, budgetOf(100 * INTERACTION)),
-    /eeeeeeee/,
-    "firstKeptEntryId 不在分支上时一行报错点名它",
+    "firstKeptEntryId 不在分支上",
+  );
+  assert.match(notOnBranch, /eeeeeeee/, "firstKeptEntryId 不在分支上时一行报错点名它");
+  assert.match(
+    notOnBranch,
+    /d0000003/,
+    "firstKeptEntryId 找不到时，同一行也点名压缩条目（compaction 条目 d0000003 的 firstKeptEntryId eeeeeeee ……）：压缩条目与这个 id 两者都写出",
   );
   const early = interactions(1, 4);
   const older = ourCompaction("d0000001", entryId(4, 4), entryId(3, 0));

@@ -4569,8 +4569,9 @@ export const plantedMistakes: PlantedMistake[] = [
   {
     checkpoint: "11",
     name: "sinceNewestCompaction 从路径开头找压缩：用的是最早的一次",
-    // The search is given code that Lab 11.4's createCompactionEntry already calls: 11.4 goes red first.
-    lab: "11.4",
+    // Lab 11.4's createCompactionEntry calls it too, but 11.4 leaves a sinceNewestCompaction() that does
+    // not give the messages after the newest compaction to Lab 11.5 (walk P's 11-29: it went red in 11.4 first).
+    lab: "11.5",
     mutations: [
       {
         file: compactionContext,
@@ -4578,7 +4579,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: '  const at = path.findIndex((entry) => entry.type === "compaction");\n',
       },
     ],
-    says: /它从路径末尾往回找压缩：只有最新的算数/,
+    says: /路径上有两个压缩时只有最新的算数：sinceNewestCompaction\(\) 从路径末尾往回找/,
   },
   {
     checkpoint: "11",
@@ -4618,6 +4619,96 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /返回的 diagnostics 是 \[\.\.\.diagnostics\]：内容一样的新数组/,
+  },
+  // Fresh-learner walks after walks A–M (walks N–R): walk P's silent passes of chapters 10–11, and a
+  // message that named a cut mid-interaction where the context was empty.
+  {
+    checkpoint: "10",
+    name: "残行的字节数用 tail.length：数的是字符，不是 UTF-8 字节",
+    lab: "10.4",
+    mutations: [{ file: jsonlRecoveryFile, find: "bytes: tailBytes };", replace: "bytes: tail.length };" }],
+    says: /残行被报告：它的物理行号与字节数（bytes 按 UTF-8 字节计，不是字符数/,
+  },
+  {
+    checkpoint: "10",
+    name: "消息形状的报错不写条目 id",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        find: "if (problem !== undefined) throw new Error(`条目 ${entry.id}：${problem}`);",
+        replace: "if (problem !== undefined) throw new Error(problem);",
+      },
+    ],
+    says: /message 的形状不对时，报错写出条目 id（messageProblem\(\) 的说明前加上“条目 a0000021：”）/,
+  },
+  {
+    checkpoint: "10",
+    name: "JSONL 存储的 commit 拒绝一个条目就永久关闭",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        find: "    } catch (error) {\n      return Promise.reject(error);\n    }\n",
+        replace:
+          "    } catch (error) {\n      this.closedBecause = String(error);\n      return Promise.reject(error);\n    }\n",
+      },
+    ],
+    says: /commit\(\) 拒绝的条目（重复 id、缺父条目、坏条目）只让这一次追加 reject、什么也不写：存储不关闭/,
+  },
+  {
+    checkpoint: "11",
+    name: "parseCompactionEntry 的 details 用输入本身，不用 parseCompactionFiles 的副本",
+    lab: "11.1",
+    mutations: [
+      {
+        file: compactionSummary,
+        find: 'const details: CompactionEntry["details"] = parseCompactionFiles(entry.details, `${where} 的 details`);',
+        replace:
+          'const details = (parseCompactionFiles(entry.details, `${where} 的 details`), entry.details as NonNullable<CompactionEntry["details"]>);',
+      },
+    ],
+    says: /parseCompactionEntry 单独调用（不经 parseEntry 的 copyJson）也收下副本/,
+  },
+  {
+    checkpoint: "11",
+    name: "keepNewest 不先放进最新一段：从 count 与 0 个 token 开始",
+    lab: "11.3",
+    mutations: [
+      {
+        file: budget,
+        find: "  let first = count - 1;\n  let tokens = size(first);\n",
+        replace: "  let first = count;\n  let tokens = 0;\n",
+      },
+    ],
+    says: /最新一段（count − 1）无论多大都保留：它单独就超出 available（50 > 10）时仍返回/,
+  },
+  {
+    checkpoint: "11",
+    name: "压缩条目的父条目是最后一条消息，不是路径的最后一条",
+    lab: "11.4",
+    mutations: [
+      {
+        file: createEntry,
+        find: "  const leaf = path.at(-1);\n",
+        replace:
+          '  let leaf: SessionEntry | undefined;\n  for (const candidate of path) if (candidate.type === "message") leaf = candidate;\n',
+      },
+    ],
+    says: /父条目是路径的最后一条（path\.at\(-1\)），不管它是什么类型：路径以 label 条目结尾时压缩挂在这个 label 下/,
+  },
+  {
+    checkpoint: "11",
+    name: "firstKeptEntryId 找不到的报错不点名压缩条目",
+    lab: "11.5",
+    mutations: [
+      {
+        file: compactionContext,
+        find: "`compaction 条目 ${compaction.id} 的 firstKeptEntryId ${compaction.firstKeptEntryId} 不在这条分支上它之前的位置`",
+        replace: "`firstKeptEntryId ${compaction.firstKeptEntryId} 不在分支上`",
+      },
+    ],
+    says: /firstKeptEntryId 找不到时，同一行也点名压缩条目（compaction 条目 d0000003/,
   },
   // Chapter 15, planted by its author: one per rule the guide states for each lab.
   {

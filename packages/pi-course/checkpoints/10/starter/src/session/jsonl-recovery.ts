@@ -33,6 +33,6 @@ export function recoverSession(content: string, file: string, read: EntryReader 
   // read()（默认是 checkEntry()；JSON.parse 刚做出的值只有 JSON 的形状、不属于别人，不必再复制），它们的错误也
   // 加上“<file> 第 N 行：”。走完还没有会话头，也是一行错误。
   // Lab 10.4 ③：返回 header、entries、committedBytes（全部字节减去残行的 UTF-8 字节），残行不为空
-  // 时再加上 tornTail: { line, bytes }。只读 content，从不写文件。
+  // 时再加上 tornTail: { line, bytes }（bytes 也是残行的 UTF-8 字节数，不是字符数）。只读 content，从不写文件。
   throw new Error("Lab 10.4 恢复一个 JSONL 文件 尚未实现");
 }

@@ -65,7 +65,8 @@ export class JsonlSessionStore extends InMemorySessionStore {
   override append(entry: SessionEntry): Promise<void> {
     // Lab 10.5 ②：closedBecause 有值时立即以 new Error(closedBecause) reject（失败过一次就永久关闭；
     // 每次一个新的 Error，消息就是那一行说明）。否则在调用这一刻 this.commit(entry)（实践 10.3：快照、检查、
-    // 进内存）并 JSON.stringify 成一行（末尾 "\n"）；commit 抛错就 reject，什么也不写。
+    // 进内存）并 JSON.stringify 成一行（末尾 "\n"）；commit 抛错就以它的错误 reject，什么也不写，也不设
+    // closedBecause（被拒的条目不关闭存储，之后的追加照常；关闭它的只有写入失败与残行）。
     // Lab 10.5 ③：把写入接到 this.writer 这条唯一的 Promise 链后面（FIFO：按调用顺序写）：轮到它时
     // closedBecause 已有值就同样以 new Error(closedBecause) reject；否则 appendFile(this.file, line,
     // { flag: APPEND_ONLY })。写入失败时把 closedBecause 设为 writeFailureReason(this.file, error)，再以

@@ -30,7 +30,8 @@ export function createCompactionEntry(
   id?: string,
   now: Date = new Date(),
 ): CompactionEntry {
-  // Lab 11.4 ①：路径是空的就一行报错；否则父条目是 path 的最后一条。
+  // Lab 11.4 ①：路径是空的就一行报错；否则父条目是 path 的最后一条（path.at(-1)，不管它是什么类型：label、
+  // session_info 也算，不是最后一条消息）。
   // Lab 11.4 ②：sinceNewestCompaction(path) 给出最新压缩之后的消息与它们的条目 id；groupInteractions() 的每段
   // 交互的第一条消息（entryIds[group.start]）才是合法的 firstKeptEntryId，其余的（调用、结果、回答、更早被
   // 总结的部分、不在分支上的 id）一行报错点名它。

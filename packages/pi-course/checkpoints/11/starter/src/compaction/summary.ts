@@ -87,6 +87,7 @@ export function parseCompactionEntry(entry: Json): CompactionEntry {
   // firstKeptEntryIndex 被点名为旧字段）。summary 是字符串，firstKeptEntryId 匹配 ENTRY_ID，tokensBefore 是
   // 非负安全整数（-1、1.5、"5000" 都是一行错误，点名 tokensBefore），fromHook 没有或是布尔值。
   // Lab 11.1 ③：逐个字段组装一个新的 CompactionEntry（不要返回 entry 本身）。有 details 时：它是对象就先
-  // onlyKnown(details, DETAILS_FIELDS, …)，再 parseCompactionFiles()；有 structured 就 parseCompactionSummary()。
+  // onlyKnown(details, DETAILS_FIELDS, …)，新条目的 details 是 parseCompactionFiles() 返回的副本（新对象、新数组，
+  // 不是 entry.details 本身：单独调用 parseCompactionEntry() 时也不和输入共享）；有 structured 就 parseCompactionSummary()。
   throw new Error("Lab 11.1 严格的压缩条目 尚未实现");
 }
