@@ -40,6 +40,7 @@ export class ChunkMapper {
     //   3. 有 delta 时：acceptText(delta)；delta.tool_calls 存在时交给 this.acceptFragments(...)；
     //   4. 最后才看 choice.finish_reason（收尾的块可能还带着最后一段文字或参数片段，先看它再 return 就丢了）：
     //      它是非空字符串时才算到了（null 与 "" 都还不算），记进 this.finishReason，this.assembler.pending 为 true（有调用）时再 this.endCalls(finish_reason)。
+    //      （SDK 的类型里 finish_reason 没有 ""，直接写 !== "" 编译不过：先把它当 unknown 读，再 typeof … === "string" 且长度不为 0。）
     throw new Error("Lab 5.4 文本、用量与 finish_reason 尚未实现");
   }
 
