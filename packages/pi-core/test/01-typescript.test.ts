@@ -88,6 +88,11 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
       `多出来的字段不拒绝：只检查协议要的字段（${JSON.stringify(extra)} 是合法的 ${extra.type} 事件）`,
     );
   }
+  assert.equal(
+    modelEventProblem({ type: "error", reason: "error", message: undefined }),
+    undefined,
+    '{ type: "error", reason: "error", message: undefined } 是合法的 error 事件：message 是 undefined 就是没有 message，和 eventLine() 一样看 message === undefined，不看 "message" in value',
+  );
   for (const empty of [
     { type: "text_delta", delta: "" },
     { type: "toolcall_delta", delta: "" },
@@ -136,6 +141,28 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     assert.notEqual(problem, undefined, `${refusal}，modelEventProblem 却返回了 undefined（没有问题）`);
     assert.match(problem ?? "", reason, refusal);
     assert.equal(isModelEvent(value), false, `isModelEvent 拒绝 ${JSON.stringify(value)}`);
+  }
+  for (const message of [true, {}, ["x"]]) {
+    const value = { type: "error", reason: "error", message };
+    assert.equal(
+      modelEventProblem(value),
+      '"error" message must be a string',
+      `${JSON.stringify(value)} 应当被拒绝，原因是 "error" message must be a string：message 可以没有，有就必须是字符串，不只是数字与 null，布尔、对象、数组也都不是字符串（检查 typeof message === "string"，不是挑出几种不对的类型）`,
+    );
+  }
+  const reasonLists = [
+    { type: "done", listed: "stop", sentence: '"done" needs reason "stop", "toolUse" or "length"' },
+    { type: "error", listed: "error", sentence: '"error" needs reason "error" or "aborted"' },
+  ];
+  for (const { type, listed, sentence } of reasonLists) {
+    for (const reason of [[listed], "toString", "constructor"]) {
+      const value = { type, reason };
+      assert.equal(
+        modelEventProblem(value),
+        sentence,
+        `${JSON.stringify(value)} 应当被拒绝，原因是 ${sentence}：reason 必须是列表里的某一个字符串，[${JSON.stringify(listed)}] 不是 ${JSON.stringify(listed)}，"toString"、"constructor" 这种普通对象继承来的键名也不在列表里（用列表的 includes 比较，不用 in 查对象的键）`,
+      );
+    }
   }
   assert.equal(
     modelEventProblem({ type: "error", reason: "stop", message: 500 }),

@@ -2515,6 +2515,61 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /迭代以 fail 收到的同一个 error reject：next\(\) 返回 Promise\.reject\(this\.failure\.error\)，原样交出那个值/,
   },
+  // Fresh-learner walks after walks A–M (walks N–R): walk T, chapter 01: an error message of another non-string
+  // type (true, {}, an array) and a reason looked up with `in` (an array, an inherited key) passed verify silently;
+  // with them the guide's rule that message: undefined is no message, observed for the boundary check too.
+  {
+    checkpoint: "01",
+    name: "error 的 message 只拒绝数字与 null：true、{}、数组通过了边界",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: '      return value.message === undefined || typeof value.message === "string"',
+        replace: '      return !(typeof value.message === "number" || value.message === null)',
+      },
+    ],
+    says: /"message":true\} 应当被拒绝，原因是 "error" message must be a string：message 可以没有，有就必须是字符串/,
+  },
+  {
+    checkpoint: "01",
+    name: 'done 的 reason 用 in 查对象的键：["stop"] 与 toString 通过了边界',
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "      return DONE_REASONS.includes(value.reason) ? undefined",
+        replace: "      return String(value.reason) in { stop: true, toolUse: true, length: true } ? undefined",
+      },
+    ],
+    says: /\{"type":"done","reason":\["stop"\]\} 应当被拒绝.*reason 必须是列表里的某一个字符串/,
+  },
+  {
+    checkpoint: "01",
+    name: 'error 的 reason 用 in 查对象的键：["error"] 与 toString 通过了边界',
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "      if (!ERROR_REASONS.includes(value.reason))",
+        replace: "      if (!(String(value.reason) in { error: true, aborted: true }))",
+      },
+    ],
+    says: /\{"type":"error","reason":\["error"\]\} 应当被拒绝.*reason 必须是列表里的某一个字符串/,
+  },
+  {
+    checkpoint: "01",
+    name: '边界检查用 "message" in value 判断有没有 message：message: undefined 被拒绝',
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: "      return value.message === undefined ||",
+        replace: '      return !("message" in value) ||',
+      },
+    ],
+    says: /message: undefined \} 是合法的 error 事件：message 是 undefined 就是没有 message/,
+  },
   // The fresh-learner walk of 03–05 after issue 34's fixes (walk B): mistakes that passed verify silently there,
   // or went red in a later lab.
   {

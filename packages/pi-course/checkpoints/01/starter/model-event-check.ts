@@ -38,7 +38,9 @@ export function modelEventProblem(value: unknown): string | undefined {
   //   ③ toolcall_end 交给 toolCallProblem(value.toolCall)。
   //   ④ done 的 reason 在 DONE_REASONS 里，否则 '"done" needs reason "stop", "toolUse" or "length"'；
   //      error 的 reason 在 ERROR_REASONS 里，否则 '"error" needs reason "error" or "aborted"'；
-  //      error 的 message 可以没有，有就要是字符串（null 也不行），否则 '"error" message must be a string'。
+  //      reason 必须是列表里的某一个字符串：["stop"] 这样的数组、"toString" 这样继承来的键名都不在列表里。
+  //      error 的 message 可以没有（message === undefined 就是没有），有就要是字符串（null、true、{} 都不行），
+  //      否则 '"error" message must be a string'。
   //      error 先查 reason，再查 message：两处都不对时报告 reason 那一句。
   //   ⑤ 其余 type → `unknown event type ${JSON.stringify(value.type)}`。合法时返回 undefined。
   // 拒绝的原因就是调用者看到的那一行：逐字照上面的句子写（指南“unknown：先证明，再使用”有完整的表）。
