@@ -109,7 +109,14 @@ test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目
       stopAtRule,
     );
 
-    const toRoot = resourceRoots({ globalDir: path.join(tree.base, "missing"), workspace: tree.workspace });
+    const missingRule =
+      "不存在的全局目录不算一个根：先看它存不存在（existsSync），不存在就不加这个根，不报错、也不交给 realDir()";
+    let toRoot: ResourceRoot[] = [];
+    try {
+      toRoot = resourceRoots({ globalDir: path.join(tree.base, "missing"), workspace: tree.workspace });
+    } catch (error) {
+      assert.fail(`${missingRule}（实际抛出了：${(error as Error).message}）`);
+    }
     assert.equal(toRoot[0]?.dir, path.parse(tree.base).root, "没有 stopAt 时，最外层的上级目录是文件系统的根");
     assert.deepEqual(
       toRoot.slice(-3).map((root) => `${root.kind} ${root.dir}`),
@@ -131,6 +138,19 @@ test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目
       () => resourceRoots({ workspace: tree.workspace, stopAt: prefix }),
       /stopAt .* 不是工作区 .* 或它的上级目录/,
       "stopAt 不是工作区或它的上级（isInside）就一行报错：名字只是前缀相同的兄弟目录（re 之于 repo/app）不是上级，不能按字符串前缀判断",
+    );
+    const outsideLink = path.join(tree.base, "outside-link");
+    await symlink(tree.outside, outsideLink, "dir");
+    let notAbove = "";
+    try {
+      resourceRoots({ workspace: link, stopAt: outsideLink });
+    } catch (error) {
+      notAbove = (error as Error).message;
+    }
+    assert.equal(
+      notAbove.slice(0, notAbove.indexOf(" 或它的上级目录")),
+      `stopAt ${tree.outside} 不是工作区 ${tree.workspace}`,
+      "stopAt 不是上级时的错误写出两个真实路径（realDir() 的结果，不是调用者给的路径）：经符号链接给出的工作区与 stopAt 都写成它们的真实路径",
     );
     assert.deepEqual(
       resourceRoots({ workspace: tree.workspace, stopAt: tree.workspace }),
@@ -230,6 +250,11 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
     parseSkillFile(`---\nname: release\ndescription: "发布新版本时用"\nlicense: MIT\n---\n正文\n`, "SKILL.md"),
     { name: "release", description: "发布新版本时用", body: "正文\n" },
     "name 与 description 来自 --- 之间的前置元数据（引号去掉，别的键忽略），正文是其后的全部",
+  );
+  assert.deepEqual(
+    parseSkillFile("---\nname: release\ndescription: x\n---\n上半\nname: other\n---\n下半\n", "SKILL.md"),
+    { name: "release", description: "x", body: "上半\nname: other\n---\n下半\n" },
+    '前置元数据到第二行 --- 为止（lines.indexOf("---", 1)，不是最后一行 ---）：正文里的 ---（Markdown 的分隔线）和它上面顶格的 name: other 都是正文',
   );
   const fieldsOf = (file: string) => {
     try {
@@ -471,6 +496,13 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
       !formatResourceContext([{ path: "/r/AGENTS.md", content: "规矩" }], []).includes("<available_skills>"),
       "技能目录只在有技能时才写：只有上下文文件、没有技能时，结果里没有 <available_skills> 这一段",
     );
+    const repoAt = context.indexOf(path.join(tree.repo, "AGENTS.md"));
+    const appAt = context.indexOf(path.join(tree.workspace, "AGENTS.md"));
+    const skillAt = context.indexOf('<skill name="release"');
+    assert.ok(
+      repoAt >= 0 && appAt > repoAt && skillAt > appAt,
+      "先上下文文件（按给的顺序：外层在前，不反转、不重排，各带路径），再技能目录",
+    );
     assert.equal(
       formatResourceContext([{ path: "/r/AGENTS.md", content: "\n  规矩\n\n" }], []),
       '<context_file path="/r/AGENTS.md">\n规矩\n</context_file>',
@@ -487,10 +519,6 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
       '<context_file path="/r/AGENTS.md">\n外层\n</context_file>\n\n<context_file path="/r/app/AGENTS.md">\n里层\n</context_file>',
       '段与段之间空一行（"\\n\\n"）：每个 <context_file> 与技能目录各是一段',
     );
-    const repoAt = context.indexOf(path.join(tree.repo, "AGENTS.md"));
-    const appAt = context.indexOf(path.join(tree.workspace, "AGENTS.md"));
-    const skillAt = context.indexOf('<skill name="release"');
-    assert.ok(repoAt >= 0 && appAt > repoAt && skillAt > appAt, "先上下文文件（外层在前，各带路径），再技能目录");
     assert.ok(
       context.indexOf("不要碰 generated/") > repoAt && context.includes("发布新版本时用：打标签、写变更记录"),
       "上下文文件的内容与技能的描述都在",
@@ -590,6 +618,11 @@ test("信任门：信任在 import() 之前决定，不被信任的扩展的顶�
     );
     assert.equal(hooks.before.length, 1, "被信任的扩展的钩子登记了");
     assert.match(outcome.diagnostics[0]?.message ?? "", /扩展 odd\.mjs 的信任检查出错/, "信任检查出错留下一行诊断");
+    assert.equal(
+      outcome.diagnostics[0]?.source,
+      path.join(tree.workspace, "extensions/odd.mjs"),
+      "信任检查出错的诊断，source 是 file.path（扩展的完整路径），不是 file.name",
+    );
 
     // trusted() answers something truthy that is not true: only exactly true is trust.
     const truthy = await loadExtensions(
@@ -606,6 +639,21 @@ test("信任门：信任在 import() 之前决定，不被信任的扩展的顶�
       '只有 trusted() 恰好返回 true 才算信任：返回 "yes" 这样的真值也不 import',
     );
     assert.deepEqual(truthy.loaded, [], "只有 trusted() 恰好返回 true 才算信任：真值不算");
+
+    // tiny-pi asks in the terminal: the answer comes later, as a promise.
+    const asked = await loadExtensions(
+      files.filter((file) => file.name === "gate.mjs"),
+      {
+        trusted: async () => true,
+        registry: new ToolRegistry(),
+        hooks: { before: [], after: [] },
+      },
+    );
+    assert.deepEqual(
+      asked.loaded,
+      [path.join(tree.workspace, "extensions/gate.mjs")],
+      "trusted() 可以是异步的（tiny-pi 在终端上问用户）：先 await options.trusted(file)，异步答复的 true 也算信任，扩展照常加载",
+    );
   });
 });
 
@@ -656,6 +704,10 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
         `一个坏文件从不让 loadExtensions 抛出：stage() 先查工具名（与已有的同名，或这个扩展自己注册了两次），冲突是一行诊断、什么也不注册（实际抛出了：${(error as Error).message}）`,
       ),
     );
+    assert.ok(
+      outcome.loaded.some((file) => path.basename(file) === "e-good.mjs"),
+      "后面的扩展照常加载：一个扩展失败只是一行诊断，接着处理下一个（continue，不是 break），排在最后的 e-good.mjs 照样加载",
+    );
     assert.equal(
       registry.get("audit"),
       undefined,
@@ -700,6 +752,72 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       outcome.diagnostics[3]?.message ?? "",
       /它没有默认导出一个函数 \(api\) => void/,
       "默认导出不是函数时，诊断说出要怎么改：它没有默认导出一个函数 (api) => void：写 export default function (api) { … }",
+    );
+
+    // Async factories: one registers, then fails after an await; one registers only after an await.
+    // The failing one handles its own rejection too, so a factory that is not awaited shows as a
+    // registered tool, not as a stray rejection.
+    const asyncTool = (name: string) =>
+      `api.registerTool({ name: ${JSON.stringify(name)}, description: "x", parameters: { type: "object" }, execute: async () => ({ content: [] }) });`;
+    const asyncBroken = await tree.put(
+      "more/f-async-broken.mjs",
+      extensionText(
+        path.join(tree.base, "f"),
+        `(api) => { const done = (async () => { ${asyncTool("half")} await null; throw new Error("配置坏了"); })(); done.catch(() => undefined); return done; }`,
+      ),
+    );
+    const asyncGood = await tree.put(
+      "more/g-async-good.mjs",
+      extensionText(
+        path.join(tree.base, "g"),
+        `(api) => { const done = (async () => { await null; ${asyncTool("slow")} })(); done.catch(() => undefined); return done; }`,
+      ),
+    );
+    const asExtension = (file: string): Resource => ({
+      kind: "extension",
+      name: path.basename(file),
+      root: { kind: "workspace", dir: tree.workspace },
+      path: file,
+    });
+    const asyncRegistry = new ToolRegistry();
+    const asyncOutcome = await loadExtensions([asyncBroken, asyncGood].map(asExtension), {
+      trusted: () => true,
+      registry: asyncRegistry,
+      hooks: { before: [], after: [] },
+    });
+    const awaitRule =
+      "调用工厂要 await module.default(stagingApi(staged))：异步工厂在 await 之后抛错也是失败（一行诊断，它先注册的 half 也不留下），在 await 之后注册的 slow 照样提交";
+    assert.deepEqual(
+      [asyncRegistry.get("half")?.name, asyncRegistry.get("slow")?.name],
+      [undefined, "slow"],
+      awaitRule,
+    );
+    assert.deepEqual(
+      asyncOutcome.diagnostics.map((diagnostic) => path.basename(diagnostic.source)),
+      ["f-async-broken.mjs"],
+      awaitRule,
+    );
+
+    // Two good extensions both register a new tool "dup": the first one gets it.
+    const dupFiles = await Promise.all(
+      ["h-dup.mjs", "i-dup.mjs"].map((name) =>
+        tree.put(`more/${name}`, extensionText(path.join(tree.base, name), `(api) => { ${asyncTool("dup")} }`)),
+      ),
+    );
+    const oneByOneRule =
+      "扩展一个接一个加载：前一个提交（或失败）之后才 import 下一个，所以“已有的工具”包括前面的扩展提交的；两个扩展注册同名的新工具 dup，先加载的那个用上它，后一个是一行诊断";
+    const dupOutcome = await loadExtensions(dupFiles.map(asExtension), {
+      trusted: () => true,
+      registry: new ToolRegistry(),
+      hooks: { before: [], after: [] },
+    }).catch((error: unknown) => assert.fail(`${oneByOneRule}（实际抛出了：${(error as Error).message}）`));
+    assert.deepEqual(
+      [
+        dupOutcome.loaded.map((file) => path.basename(file)),
+        dupOutcome.diagnostics.map((d) => path.basename(d.source)),
+      ],
+      [["h-dup.mjs"], ["i-dup.mjs"]],
+      oneByOneRule,
     );
   });
 });
@@ -943,10 +1061,10 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
       [`write ${result.content[0]?.text.slice(0, 5)}`],
       "after 钩子恰好运行一次，看到核心结果",
     );
-    assert.match(
-      diagnostics[0]?.message ?? "",
-      /第 2 个 after 钩子出错（结果不变）：审计日志写不进去/,
-      "它的失败只是一行诊断",
+    assert.equal(
+      diagnostics[0]?.message,
+      "第 2 个 after 钩子出错（结果不变）：审计日志写不进去",
+      "它的失败只是一行诊断：“第 N 个 after 钩子出错（结果不变）：…”，N 是 index + 1，从 1 数起：第二个钩子是“第 2 个”",
     );
     assert.match(
       diagnostics[1]?.message ?? "",

@@ -6335,4 +6335,150 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /核心工具抛错时没有核心结果，after 钩子不运行/,
   },
+  // Fresh-learner walks after walks A–M (walks N–R): walk S, chapter 12: silent passes (the stopAt error with the
+  // given paths, front matter up to the last ---, the trust diagnostic's source, trusted() and the factory not awaited,
+  // extensions imported all at once) and lines that blamed another rule (a missing global folder that throws, break
+  // after a failed extension, context files reversed, after hooks numbered from 0).
+  {
+    checkpoint: "12",
+    name: "stopAt 不是上级时的错误写调用者给的路径，不是真实路径",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
+        find: "throw new Error(`stopAt ${stopAt} 不是工作区 ${workspace} 或它的上级目录",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        replace: "throw new Error(`stopAt ${options.stopAt} 不是工作区 ${options.workspace} 或它的上级目录",
+      },
+    ],
+    says: /stopAt 不是上级时的错误写出两个真实路径/,
+  },
+  {
+    checkpoint: "12",
+    name: "不存在的全局目录也交给 realDir()：抛出“不存在”",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        find: "options.globalDir !== undefined && existsSync(options.globalDir)",
+        replace: "options.globalDir !== undefined",
+      },
+    ],
+    says: /不存在的全局目录不算一个根：先看它存不存在（existsSync）/,
+  },
+  {
+    checkpoint: "12",
+    name: "前置元数据找到最后一行 ---：正文里的分隔线吞掉正文",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: 'const end = lines.indexOf("---", 1);',
+        replace: 'const end = lines.lastIndexOf("---");',
+      },
+    ],
+    says: /前置元数据到第二行 --- 为止/,
+  },
+  {
+    checkpoint: "12",
+    name: "上下文文件倒过来写：里层在前",
+    lab: "12.3",
+    mutations: [
+      {
+        file: resourceContext,
+        find: "  for (const file of contextFiles)\n",
+        replace: "  for (const file of [...contextFiles].reverse())\n",
+      },
+    ],
+    says: /先上下文文件（按给的顺序：外层在前，不反转、不重排，各带路径）/,
+  },
+  {
+    checkpoint: "12",
+    name: "信任检查出错的诊断 source 写成 file.name",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
+        find: "      problem(`扩展 ${file.name} 的信任检查出错，没有加载：${errorMessageOf(error)}`);",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          "      outcome.diagnostics.push({ source: file.name, message: `扩展 ${file.name} 的信任检查出错，没有加载：${errorMessageOf(error)}` });",
+      },
+    ],
+    says: /信任检查出错的诊断，source 是 file\.path/,
+  },
+  {
+    checkpoint: "12",
+    name: "trusted() 不 await：异步答复的 true 被当成不信任",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "trusted = (await options.trusted(file)) === true;",
+        replace: "trusted = options.trusted(file) === true;",
+      },
+    ],
+    says: /trusted\(\) 可以是异步的.*先 await options\.trusted\(file\)/,
+  },
+  {
+    checkpoint: "12",
+    name: "工厂不 await：异步工厂 await 之后抛错，它先注册的工具照样提交",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "    await module.default(stagingApi(staged));",
+        replace: "    module.default(stagingApi(staged));",
+      },
+    ],
+    says: /调用工厂要 await module\.default\(stagingApi\(staged\)\)/,
+  },
+  {
+    checkpoint: "12",
+    name: "先把信任的扩展一起 import、暂存，再按顺序提交：两个扩展注册同名的新工具时抛出",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
+        find: "  for (const file of files) {\n    const problem = (message: string) => outcome.diagnostics.push({ source: file.path, message });\n    let trusted = false;\n    try {\n      trusted = (await options.trusted(file)) === true;\n    } catch (error) {\n      problem(`扩展 ${file.name} 的信任检查出错，没有加载：${errorMessageOf(error)}`);\n    }\n    if (!trusted) {\n      outcome.skipped.push(file.path);\n      continue;\n    }\n    let staged: Staged;\n    try {\n      staged = await stage(file, options.registry);\n    } catch (error) {\n      problem(`扩展 ${file.name} 没有加载，什么也没有注册：${errorMessageOf(error)}`);\n      continue;\n    }\n",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          '  const toStage: Resource[] = [];\n  for (const file of files) {\n    const problem = (message: string) => outcome.diagnostics.push({ source: file.path, message });\n    let trusted = false;\n    try {\n      trusted = (await options.trusted(file)) === true;\n    } catch (error) {\n      problem(`扩展 ${file.name} 的信任检查出错，没有加载：${errorMessageOf(error)}`);\n    }\n    if (trusted) toStage.push(file);\n    else outcome.skipped.push(file.path);\n  }\n  const settled = await Promise.allSettled(toStage.map((file) => stage(file, options.registry)));\n  for (const [index, file] of toStage.entries()) {\n    const problem = (message: string) => outcome.diagnostics.push({ source: file.path, message });\n    const result = settled[index] as PromiseSettledResult<Staged>;\n    if (result.status === "rejected") {\n      problem(`扩展 ${file.name} 没有加载，什么也没有注册：${errorMessageOf(result.reason)}`);\n      continue;\n    }\n    const staged = result.value;\n',
+      },
+    ],
+    says: /扩展一个接一个加载：前一个提交（或失败）之后才 import 下一个/,
+  },
+  {
+    checkpoint: "12",
+    name: "一个扩展失败就 break：后面的扩展都不加载",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
+        find: "      problem(`扩展 ${file.name} 没有加载，什么也没有注册：${errorMessageOf(error)}`);\n      continue;",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        replace: "      problem(`扩展 ${file.name} 没有加载，什么也没有注册：${errorMessageOf(error)}`);\n      break;",
+      },
+    ],
+    says: /后面的扩展照常加载：一个扩展失败只是一行诊断，接着处理下一个（continue，不是 break）/,
+  },
+  {
+    checkpoint: "12",
+    name: "after 钩子的诊断从 0 数起：第二个钩子说成“第 1 个”",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
+        find: "report(`第 ${index + 1} 个 after 钩子出错",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        replace: "report(`第 ${index} 个 after 钩子出错",
+      },
+    ],
+    says: /它的失败只是一行诊断：“第 N 个 after 钩子出错（结果不变）：…”，N 是 index \+ 1/,
+  },
 ];

@@ -25,7 +25,7 @@ export function parseSkillFile(text: string, where: string): { name: string; des
   // Lab 12.2 ②：两行 --- 之间，顶格的 key: value 是字段（值 trim 后用 unquote() 去掉引号），缩进的行与别的键不管。
   // name 不符合 SKILL_NAME 或超过 64 个字符就一行报错：`${where}：name "${name}" 要是小写字母、数字与单个连字符（最多 64 个字符）`；
   // name 合格了才查 description（先报 name）：它是空的就一行报错：`${where}：缺少 description：写一句这个技能做什么、什么时候用`。
-  // 正文是第二行 --- 之后的全部（用 \n 连起来）。
+  // 正文是第二行 --- 之后的全部（用 \n 连起来）：正文里再有 ---（Markdown 的分隔线）也是正文。
   throw new Error("Lab 12.2 技能按需 尚未实现");
 }
 
