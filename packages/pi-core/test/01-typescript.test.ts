@@ -93,6 +93,11 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
     undefined,
     '{ type: "error", reason: "error", message: undefined } 是合法的 error 事件：message 是 undefined 就是没有 message，和 eventLine() 一样看 message === undefined，不看 "message" in value',
   );
+  assert.equal(
+    modelEventProblem({ type: "error", reason: "error", message: "" }),
+    undefined,
+    '{ type: "error", reason: "error", message: "" } 是合法的 error 事件：空字符串也是 message，有就必须是字符串，空的也是字符串（只看 typeof message === "string"，不另外拒绝 ""）',
+  );
   for (const empty of [
     { type: "text_delta", delta: "" },
     { type: "toolcall_delta", delta: "" },

@@ -5,7 +5,7 @@
 // chapter 13's after its first three the chapter-13 walk's, those of 05 and the second of 02 the walk
 // of chapters 00–06 (walk00), chapter 14's the chapter-14 walk's (walk14), the block after them the
 // fresh-learner walks of 10–14 (issue 34), those marked so the fresh-learner walks of 00–05 and 10–14
-// after issue 34's fixes (walks A–M), those marked so the fresh-learner walks after walks A–M (walks N–R),
+// after issue 34's fixes (walks A–M), those marked so the fresh-learner walks after walks A–M (walks N–W),
 // chapter 15's its author's and the chapter-15 walk's, chapter 16's its author's, the chapter-16 walk's
 // and the fixes after it, chapter 17's its author's and the chapter-17 walk's, chapter 18's its
 // author's and the chapter-18 walk's, chapter 19's its author's and the chapter-19 walk's (walk19); the others are the
@@ -2514,6 +2514,21 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /迭代以 fail 收到的同一个 error reject：next\(\) 返回 Promise\.reject\(this\.failure\.error\)，原样交出那个值/,
+  },
+  // Fresh-learner walk W, chapter 01 (after walk T's fixes): an empty message refused passed verify silently.
+  {
+    checkpoint: "01",
+    name: "error 的空字符串 message 被拒绝",
+    lab: "1.2",
+    mutations: [
+      {
+        file: "packages/pi-core/src/model-event-check.ts",
+        find: '      return value.message === undefined || typeof value.message === "string"',
+        replace:
+          '      return value.message === undefined || (typeof value.message === "string" && value.message !== "")',
+      },
+    ],
+    says: /message: "" \} 是合法的 error 事件：空字符串也是 message/,
   },
   // Fresh-learner walks after walks A–M (walks N–R): walk T, chapter 01: an error message of another non-string
   // type (true, {}, an array) and a reason looked up with `in` (an array, an inherited key) passed verify silently;
