@@ -88,7 +88,15 @@ test("分支路径：只诊断所选分支的祖先链：断掉的兄弟分支�
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
   const entries = [...chapterSession(), user("b0000001", "ffffffff", "父条目被手工删掉的兄弟分支")];
-  assert.equal(pathTo(entries, "a000000c").length, 8, "断掉的兄弟分支不影响所选分支");
+  const chosenRule =
+    "断掉的兄弟分支不影响所选分支：只诊断所选的链，只查从叶沿 parentId 走回根时经过的条目，不预先检查每个条目的父条目";
+  let chosen: SessionEntry[] = [];
+  try {
+    chosen = pathTo(entries, "a000000c");
+  } catch (error) {
+    assert.fail(`${chosenRule}（实际被拒绝：${(error as Error).message}）`);
+  }
+  assert.equal(chosen.length, 8, chosenRule);
 
   const broken = await refusal(() => pathTo(entries, "b0000001"), "缺父条目");
   assert.match(broken, /b0000001/, "缺父条目的报错点名断在哪个条目");
@@ -251,6 +259,10 @@ test("条目解析：不是 JSON 安全的值被拒绝：undefined、函数、Na
   for (const [what, value] of unsafe) {
     const message = await refusal(() => parseEntry(withArgument(value)), `${what}被拒绝`);
     assert.match(message, /arguments\.value/, `${what}：报错写出不安全值所在的路径`);
+    assert.ok(
+      message.includes("entry.message.content[1].arguments.value"),
+      `${what}：报错写出不安全值所在的路径，数组的元素写成 [i]（路径 \`\${where}[i]\`，例如 entry.message.content[1].arguments.value），实际是“${message}”`,
+    );
   }
   const bare = Object.assign(Object.create(null) as Record<string, unknown>, { path: "README.md" });
   const rule =
@@ -529,8 +541,15 @@ test("JSONL 存储：I/O 失败后写入者永久关闭（fail-closed）：之�
     await rm(file, { recursive: true });
     await rename(`${file}.moved`, file);
 
+    const leafBefore = store.leafId();
+    const idsBefore = ids(store.entries());
     const late = store.append(entries[6] as SessionEntry);
     await refusal(() => late, "文件恢复之后的追加");
+    const closedRule =
+      "closedBecause 有值时立即 reject，在 commit 之前：存储关闭之后被拒的追加什么也不留下（has(id) 仍是 false，leafId() 与 entries() 不变）";
+    assert.equal(store.has((entries[6] as SessionEntry).id), false, closedRule);
+    assert.equal(store.leafId(), leafBefore, closedRule);
+    assert.deepEqual(ids(store.entries()), idsBefore, closedRule);
     await assert.doesNotReject(
       store.flushed(),
       "flushed() 在写入失败之后照样 resolve（每个追加“写完或失败”就算）：this.writer 换成吞掉错误的那个 Promise（written.catch(() => undefined)），失败只由各个追加自己 reject",
@@ -611,6 +630,11 @@ test("JSONL 存储 · 残行：最后一行没写完的文件以只读方式打�
     const refused = await refusal(() => store.append(user("a0000006", "a0000004", "新条目")), "残行之后的追加");
     assert.match(refused, /第 6 行/, "拒绝写出残行的行号");
     assert.equal(await readFile(file, "utf8"), sessionText(entries) + torn, "文件逐字节不变：新条目没有接在残行上");
+    const closedRule =
+      "closedBecause 有值时立即 reject，在 commit 之前：存储关闭之后被拒的追加什么也不留下（has(id) 仍是 false，leafId() 与 entries() 不变）";
+    assert.equal(store.has("a0000006"), false, closedRule);
+    assert.equal(store.leafId(), "a0000004", closedRule);
+    assert.deepEqual(ids(store.entries()), ids(entries), closedRule);
 
     assert.equal(await dropTornTail(file), true, "显式修复截掉未提交的残行");
     const repaired = await JsonlSessionStore.open(file);

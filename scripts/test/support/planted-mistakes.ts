@@ -4726,6 +4726,55 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /commit\(\) 拒绝的条目（重复 id、缺父条目、坏条目）只让这一次追加 reject、什么也不写：存储不关闭/,
   },
+  // Fresh-learner walks after walks A–M (walks N–R): walk V, chapter 10: silent passes (array paths written with a
+  // dot, a closed JSONL store that commits the refused entry before rejecting) and a generic line (every parent
+  // checked up front).
+  {
+    checkpoint: "10",
+    name: "pathTo 预先检查每个条目的父条目：断掉的兄弟分支也让所选分支抛出",
+    lab: "10.1",
+    mutations: [
+      {
+        file: sessionTree,
+        find: "  const byId = indexById(entries);\n  const chain: SessionEntry[] = [];\n",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          "  const byId = indexById(entries);\n  for (const entry of entries) {\n    if (entry.parentId !== null && !byId.has(entry.parentId)) throw new Error(`条目 ${entry.id} 的父条目 ${entry.parentId} 不存在`);\n  }\n  const chain: SessionEntry[] = [];\n",
+      },
+    ],
+    says: /断掉的兄弟分支不影响所选分支：只诊断所选的链，只查从叶沿 parentId 走回根时经过的条目，不预先检查每个条目的父条目/,
+  },
+  {
+    checkpoint: "10",
+    name: "copyJson 的数组路径写成 .i，不是 [i]",
+    lab: "10.2",
+    mutations: [
+      {
+        file: parseEntryFile,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
+        find: "copy.push(copyJson(value[index], `${where}[${index}]`, ancestors));",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        replace: "copy.push(copyJson(value[index], `${where}.${index}`, ancestors));",
+      },
+    ],
+    says: /报错写出不安全值所在的路径，数组的元素写成 \[i\]/,
+  },
+  {
+    checkpoint: "10",
+    name: "JSONL 存储关闭之后先 commit 再看 closedBecause：被拒的条目进了内存",
+    lab: "10.5",
+    mutations: [
+      {
+        file: jsonlStore,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
+        find: "    if (this.closedBecause !== undefined) return Promise.reject(new Error(this.closedBecause));\n    let line: string;\n    try {\n      line = `${JSON.stringify(this.commit(entry))}\\n`;\n    } catch (error) {\n      return Promise.reject(error);\n    }\n",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          "    let line: string;\n    try {\n      line = `${JSON.stringify(this.commit(entry))}\\n`;\n    } catch (error) {\n      return Promise.reject(error);\n    }\n    if (this.closedBecause !== undefined) return Promise.reject(new Error(this.closedBecause));\n",
+      },
+    ],
+    says: /closedBecause 有值时立即 reject，在 commit 之前：存储关闭之后被拒的追加什么也不留下（has\(id\) 仍是 false，leafId\(\) 与 entries\(\) 不变）/,
+  },
   {
     checkpoint: "11",
     name: "parseCompactionEntry 的 details 用输入本身，不用 parseCompactionFiles 的副本",
