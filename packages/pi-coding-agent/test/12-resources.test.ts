@@ -478,6 +478,11 @@ test("模板与上下文：参数按空白切开，引号把词组在一起；�
     /引号没有配对/,
     "没配对的单引号 ' 也是一行错误：不带引号的词里还有 \" 或 '，都是没配对的引号",
   );
+  assert.throws(
+    () => splitTemplateArgs(`fix a"b`),
+    /引号没有配对/,
+    "不带引号的词里任何位置有 \" 或 '（不只是开头：a\"b 也是）都是没配对的引号，是一行错误",
+  );
 });
 
 test("模板与上下文：资源上下文先是按顺序的上下文文件（带路径），再是技能目录，没有正文；它只经由系统提示到达模型", {
@@ -863,10 +868,10 @@ test("工具钩子：before 钩子拒绝时，调用得到配对的错误结果�
       [denied.id, "write", true],
       "被拒绝的调用得到与它配对的错误结果",
     );
-    assert.match(
-      result.content[0]?.text ?? "",
-      /denied: AGENTS\.md: never touch generated\//,
-      "错误结果说明被拒绝及理由",
+    assert.equal(
+      result.content[0]?.text,
+      'Call to tool "write" was denied: AGENTS.md: never touch generated/',
+      '错误结果说明被拒绝及理由：拒绝时抛出的就是这一句 `Call to tool "${tool.name}" was denied: ${reason}`（原样，模型与日志按它辨认）',
     );
     assert.equal(existsSync(path.join(tree.workspace, "generated/api.ts")), false, "核心工具从不运行：文件没有写出");
     assert.deepEqual(seen, ["first write generated/api.ts"], "按顺序运行，第一个拒绝就定了：后面的钩子不再问");
@@ -1101,6 +1106,19 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
       thrown.content[0]?.text ?? "",
       /磁盘满了/,
       "核心工具的错误照样抛出去：executeToolCall 把它配成错误结果",
+    );
+
+    // The core output itself, not a copy: details and any field the loop reads later stay the core tool's.
+    const coreOutput = { content: [text("ran")], details: { exitCode: 0 } };
+    const seenByAfter: unknown[] = [];
+    const passing = hookedRegistry(
+      new ToolRegistry().register({ ...tool("bash"), execute: async () => coreOutput }),
+      { before: [], after: [(_call, output) => void seenByAfter.push(output)] },
+    );
+    const returned = await passing.get("bash")?.execute({}, {});
+    assert.ok(
+      returned === coreOutput && seenByAfter[0] === coreOutput,
+      "返回 output 本身：after 钩子拿到的与调用返回的都是核心工具返回的那个对象（不是 { ...output } 这样的副本）",
     );
   });
 });

@@ -6545,4 +6545,33 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /它的失败只是一行诊断：“第 N 个 after 钩子出错（结果不变）：…”，N 是 index \+ 1/,
   },
+  {
+    checkpoint: "12",
+    name: "只在词的开头找引号：a\"b 当作一个普通参数（walk X #41）",
+    lab: "12.3",
+    mutations: [{ file: templates, find: "/[\"']/.test(bare)", replace: "/^[\"']/.test(bare)" }],
+    says: /不带引号的词里任何位置有 " 或 '（不只是开头：a"b 也是）都是没配对的引号/,
+  },
+  {
+    checkpoint: "12",
+    name: "工具钩子返回 { ...output } 副本而不是 output 本身（walk X #44）",
+    lab: "12.5",
+    mutations: [{ file: toolHooks, find: "      return output;", replace: "      return { ...output };" }],
+    says: /返回 output 本身：after 钩子拿到的与调用返回的都是核心工具返回的那个对象/,
+  },
+  {
+    checkpoint: "12",
+    name: "拒绝的错误改了措辞：Tool \"write\" was denied（walk X #34）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
+        find: "`Call to tool \"${tool.name}\" was denied: ",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        replace: "`Tool \"${tool.name}\" was denied: ",
+      },
+    ],
+    says: /拒绝时抛出的就是这一句 `Call to tool/,
+  },
 ];
