@@ -481,7 +481,7 @@ test("模板与上下文：参数按空白切开，引号把词组在一起；�
   assert.throws(
     () => splitTemplateArgs(`fix a"b`),
     /引号没有配对/,
-    "不带引号的词里任何位置有 \" 或 '（不只是开头：a\"b 也是）都是没配对的引号，是一行错误",
+    '不带引号的词里任何位置有 " 或 \'（不只是开头：a"b 也是）都是没配对的引号，是一行错误',
   );
 });
 
@@ -871,6 +871,7 @@ test("工具钩子：before 钩子拒绝时，调用得到配对的错误结果�
     assert.equal(
       result.content[0]?.text,
       'Call to tool "write" was denied: AGENTS.md: never touch generated/',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the starter's sentence, quoted for the learner
       '错误结果说明被拒绝及理由：拒绝时抛出的就是这一句 `Call to tool "${tool.name}" was denied: ${reason}`（原样，模型与日志按它辨认）',
     );
     assert.equal(existsSync(path.join(tree.workspace, "generated/api.ts")), false, "核心工具从不运行：文件没有写出");
@@ -1111,10 +1112,10 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
     // The core output itself, not a copy: details and any field the loop reads later stay the core tool's.
     const coreOutput = { content: [text("ran")], details: { exitCode: 0 } };
     const seenByAfter: unknown[] = [];
-    const passing = hookedRegistry(
-      new ToolRegistry().register({ ...tool("bash"), execute: async () => coreOutput }),
-      { before: [], after: [(_call, output) => void seenByAfter.push(output)] },
-    );
+    const passing = hookedRegistry(new ToolRegistry().register({ ...tool("bash"), execute: async () => coreOutput }), {
+      before: [],
+      after: [(_call, output) => void seenByAfter.push(output)],
+    });
     const returned = await passing.get("bash")?.execute({}, {});
     assert.ok(
       returned === coreOutput && seenByAfter[0] === coreOutput,

@@ -49,52 +49,76 @@ test("穷尽：每一种 ModelEvent 都有自己的一行，终态 done 与 erro
 test("穷尽：绕过编译器漏进来的事件落到 never 分支，抛出写明这个值的错误", () => {
   const smuggled = JSON.parse('{"type":"ping"}') as ModelEvent;
   assert.throws(
-    () => eventLine(smuggled),
-    /Unhandled value: \{"type":"ping"\}/,
-    "未知的 type 不能被当成某种已知事件：default 里的 unreachable(event) 抛出 Unhandled value: 加上 JSON.stringify(value)（一行，不加缩进）",
-  );
-  assert.throws(() => unreachable("x" as never), /Unhandled value: "x"/, "unreachable 总是抛出，并写明它收到的值");
-  assert.throws(
     () => unreachable("x" as never),
     (thrown) => thrown instanceof Error,
     "unreachable() 抛出 Error（不是字符串），message 是 Unhandled value: 加上 JSON.stringify(value)：throw new Error(...)",
   );
+  assert.throws(
+    () => eventLine(smuggled),
+    { message: 'Unhandled value: {"type":"ping"}' },
+    "未知的 type 不能被当成某种已知事件：default 里的 unreachable(event) 抛出 Unhandled value: 加上 JSON.stringify(value)，逐字就是这一句（一行，不加缩进，前后不加别的字）",
+  );
+  assert.throws(() => unreachable("x" as never), /Unhandled value: "x"/, "unreachable 总是抛出，并写明它收到的值");
 });
 
+/** Runs the check on `value` and asserts it left the value as it was: the check only reads. */
+function problemOf(value: unknown): string | undefined {
+  const before = structuredClone(value);
+  const problem = modelEventProblem(value);
+  assertUnchanged(value, before);
+  return problem;
+}
+
+function assertUnchanged(value: unknown, before: unknown): void {
+  assert.deepEqual(
+    value,
+    before,
+    `modelEventProblem 只读不改：检查之后 ${JSON.stringify(before)} 与检查之前一样（不删键、不补字段、不改写传进来的值）`,
+  );
+}
+
 test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent，合法的事件原样通过", () => {
-  for (const [event] of everyKind) {
-    const parsed: unknown = JSON.parse(JSON.stringify(event));
-    assert.equal(modelEventProblem(parsed), undefined, `合法的 ${event.type} 事件没有问题`);
-    assert.equal(isModelEvent(parsed), true, `isModelEvent 接受合法的 ${event.type} 事件`);
-  }
   const everyReason = [
     ...["stop", "toolUse", "length"].map((reason) => ({ type: "done", reason })),
     ...["error", "aborted"].map((reason) => ({ type: "error", reason })),
   ];
   for (const legal of everyReason) {
     assert.equal(
-      modelEventProblem(legal),
+      problemOf(legal),
       undefined,
       `${JSON.stringify(legal)} 是合法的 ${legal.type} 事件，modelEventProblem 应当返回 undefined：reason 在各自的列表里就合法，列表里的每一个都接受（done：stop、toolUse、length；error：error、aborted）`,
     );
   }
+  for (const [event] of everyKind) {
+    const parsed: unknown = JSON.parse(JSON.stringify(event));
+    assert.equal(
+      problemOf(parsed),
+      undefined,
+      `合法的 ${event.type} 事件没有问题：modelEventProblem 返回 undefined（不是空串或别的值）`,
+    );
+    assert.equal(isModelEvent(parsed), true, `isModelEvent 接受合法的 ${event.type} 事件`);
+  }
   for (const extra of [
     { type: "start", model: "qwen" },
     { type: "text_delta", delta: "hi", index: 0 },
+    { type: "toolcall_delta", delta: "{", index: 0 },
+    { type: "toolcall_end", toolCall: readCall, index: 0 },
+    { type: "done", reason: "stop", usage: { output: 3 } },
+    { type: "error", reason: "error", message: "overloaded", status: 529 },
   ]) {
     assert.equal(
-      modelEventProblem(extra),
+      problemOf(extra),
       undefined,
-      `多出来的字段不拒绝：只检查协议要的字段（${JSON.stringify(extra)} 是合法的 ${extra.type} 事件）`,
+      `多出来的字段不拒绝，每种事件都一样：只检查协议要的字段（${JSON.stringify(extra)} 是合法的 ${extra.type} 事件）`,
     );
   }
   assert.equal(
-    modelEventProblem({ type: "error", reason: "error", message: undefined }),
+    problemOf({ type: "error", reason: "error", message: undefined }),
     undefined,
     '{ type: "error", reason: "error", message: undefined } 是合法的 error 事件：message 是 undefined 就是没有 message，和 eventLine() 一样看 message === undefined，不看 "message" in value',
   );
   assert.equal(
-    modelEventProblem({ type: "error", reason: "error", message: "" }),
+    problemOf({ type: "error", reason: "error", message: "" }),
     undefined,
     '{ type: "error", reason: "error", message: "" } 是合法的 error 事件：空字符串也是 message，有就必须是字符串，空的也是字符串（只看 typeof message === "string"，不另外拒绝 ""）',
   );
@@ -103,7 +127,7 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
     { type: "toolcall_delta", delta: "" },
   ]) {
     assert.equal(
-      modelEventProblem(empty),
+      problemOf(empty),
       undefined,
       `delta 只要是字符串就合法，空字符串也是：${JSON.stringify(empty)} 不拒绝（协议只要求 string delta）`,
     );
@@ -111,40 +135,64 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
 });
 
 test("边界：形状不对的值被拒绝，原因写明缺的是什么", () => {
-  const refused: [unknown, RegExp][] = [
-    [null, /expected an object/],
-    [["start"], /expected an object/],
-    ["start", /expected an object/],
-    [{ type: "ping" }, /unknown event type "ping"/],
-    [{ type: "START" }, /unknown event type "START"/],
-    [{}, /unknown event type undefined/],
-    [{ type: "text_delta" }, /"text_delta" needs a string delta/],
-    [{ type: "toolcall_delta", delta: 42 }, /"toolcall_delta" needs a string delta/],
-    [{ type: "toolcall_end" }, /"toolcall_end" needs a toolCall object/],
-    [{ type: "toolcall_end", toolCall: null }, /"toolcall_end" needs a toolCall object/],
-    [{ type: "toolcall_end", toolCall: "call-1" }, /"toolcall_end" needs a toolCall object/],
-    [{ type: "toolcall_end", toolCall: { ...readCall, type: "call" } }, /"toolcall_end" needs a toolCall object/],
-    [{ type: "toolcall_end", toolCall: { ...readCall, id: 1 } }, /string id and name/],
-    [{ type: "toolcall_end", toolCall: { ...readCall, arguments: "{}" } }, /arguments must be an object/],
-    [{ type: "done", reason: "error" }, /"done" needs reason "stop", "toolUse" or "length"/],
-    [{ type: "error", reason: "stop" }, /"error" needs reason "error" or "aborted"/],
-    [{ type: "error", reason: "error", message: 500 }, /message must be a string/],
-    [{ type: "error", reason: "aborted", message: null }, /"error" message must be a string/],
-    [{ type: "done", reason: "aborted" }, /"done" needs reason "stop", "toolUse" or "length"/],
-    [{ type: "done" }, /"done" needs reason "stop", "toolUse" or "length"/],
-    [{ type: "error" }, /"error" needs reason "error" or "aborted"/],
+  const exactly = "原因逐字照指南的表写（不加前缀、后缀或标点）";
+  const typeAsIs = "type 逐字比较：不 trim、不改大小写，用 switch 比较，不用对象查表（继承来的键名也是未知的 type）";
+  const refused: [unknown, string, string?][] = [
+    [null, "expected an object"],
+    [["start"], "expected an object"],
+    ["start", "expected an object"],
+    [{ type: "ping" }, 'unknown event type "ping"'],
+    [{ type: "START" }, 'unknown event type "START"', typeAsIs],
+    [{ type: " start" }, 'unknown event type " start"', typeAsIs],
+    [{ type: "toString" }, 'unknown event type "toString"', typeAsIs],
+    [{ type: "constructor" }, 'unknown event type "constructor"', typeAsIs],
+    [{ type: "__proto__" }, 'unknown event type "__proto__"', typeAsIs],
+    [{}, "unknown event type undefined", "原因里的 type 是 JSON.stringify(value.type)：没有 type 时是 undefined"],
+    [{ type: 5 }, "unknown event type 5", "原因里的 type 是 JSON.stringify(value.type)：数字不加引号"],
+    [
+      { type: 'a"b' },
+      'unknown event type "a\\"b"',
+      "原因里的 type 是 JSON.stringify(value.type)：引号被转义，不是自己加引号",
+    ],
+    [{ type: "text_delta" }, '"text_delta" needs a string delta'],
+    [{ type: "toolcall_delta", delta: 42 }, '"toolcall_delta" needs a string delta'],
+    [{ type: "toolcall_end" }, '"toolcall_end" needs a toolCall object'],
+    [{ type: "toolcall_end", toolCall: null }, '"toolcall_end" needs a toolCall object'],
+    [{ type: "toolcall_end", toolCall: "call-1" }, '"toolcall_end" needs a toolCall object'],
+    [{ type: "toolcall_end", toolCall: { ...readCall, type: "call" } }, '"toolcall_end" needs a toolCall object'],
+    [
+      { type: "toolcall_end", toolCall: { id: "call-1", name: "read", arguments: {} } },
+      '"toolcall_end" needs a toolCall object',
+      'toolCall 要带 type: "toolCall"：只写 { id, name, arguments } 是坏调用，value.toolCall 原样交给 toolCallProblem()，不替它补上 tag',
+    ],
+    [{ type: "toolcall_end", toolCall: { ...readCall, id: 1 } }, "toolCall needs a string id and name"],
+    [{ type: "toolcall_end", toolCall: { ...readCall, arguments: "{}" } }, "toolCall arguments must be an object"],
+    [{ type: "done", reason: "error" }, '"done" needs reason "stop", "toolUse" or "length"'],
+    [
+      { type: "done", reason: "STOP" },
+      '"done" needs reason "stop", "toolUse" or "length"',
+      "reason 原样比较：大小写不同的 STOP 不在列表里",
+    ],
+    [{ type: "error", reason: "stop" }, '"error" needs reason "error" or "aborted"'],
+    [{ type: "error", reason: "error", message: 500 }, '"error" message must be a string'],
+    [{ type: "error", reason: "aborted", message: null }, '"error" message must be a string'],
+    [{ type: "done", reason: "aborted" }, '"done" needs reason "stop", "toolUse" or "length"'],
+    [{ type: "done" }, '"done" needs reason "stop", "toolUse" or "length"'],
+    [{ type: "error" }, '"error" needs reason "error" or "aborted"'],
   ];
-  for (const [value, reason] of refused) {
+  for (const [value, reason, rule = exactly] of refused) {
     let problem: string | undefined;
+    const before = structuredClone(value);
     assert.doesNotThrow(
       () => {
         problem = modelEventProblem(value);
       },
       `modelEventProblem(${JSON.stringify(value)}) 不抛出，而是返回原因：先用 isRecord() 证明是普通对象（null、数组、字符串返回 "expected an object"），再读字段；toolcall_end 的 toolCall 也一样，交给 toolCallProblem() 证明之后才读它的 id`,
     );
-    const refusal = `${JSON.stringify(value)} 应当被拒绝，原因匹配 ${reason}`;
-    assert.notEqual(problem, undefined, `${refusal}，modelEventProblem 却返回了 undefined（没有问题）`);
-    assert.match(problem ?? "", reason, refusal);
+    assertUnchanged(value, before);
+    const refusal = `${JSON.stringify(value)} 应当被拒绝，原因是 ${reason}：${rule}`;
+    assert.notEqual(problem, undefined, `${refusal}；modelEventProblem 却返回了 undefined（没有问题）`);
+    assert.equal(problem, reason, refusal);
     assert.equal(isModelEvent(value), false, `isModelEvent 拒绝 ${JSON.stringify(value)}`);
   }
   for (const message of [true, {}, ["x"]]) {

@@ -79,6 +79,7 @@ const loadExtensionsFile = "packages/pi-coding-agent/src/extensions/load.ts";
 const jsonlRecoveryFile = "packages/pi-coding-agent/src/session/jsonl-recovery.ts";
 const resourceCatalogue = "packages/pi-coding-agent/src/resources/catalogue.ts";
 const toolHooks = "packages/pi-coding-agent/src/extensions/hooks.ts";
+const modelEventCheck = "packages/pi-core/src/model-event-check.ts";
 const commitLog = "packages/pi-coding-agent/src/durable/commit-log.ts";
 const durableTasks = "packages/pi-coding-agent/src/durable/tasks.ts";
 const runtimeSteps = "packages/pi-coding-agent/src/durable/runtime-steps.ts";
@@ -110,7 +111,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: '  return typeof value === "object" && value !== null;',
       },
     ],
-    says: /\["start"\] 应当被拒绝，原因匹配 \/expected an object\//,
+    says: /\["start"\] 应当被拒绝，原因是 expected an object/,
   },
   {
     checkpoint: "02",
@@ -2150,7 +2151,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: "  throw new Error(`Unhandled value: ${JSON.stringify(value, null, 2)}`);",
       },
     ],
-    says: /unreachable\(event\) 抛出 Unhandled value: 加上 JSON\.stringify\(value\)（一行，不加缩进）/,
+    says: /unreachable\(event\) 抛出 Unhandled value: 加上 JSON\.stringify\(value\)，逐字就是这一句（一行，不加缩进/,
   },
   {
     checkpoint: "02",
@@ -6547,7 +6548,7 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "12",
-    name: "只在词的开头找引号：a\"b 当作一个普通参数（walk X #41）",
+    name: '只在词的开头找引号：a"b 当作一个普通参数（walk X #41）',
     lab: "12.3",
     mutations: [{ file: templates, find: "/[\"']/.test(bare)", replace: "/^[\"']/.test(bare)" }],
     says: /不带引号的词里任何位置有 " 或 '（不只是开头：a"b 也是）都是没配对的引号/,
@@ -6561,17 +6562,189 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "12",
-    name: "拒绝的错误改了措辞：Tool \"write\" was denied（walk X #34）",
+    name: '拒绝的错误改了措辞：Tool "write" was denied（walk X #34）',
     lab: "12.5",
     mutations: [
       {
         file: toolHooks,
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the lines of the reference file as written
-        find: "`Call to tool \"${tool.name}\" was denied: ",
+        find: '`Call to tool "${tool.name}" was denied: ',
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
-        replace: "`Tool \"${tool.name}\" was denied: ",
+        replace: '`Tool "${tool.name}" was denied: ',
       },
     ],
     says: /拒绝时抛出的就是这一句 `Call to tool/,
+  },
+  {
+    checkpoint: "01",
+    name: "Unhandled value 的 message 末尾多一个句号（walk Z S01）",
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "  throw new Error(`Unhandled value: ${JSON.stringify(value)}`);",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "  throw new Error(`Unhandled value: ${JSON.stringify(value)}.`);",
+      },
+    ],
+    says: /逐字就是这一句/,
+  },
+  {
+    checkpoint: "01",
+    name: "expected an object 后面加上收到的值（walk Z Q01）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  if (!isRecord(value)) return "expected an object";',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "  if (!isRecord(value)) return `expected an object, got ${JSON.stringify(value)}`;",
+      },
+    ],
+    says: /原因是 expected an object：原因逐字照指南的表写/,
+  },
+  {
+    checkpoint: "01",
+    name: "unknown event type 前面加上 invalid event:（walk Z Q04）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "      return `unknown event type ${JSON.stringify(value.type)}`;",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "      return `invalid event: unknown event type ${JSON.stringify(value.type)}`;",
+      },
+    ],
+    says: /原因是 unknown event type "ping"：原因逐字照指南的表写/,
+  },
+  {
+    checkpoint: "01",
+    name: "needs a string delta 后面加上 delta 的类型（walk Z R04）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: ': `"${value.type}" needs a string delta`;',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: ': `"${value.type}" needs a string delta (got ${typeof value.delta})`;',
+      },
+    ],
+    says: /原因是 "text_delta" needs a string delta：原因逐字照指南的表写/,
+  },
+  {
+    checkpoint: "01",
+    name: "原因里的 type 自己加引号，不用 JSON.stringify（walk Z R01）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "      return `unknown event type ${JSON.stringify(value.type)}`;",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+          '      return value.type === undefined ? "unknown event type undefined" : `unknown event type "${String(value.type)}"`;',
+      },
+    ],
+    says: /原因里的 type 是 JSON\.stringify\(value\.type\)：数字不加引号/,
+  },
+  {
+    checkpoint: "01",
+    name: '替没有 tag 的 toolCall 补上 type: "toolCall"（walk Z R02）',
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return toolCallProblem(value.toolCall);",
+        replace:
+          '      return toolCallProblem(isRecord(value.toolCall) ? { type: "toolCall", ...value.toolCall } : value.toolCall);',
+      },
+    ],
+    says: /toolCall 要带 type: "toolCall"/,
+  },
+  {
+    checkpoint: "01",
+    name: "done 带了别的字段就拒绝（walk Z R03）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '    case "done":\n      return DONE_REASONS',
+        replace:
+          '    case "done":\n      if (Object.keys(value).length > 2) return \'"done" needs reason "stop", "toolUse" or "length"\';\n      return DONE_REASONS',
+      },
+    ],
+    says: /多出来的字段不拒绝，每种事件都一样/,
+  },
+  {
+    checkpoint: "01",
+    name: "toolcall_end 带了别的字段就拒绝（walk Z R08）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '    case "toolcall_end":\n      return toolCallProblem',
+        replace:
+          '    case "toolcall_end":\n      if (Object.keys(value).length > 2) return \'"toolcall_end" needs a toolCall object\';\n      return toolCallProblem',
+      },
+    ],
+    says: /多出来的字段不拒绝，每种事件都一样/,
+  },
+  {
+    checkpoint: "01",
+    name: "按 type 用对象查表分派，继承来的键名 toString 被查到（walk Z S02）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  switch (value.type) {\n    case "start":',
+        replace:
+          '  const checks: Record<string, (event: Record<string, unknown>) => string | undefined> = { start: () => undefined };\n  const check = checks[value.type as string];\n  if (check !== undefined) return check(value);\n  switch (value.type) {\n    case "start":',
+      },
+    ],
+    says: /type 逐字比较：不 trim、不改大小写，用 switch 比较，不用对象查表/,
+  },
+  {
+    checkpoint: "01",
+    name: "type 先 trim 再比较（walk Z S04）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  switch (value.type) {\n    case "start":',
+        replace: '  switch (typeof value.type === "string" ? value.type.trim() : value.type) {\n    case "start":',
+      },
+    ],
+    says: /type 逐字比较：不 trim、不改大小写/,
+  },
+  {
+    checkpoint: "01",
+    name: "done 的 reason 不分大小写比较（walk Z S05）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return DONE_REASONS.includes(value.reason)",
+        replace:
+          '      return DONE_REASONS.some((listed) => typeof value.reason === "string" && String(listed).toLowerCase() === value.reason.toLowerCase())',
+      },
+    ],
+    says: /reason 原样比较：大小写不同的 STOP 不在列表里/,
+  },
+  {
+    checkpoint: "01",
+    name: "检查时删掉调用者对象上 message: undefined 的键（walk Z Q26）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '      if (!ERROR_REASONS.includes(value.reason)) return \'"error" needs reason "error" or "aborted"\';\n',
+        replace:
+          '      if (!ERROR_REASONS.includes(value.reason)) return \'"error" needs reason "error" or "aborted"\';\n      if (value.message === undefined) delete value.message;\n',
+      },
+    ],
+    says: /modelEventProblem 只读不改/,
   },
 ];
