@@ -285,6 +285,16 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
     "第一行要是 ---：前置元数据开头的 --- 不在第一行，就是没有前置元数据",
   );
   assert.throws(
+    () => parseSkillFile("# Release notes\n---\nname: release\ndescription: x\n---\n正文\n", "a/SKILL.md"),
+    /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/,
+    "前置元数据从第一行开始：第一行不是 ---，后面即使有一对 --- 也不是前置元数据（看 lines[0]，不是在整个文件里找第一个 ---）",
+  );
+  assert.deepEqual(
+    fieldsOf("---\nname: release\ndescription: 真的描述\nDescription: 大写开头的键\nNAME: other\n---\n"),
+    { name: "release", description: "真的描述" },
+    "键逐字比较：只认小写的 name 与 description，Description、NAME 是别的键（不管，也不覆盖）",
+  );
+  assert.throws(
     () => parseSkillFile("---\nname: release\n---\n", "a/SKILL.md"),
     /a\/SKILL\.md：缺少 description/,
     "缺少 description 是一行错误，点名文件",
@@ -447,6 +457,11 @@ test("模板与上下文：模板渲染成一条 UserMessage：$1…$9 是位置
     "修 $@（全部：$@ b）",
     "一遍扫描：替换进去的参数“$@”不再被当成占位符（不是先替换 $1 再对整个结果替换 $@ 的两遍）",
   );
+  assert.equal(
+    renderTemplate({ name: "fix", text: "[$@]" }, ["a", "", "b"]).content,
+    "[a  b]",
+    '$@ 是全部参数用一个空格连起来：空串参数也是一个参数（"" 得到的），不丢，所以 a 与 b 之间是两个空格',
+  );
   await withTree(async (tree) => {
     const file = await tree.put("repo/app/prompts/review.md", "请审查 $1，重点：$@\n");
     const [review] = discoverResources(rootsOf(tree)).resources;
@@ -472,6 +487,11 @@ test("模板与上下文：参数按空白切开，引号把词组在一起；�
     "引号里的是一个参数（去掉引号）：空的 \"\" 与 '' 也是一个参数（空串），后面的 $N 不错位",
   );
   assert.deepEqual(splitTemplateArgs(""), [], "没有参数就是空列表");
+  assert.deepEqual(
+    splitTemplateArgs("login\t42\n  next"),
+    ["login", "42", "next"],
+    "按空白切开：制表符与换行也是空白（\\S+ 是一个词，不是只按空格切）",
+  );
   assert.throws(() => splitTemplateArgs(`fix "login`), /引号没有配对/, "没配对的引号是一行错误");
   assert.throws(
     () => splitTemplateArgs(`fix 'login`),
@@ -509,6 +529,11 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
       "先上下文文件（按给的顺序：外层在前，不反转、不重排，各带路径），再技能目录",
     );
     assert.equal(
+      formatResourceContext([{ path: "/r/AGENTS.md", content: "规矩" }], []),
+      '<context_file path="/r/AGENTS.md">\n规矩\n</context_file>',
+      "一个上下文文件就是一段：<context_file path=…>、内容、</context_file> 各占一行，段的前后不多换行（段与段之间的空行由连接时加）",
+    );
+    assert.equal(
       formatResourceContext([{ path: "/r/AGENTS.md", content: "\n  规矩\n\n" }], []),
       '<context_file path="/r/AGENTS.md">\n规矩\n</context_file>',
       "上下文文件的内容先 trim()，再包进 <context_file path=…>",
@@ -544,6 +569,11 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
       { kind: "template", name: "review", root, path: path.join(tree.workspace, "prompts/review.md") },
       { kind: "extension", name: "audit.mjs", root, path: path.join(tree.workspace, "extensions/audit.mjs") },
     ];
+    assert.equal(
+      formatResourceContext([], others),
+      "",
+      "技能目录只在有技能时才写：只有模板与扩展（没有 kind 为 skill 的资源）时没有 <available_skills> 这一段，什么都没有就是空串",
+    );
     const listed = formatResourceContext([], [skill("a"), ...others, skill("b")]);
     assert.ok(
       !listed.includes("review") && !listed.includes("audit.mjs"),
@@ -596,10 +626,12 @@ test("信任门：信任在 import() 之前决定，不被信任的扩展的顶�
     await tree.put("repo/app/extensions/odd.mjs", extensionText(marker("odd"), "() => {}"));
     const files = discoverResources(rootsOf(tree)).resources;
     const markerAtDecision: string[] = [];
+    let gateImportedWhenOddAsked = false;
     const hooks: HookSet = { before: [], after: [] };
     const outcome = await loadExtensions(files, {
       trusted: (file) => {
         if (existsSync(marker(file.name.replace(".mjs", "")))) markerAtDecision.push(file.name);
+        if (file.name === "odd.mjs") gateImportedWhenOddAsked = existsSync(marker("gate"));
         if (file.name === "odd.mjs") throw new Error("信任记录读不出来");
         return file.name === "gate.mjs";
       },
@@ -612,6 +644,11 @@ test("信任门：信任在 import() 之前决定，不被信任的扩展的顶�
       );
     });
     assert.deepEqual(markerAtDecision, [], "信任的决定在 import() 之前：决定时任何扩展的顶层代码都还没运行");
+    assert.equal(
+      gateImportedWhenOddAsked,
+      true,
+      "一个接一个处理：前一个（gate.mjs）import 并提交之后，才问下一个（odd.mjs）信不信任；不先把每个文件都问一遍",
+    );
     assert.equal(existsSync(marker("cloned")), false, "不被信任的扩展从不 import：它的顶层代码没有留下标记文件");
     assert.equal(existsSync(marker("odd")), false, "信任检查出错就当作不信任：也不 import");
     assert.equal(existsSync(marker("gate")), true, "被信任的扩展 import 了");
@@ -620,6 +657,11 @@ test("信任门：信任在 import() 之前决定，不被信任的扩展的顶�
       outcome.skipped.map((file) => path.basename(file)),
       ["cloned.mjs", "odd.mjs"],
       "不被信任的扩展记为跳过",
+    );
+    assert.deepEqual(
+      outcome.skipped,
+      [path.join(tree.workspace, "extensions/cloned.mjs"), path.join(tree.workspace, "extensions/odd.mjs")],
+      "skipped 记下 file.path（扩展的完整路径，和 loaded 一样），不是 file.name",
     );
     assert.equal(hooks.before.length, 1, "被信任的扩展的钩子登记了");
     assert.match(outcome.diagnostics[0]?.message ?? "", /扩展 odd\.mjs 的信任检查出错/, "信任检查出错留下一行诊断");
@@ -699,7 +741,9 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       `export let kept;\n${extensionText(path.join(tree.base, "e"), register("format", "kept = api;"))}`,
     );
     const registry = new ToolRegistry().register(tool("read"));
-    const hooks: HookSet = { before: [], after: [] };
+    const gate: HookSet["before"][number] = () => undefined;
+    const audit: HookSet["after"][number] = () => undefined;
+    const hooks: HookSet = { before: [gate], after: [audit] };
     const outcome = await loadExtensions(discoverResources(rootsOf(tree)).resources, {
       trusted: () => true,
       registry,
@@ -723,7 +767,20 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       ["read: the read tool", "format: x"],
       "失败的工厂、与已有工具同名或自己重名的扩展什么工具也没注册，原有的 read 没被替换",
     );
-    assert.deepEqual([hooks.before.length, hooks.after.length], [1, 1], "失败的扩展的钩子也没有登记：只有成功的那一个");
+    assert.deepEqual(
+      [hooks.before.length, hooks.after.length],
+      [2, 2],
+      "失败的扩展的钩子也没有登记：已有的一个之外，只有成功的那一个",
+    );
+    assert.ok(
+      hooks.before[0] === gate && hooks.after[0] === audit,
+      "扩展的钩子接到 hooks.before / hooks.after 后面（push）：已有的钩子（例如权限门）仍排在最前，不插到前面（不用 unshift）",
+    );
+    assert.deepEqual(
+      outcome.skipped,
+      [],
+      "skipped 只记不被信任的扩展：信任了、加载却失败的只留一行诊断，不记进 skipped",
+    );
     const { kept } = (await import(pathToFileURL(good).href)) as { kept: { registerTool(tool: Tool): void } };
     assert.throws(
       () => kept.registerTool(tool("late")),
@@ -858,7 +915,8 @@ test("工具钩子：before 钩子拒绝时，调用得到配对的错误结果�
       ],
       after: [],
     };
-    const hooked = hookedRegistry(registry, hooks);
+    const denials: Diagnostic[] = [];
+    const hooked = hookedRegistry(registry, hooks, { onDiagnostic: (entry) => denials.push(entry) });
     assert.deepEqual(hooked.definitions(), registry.definitions(), "包上钩子的注册表给模型的工具定义不变");
 
     const denied = writeCall("generated/api.ts");
@@ -876,6 +934,11 @@ test("工具钩子：before 钩子拒绝时，调用得到配对的错误结果�
     );
     assert.equal(existsSync(path.join(tree.workspace, "generated/api.ts")), false, "核心工具从不运行：文件没有写出");
     assert.deepEqual(seen, ["first write generated/api.ts"], "按顺序运行，第一个拒绝就定了：后面的钩子不再问");
+    assert.deepEqual(
+      denials,
+      [],
+      "普通的拒绝（{ allow: false, reason }）不是失败：不留诊断，只有 decision.failure 有值（失败即拒绝）时才 report()",
+    );
 
     const allowed = await executeToolCall(writeCall("src/api.ts"), hooked, {});
     assert.equal(allowed.isError, false, "没有钩子拒绝的调用照常运行");
@@ -932,9 +995,18 @@ test("工具钩子：抛错、超时、答非所问或等待中被中止的 befo
     );
     const result = await executeToolCall(bash, hooked, signal === undefined ? {} : { signal });
     assert.equal(result.isError, true, `${what}：调用被拒绝`);
-    assert.match(result.content[0]?.text ?? "", /denied/, `${what}：错误结果说明被拒绝`);
+    assert.equal(
+      result.content[0]?.text,
+      'Call to tool "bash" was denied: a permission check failed, so the call was not run',
+      `${what}：错误结果说明被拒绝，理由是固定的 a permission check failed, so the call was not run（钩子怎么失败的只写进诊断，不给模型）`,
+    );
     assert.equal(diagnostics.length, 1, `${what}：留下一行诊断`);
     assert.match(diagnostics[0]?.message ?? "", diagnostic, `${what}：诊断说明钩子怎么失败的`);
+    assert.match(
+      diagnostics[0]?.message ?? "",
+      /^第 1 个 before 钩子.+，bash 的调用被拒绝（失败即拒绝）$/,
+      `${what}：诊断是一整句“第 N 个 before 钩子…，<工具名> 的调用被拒绝（失败即拒绝）”，点名工具`,
+    );
     assert.equal(diagnostics[0]?.source, "bash", `${what}：诊断点名工具`);
   }
   assert.equal(runs(), 0, "失败即拒绝：核心工具一次也没有运行");
@@ -974,6 +1046,26 @@ test("工具钩子：限时只管这一次决定：Infinity 表示不限时，�
   );
   assert.deepEqual(seen, [running.signal], "钩子拿到 { signal: context.signal }：就是这次调用的中止信号");
   assert.equal(getEventListeners(running.signal, "abort").length, 0, "决定之后移除 abort 监听：信号上不留下它");
+
+  // A limit of 0 ms is a limit: the answer 30 ms later comes after the 0 ms timer, which was set first.
+  const zero = hookedRegistry(
+    registry,
+    {
+      before: [
+        async () => {
+          await later(30);
+          return { allow: true };
+        },
+      ],
+      after: [],
+    },
+    { beforeTimeoutMs: 0 },
+  ).get("bash");
+  await assert.rejects(
+    Promise.resolve(zero?.execute(args, {})),
+    /was denied/,
+    "beforeTimeoutMs: 0 是 0 ms 的限时，不是没给：限时是 options.beforeTimeoutMs ?? DEFAULT_BEFORE_TIMEOUT_MS，不用 ||（|| 会把 0 换成 30 秒）",
+  );
 
   const quick = hookedRegistry(registry, { before: [() => undefined], after: [] }, { beforeTimeoutMs: 60_000 }).get(
     "bash",
@@ -1044,6 +1136,7 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
           () => {
             throw new Error("审计日志写不进去");
           },
+          () => void observed.push("third ran"),
           () => {
             // Handled here too, so a hook that is not awaited shows as a missing diagnostic, not a stray rejection.
             const rejected = Promise.reject(new Error("远端审计服务拒绝了"));
@@ -1064,8 +1157,8 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
     );
     assert.deepEqual(
       observed,
-      [`write ${result.content[0]?.text.slice(0, 5)}`],
-      "after 钩子恰好运行一次，看到核心结果",
+      [`write ${result.content[0]?.text.slice(0, 5)}`, "third ran"],
+      "after 钩子恰好运行一次，看到核心结果；第 2 个钩子出错，第 3 个照样运行（每个钩子各自 try/catch，不是一个 try 包住整个循环）",
     );
     assert.equal(
       diagnostics[0]?.message,
@@ -1074,12 +1167,12 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
     );
     assert.match(
       diagnostics[1]?.message ?? "",
-      /第 3 个 after 钩子出错（结果不变）：远端审计服务拒绝了/,
+      /第 4 个 after 钩子出错（结果不变）：远端审计服务拒绝了/,
       "after 钩子要 await：异步钩子的拒绝也只是一行诊断，在调用返回之前留下（不 await 就成了没人接的 rejection）",
     );
 
     await executeToolCall(writeCall("generated/x.ts"), hooked, {});
-    assert.equal(observed.length, 1, "被拒绝的调用没有核心结果，after 钩子不运行");
+    assert.equal(observed.length, 2, "被拒绝的调用没有核心结果，after 钩子不运行");
 
     // A core tool that throws has no result either.
     const failing = new ToolRegistry().register({
@@ -1112,11 +1205,24 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
     // The core output itself, not a copy: details and any field the loop reads later stay the core tool's.
     const coreOutput = { content: [text("ran")], details: { exitCode: 0 } };
     const seenByAfter: unknown[] = [];
-    const passing = hookedRegistry(new ToolRegistry().register({ ...tool("bash"), execute: async () => coreOutput }), {
-      before: [],
-      after: [(_call, output) => void seenByAfter.push(output)],
-    });
-    const returned = await passing.get("bash")?.execute({}, {});
+    const coreSignals: unknown[] = [];
+    const passing = hookedRegistry(
+      new ToolRegistry().register({
+        ...tool("bash"),
+        execute: async (_args, context) => {
+          coreSignals.push(context.signal);
+          return coreOutput;
+        },
+      }),
+      { before: [], after: [(_call, output) => void seenByAfter.push(output)] },
+    );
+    const call = new AbortController();
+    const returned = await passing.get("bash")?.execute({}, { signal: call.signal });
+    assert.deepEqual(
+      coreSignals,
+      [call.signal],
+      "核心工具拿到这次调用的 context：tool.execute(args, context)，带着中止信号（不换成 {}，否则 Esc 停不下正在跑的工具）",
+    );
     assert.ok(
       returned === coreOutput && seenByAfter[0] === coreOutput,
       "返回 output 本身：after 钩子拿到的与调用返回的都是核心工具返回的那个对象（不是 { ...output } 这样的副本）",

@@ -2968,7 +2968,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: '  const listed = skills.filter((skill) => skill.kind !== "context");',
       },
     ],
-    says: /技能目录只列 kind 为 skill 的资源：模板与扩展不写成 <skill>/,
+    says: /技能目录只列 kind 为 skill 的资源：模板与扩展不写成 <skill>|技能目录只在有技能时才写：只有模板与扩展（没有 kind 为 skill 的资源）/,
   },
   {
     checkpoint: "12",
@@ -6514,7 +6514,7 @@ export const plantedMistakes: PlantedMistake[] = [
           '  const toStage: Resource[] = [];\n  for (const file of files) {\n    const problem = (message: string) => outcome.diagnostics.push({ source: file.path, message });\n    let trusted = false;\n    try {\n      trusted = (await options.trusted(file)) === true;\n    } catch (error) {\n      problem(`扩展 ${file.name} 的信任检查出错，没有加载：${errorMessageOf(error)}`);\n    }\n    if (trusted) toStage.push(file);\n    else outcome.skipped.push(file.path);\n  }\n  const settled = await Promise.allSettled(toStage.map((file) => stage(file, options.registry)));\n  for (const [index, file] of toStage.entries()) {\n    const problem = (message: string) => outcome.diagnostics.push({ source: file.path, message });\n    const result = settled[index] as PromiseSettledResult<Staged>;\n    if (result.status === "rejected") {\n      problem(`扩展 ${file.name} 没有加载，什么也没有注册：${errorMessageOf(result.reason)}`);\n      continue;\n    }\n    const staged = result.value;\n',
       },
     ],
-    says: /扩展一个接一个加载：前一个提交（或失败）之后才 import 下一个/,
+    says: /扩展一个接一个加载：前一个提交（或失败）之后才 import 下一个|一个接一个处理：前一个（gate\.mjs）import 并提交之后，才问下一个/,
   },
   {
     checkpoint: "12",
@@ -6746,5 +6746,232 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /modelEventProblem 只读不改/,
+  },
+  {
+    checkpoint: "12",
+    name: "前置元数据不从第一行开始也认：在整个文件里找第一对 ---（walk Z q02）",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: '  const end = lines.indexOf("---", 1);\n  if (lines[0] !== "---" || end === -1) {',
+        replace:
+          '  const start = lines.indexOf("---");\n  const end = start < 0 ? -1 : lines.indexOf("---", start + 1);\n  if (end === -1) {',
+      },
+    ],
+    says: /前置元数据从第一行开始：第一行不是 ---/,
+  },
+  {
+    checkpoint: "12",
+    name: "前置元数据的键不分大小写：Description 覆盖了 description（walk Z r03）",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "fields.set(match[1], unquote",
+        replace: "fields.set(match[1].toLowerCase(), unquote",
+      },
+    ],
+    says: /键逐字比较：只认小写的 name 与 description/,
+  },
+  {
+    checkpoint: "12",
+    name: "$@ 丢掉空串参数（walk Z p14）",
+    lab: "12.3",
+    mutations: [
+      {
+        file: templates,
+        find: 'if (key === "@") return args.join(" ");',
+        replace: 'if (key === "@") return args.filter((arg) => arg !== "").join(" ");',
+      },
+    ],
+    says: /\$@ 是全部参数用一个空格连起来：空串参数也是一个参数/,
+  },
+  {
+    checkpoint: "12",
+    name: "参数只按空格切开，制表符不算空白（walk Z q03）",
+    lab: "12.3",
+    mutations: [{ file: templates, find: "|(\\S+)/g", replace: "|([^ ]+)/g" }],
+    says: /按空白切开：制表符与换行也是空白/,
+  },
+  {
+    checkpoint: "12",
+    name: "只有模板与扩展时也写出空的技能目录（walk Z r02）",
+    lab: "12.3",
+    mutations: [{ file: resourceContext, find: "  if (listed.length > 0) {", replace: "  if (skills.length > 0) {" }],
+    says: /技能目录只在有技能时才写：只有模板与扩展/,
+  },
+  {
+    checkpoint: "12",
+    name: "每个 </context_file> 后面多一个换行（walk Z q16）",
+    lab: "12.3",
+    mutations: [
+      {
+        file: resourceContext,
+        find: "\\n</context_file>`);",
+        replace: "\\n</context_file>\\n`);",
+      },
+    ],
+    says: /一个上下文文件就是一段：<context_file path=…>、内容、<\/context_file> 各占一行/,
+  },
+  {
+    checkpoint: "12",
+    name: "skipped 记下文件名而不是完整路径（walk Z p18）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "outcome.skipped.push(file.path);",
+        replace: "outcome.skipped.push(file.name);",
+      },
+    ],
+    says: /skipped 记下 file\.path（扩展的完整路径，和 loaded 一样）/,
+  },
+  {
+    checkpoint: "12",
+    name: "加载失败的扩展也记进 skipped（walk Z q05）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source lines as written
+        find: "没有加载，什么也没有注册：${errorMessageOf(error)}`);\n      continue;",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the source lines as written
+          "没有加载，什么也没有注册：${errorMessageOf(error)}`);\n      outcome.skipped.push(file.path);\n      continue;",
+      },
+    ],
+    says: /skipped 只记不被信任的扩展/,
+  },
+  {
+    checkpoint: "12",
+    name: "扩展的 before 钩子插到已有钩子前面（unshift）（walk Z p20）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "options.hooks.before.push(...staged.hooks.before);",
+        replace: "options.hooks.before.unshift(...staged.hooks.before);",
+      },
+    ],
+    says: /扩展的钩子接到 hooks\.before \/ hooks\.after 后面（push）/,
+  },
+  {
+    checkpoint: "12",
+    name: "扩展的 after 钩子插到已有钩子前面（unshift）（walk Z r04）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "options.hooks.after.push(...staged.hooks.after);",
+        replace: "options.hooks.after.unshift(...staged.hooks.after);",
+      },
+    ],
+    says: /扩展的钩子接到 hooks\.before \/ hooks\.after 后面（push）/,
+  },
+  {
+    checkpoint: "12",
+    name: "先把每个文件的信任都问一遍，再逐个 import（walk Z r01）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "  for (const file of files) {\n    const problem",
+        replace:
+          "  const answers = new Map<Resource, unknown>();\n  for (const file of files) {\n    try {\n      answers.set(file, await options.trusted(file));\n    } catch (error) {\n      answers.set(file, error instanceof Error ? error : new Error(String(error)));\n    }\n  }\n  for (const file of files) {\n    const problem",
+      },
+      {
+        file: loadExtensionsFile,
+        find: "      trusted = (await options.trusted(file)) === true;",
+        replace:
+          "      const answer = answers.get(file);\n      if (answer instanceof Error) throw answer;\n      trusted = answer === true;",
+      },
+    ],
+    says: /一个接一个处理：前一个（gate\.mjs）import 并提交之后，才问下一个/,
+  },
+  {
+    checkpoint: "12",
+    name: "核心工具拿到 {} 而不是这次调用的 context（walk Z q09）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        find: "      const output = await tool.execute(args, context);",
+        replace: "      const output = await tool.execute(args, {});",
+      },
+    ],
+    says: /核心工具拿到这次调用的 context/,
+  },
+  {
+    checkpoint: "12",
+    name: "失败即拒绝时把钩子的失败写给模型，而不是固定的理由（walk Z p26）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source lines as written
+        find: "was denied: ${decision.reason}`",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source lines as written
+        replace: "was denied: ${decision.failure ?? decision.reason}`",
+      },
+    ],
+    says: /理由是固定的 a permission check failed, so the call was not run/,
+  },
+  {
+    checkpoint: "12",
+    name: "普通的拒绝也留一行诊断（walk Z q08）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        find: "        if (decision.failure !== undefined) {\n",
+        replace: "        {\n",
+      },
+    ],
+    says: /普通的拒绝（\{ allow: false, reason \}）不是失败：不留诊断/,
+  },
+  {
+    checkpoint: "12",
+    name: "失败即拒绝的诊断没有点名工具（walk Z p24）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source lines as written
+        find: "${decision.failure}，${tool.name} 的调用被拒绝",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source lines as written
+        replace: "${decision.failure}，调用被拒绝",
+      },
+    ],
+    says: /诊断是一整句“第 N 个 before 钩子…，<工具名> 的调用被拒绝（失败即拒绝）”/,
+  },
+  {
+    checkpoint: "12",
+    name: "限时用 || 取默认值：beforeTimeoutMs 0 变成 30 秒（walk Z p27）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        find: "options.beforeTimeoutMs ?? DEFAULT_BEFORE_TIMEOUT_MS",
+        replace: "options.beforeTimeoutMs || DEFAULT_BEFORE_TIMEOUT_MS",
+      },
+    ],
+    says: /beforeTimeoutMs: 0 是 0 ms 的限时/,
+  },
+  {
+    checkpoint: "12",
+    name: "一个 try 包住整个 after 循环：第一个出错的钩子让后面的不再运行（walk Z p23）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source lines as written
+        find: "      for (const [index, hook] of hooks.after.entries()) {\n        try {\n          await hook(call, output);\n        } catch (error) {\n          report(`第 ${index + 1} 个 after 钩子出错（结果不变）：${errorMessageOf(error)}`);\n        }\n      }",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the source lines as written
+          "      let index = 0;\n      try {\n        for (const hook of hooks.after) {\n          await hook(call, output);\n          index++;\n        }\n      } catch (error) {\n        report(`第 ${index + 1} 个 after 钩子出错（结果不变）：${errorMessageOf(error)}`);\n      }",
+      },
+    ],
+    says: /第 2 个钩子出错，第 3 个照样运行（每个钩子各自 try\/catch/,
   },
 ];

@@ -40,11 +40,12 @@ function withHooks(tool: Tool, hooks: HookSet, options: HookOptions): Tool {
       const call: HookCall = { name: tool.name, arguments: args };
       // Lab 12.5 ①：按顺序问每个 before 钩子：decide(() => hook(call, { signal: context.signal }), options, context)。
       // 允许就问下一个；第一个拒绝就定了（后面的不再问）：decision.failure 有值时先 report() 一行
-      // `第 ${index + 1} 个 before 钩子${failure}，${tool.name} 的调用被拒绝（失败即拒绝）`，然后抛出
+      // `第 ${index + 1} 个 before 钩子${failure}，${tool.name} 的调用被拒绝（失败即拒绝）`（普通的拒绝不 report），然后抛出
       // `Call to tool "${tool.name}" was denied: ${reason}`：executeToolCall 把它配成错误结果，核心工具不运行。
       // Lab 12.5 ②：都允许了才运行核心工具 tool.execute(args, context)；它抛错就没有 output：错误照样抛出去，after
       // 钩子不运行。拿到 output 之后每个 after 钩子恰好调用一次
-      // (call, output)；它抛错只 report() 一行 `第 ${index + 1} 个 after 钩子出错（结果不变）：…`。返回 output 本身。
+      // (call, output)；它抛错只 report() 一行 `第 ${index + 1} 个 after 钩子出错（结果不变）：…`，
+      // 后面的 after 钩子照样运行（每个钩子各自 try）。返回 output 本身。
       throw new Error("Lab 12.5 工具钩子 尚未实现");
     },
   };
@@ -55,7 +56,7 @@ type Decision = { allow: true } | { allow: false; reason: string; failure?: stri
 
 /** One hook's decision: a throw, a malformed answer, no answer in time or an abort all deny. */
 async function decide(run: () => unknown, options: HookOptions, context: ToolHookContext): Promise<Decision> {
-  // Lab 12.5 ③：失败即拒绝。限时是 options.beforeTimeoutMs ?? DEFAULT_BEFORE_TIMEOUT_MS（Infinity 表示不限时：
+  // Lab 12.5 ③：失败即拒绝。限时是 options.beforeTimeoutMs ?? DEFAULT_BEFORE_TIMEOUT_MS（用 ??，不用 ||：0 也是限时；Infinity 表示不限时：
   // 那就不设计时器，setTimeout 不接受 Infinity，会在 1 ms 后就触发）。
   // 让 Promise.race() 在两者之间选先到的：钩子的答复 Promise.resolve().then(run).then(checked)，与一个在限时到了
   // （failed(`在 ${limit} ms 内没有答复`)）或 context.signal 中止时（failed("还没有答复，运行就被中止了")，已经

@@ -35,10 +35,10 @@ export async function loadExtensions(
 ): Promise<LoadedExtensions> {
   // Lab 12.4 ①：按顺序、一个接一个处理每个文件：前一个提交（或失败、跳过）之后才处理下一个，不一起 import
   // （前面的扩展提交的工具，就是后面的扩展的“已有的工具”）。先问 await options.trusted(file)（它可以是异步的），只有恰好是 true 才算信任；它抛错也算
-  // 不信任，并留一行诊断（`扩展 ${file.name} 的信任检查出错，没有加载：…`，source 是 file.path）。不信任的记进
-  // skipped，接着看下一个：在这之前不能有任何 import()，否则它的顶层代码已经运行了。
+  // 不信任，并留一行诊断（`扩展 ${file.name} 的信任检查出错，没有加载：…`，source 是 file.path）。不信任的把 file.path 记进
+  // skipped（只记不被信任的；加载失败的只留诊断），接着看下一个：在这之前不能有任何 import()，否则它的顶层代码已经运行了。
   // Lab 12.4 ②：信任的交给 stage()；它抛错就留一行诊断（`扩展 ${file.name} 没有加载，什么也没有注册：…`，
-  // source 同样是 file.path）并接着处理下一个（continue，不是 break）。成功才提交：staged 的工具逐个 registry.register()，钩子接到 hooks.before / hooks.after 后面，
+  // source 同样是 file.path）并接着处理下一个（continue，不是 break）。成功才提交：staged 的工具逐个 registry.register()，钩子接到 hooks.before / hooks.after 后面（push，已有的钩子仍在前），
   // 路径记进 loaded。一个坏文件从不让 loadExtensions 抛出。
   throw new Error("Lab 12.4 信任门 尚未实现");
 }

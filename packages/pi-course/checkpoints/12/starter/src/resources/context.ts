@@ -15,7 +15,7 @@ export function formatResourceContext(
   contextFiles: readonly { path: string; content: string }[],
   skills: readonly Resource[],
 ): string {
-  // Lab 12.3 ③：每个上下文文件按给的顺序写成 `<context_file path="${path}">\n${content.trim()}\n</context_file>`。
+  // Lab 12.3 ③：每个上下文文件按给的顺序写成 `<context_file path="${path}">\n${content.trim()}\n</context_file>`（前后不多换行）。
   // skills 里 kind 为 "skill" 的（别的种类不算）至少有一个时，才再写一段（没有技能就没有这一段，哪怕有上下文文件）：
   // 第一行 <available_skills>，第二行
   // "Activate a skill to read its instructions before you follow it."，每个技能

@@ -18,7 +18,7 @@ export function renderTemplate(
   args: readonly string[],
 ): UserMessage {
   // Lab 12.3 ①：模板的文字是 template.text，或者（一个发现的模板资源）读 template.path 的文件。
-  // 用一个正则 /\$([1-9@$])/g 一遍替换：$$ → $，$@ → 参数用一个空格连起来，$N → 第 N 个参数（缺了就是空串）。
+  // 用一个正则 /\$([1-9@$])/g 一遍替换：$$ → $，$@ → 参数用一个空格连起来（空串参数也算一个），$N → 第 N 个参数（缺了就是空串）。
   // 一遍从左到右：替换进去的参数不会再被扫描，参数里的 "$1" 原样留下。返回 userMessage(渲染的文字)。
   throw new Error("Lab 12.3 模板与上下文 尚未实现");
 }
@@ -28,7 +28,7 @@ export function renderTemplate(
  * (the quotes themselves are dropped). An unclosed quote is a one-line error.
  */
 export function splitTemplateArgs(line: string): string[] {
-  // Lab 12.3 ②：用 /"([^"]*)"|'([^']*)'|(\S+)/g 逐个匹配：引号里的是一个参数（去掉引号；空的 "" 或 '' 也是
+  // Lab 12.3 ②：用 /"([^"]*)"|'([^']*)'|(\S+)/g 逐个匹配（\S 之外的空格、制表符、换行都是分隔）：引号里的是一个参数（去掉引号；空的 "" 或 '' 也是
   // 一个参数，空串），其余是一个词。一个不带引号的词里还有 " 或 '，就是没配对的引号：一行报错
   // `参数 ${词} 里的引号没有配对：用成对的 "…" 或 '…' 把带空格的参数包起来`。
   throw new Error("Lab 12.3 模板与上下文 尚未实现");
