@@ -118,14 +118,14 @@ async function main(): Promise<void> {
       onBuild(build) {
         if (!build.ok) return;
         screen.line(table.head);
-        screen.progress(`运行 ${checkpoint.labs.length} 段 Lab 的测试（0/${checkpoint.labs.length} 完成）……`);
+        screen.progress(`运行 ${checkpoint.labs.length} 段 Lab 的测试（已运行 0/${checkpoint.labs.length} 段）……`);
       },
       onLab(progress) {
         finished += 1;
         screen.line(table.row(progress));
         // On a terminal the progress line is rewritten under the rows; in a log one such line is enough.
         if (finished < checkpoint.labs.length && process.stdout.isTTY)
-          screen.progress(`运行 Lab 测试（${finished}/${checkpoint.labs.length} 完成）……`);
+          screen.progress(`运行 Lab 测试（已运行 ${finished}/${checkpoint.labs.length} 段）……`);
       },
     });
     if (!verification.built) screen.line(formatBuildFailure(verification.build, context));

@@ -40,6 +40,11 @@ test("穷尽：每一种 ModelEvent 都有自己的一行，终态 done 与 erro
     "text_delta 的一行是 text_delta 加上 JSON.stringify(delta)，不是自己加引号：delta 里的引号、反斜杠与换行都被转义，一个事件只占一行",
   );
   assert.equal(
+    eventLine({ type: "toolcall_delta", delta: ' "path": "a.ts" ' }),
+    'toolcall_delta  "path": "a.ts" ',
+    "toolcall_delta 的一行是 toolcall_delta 加一个空格再加 delta：delta 原样写出，开头与结尾的空格也是参数 JSON 的一部分，不 trim",
+  );
+  assert.equal(
     eventLine({ type: "text_delta", delta: "  缩进的一行\n" }),
     'text_delta "  缩进的一行\\n"',
     "text_delta 的一行是 text_delta 加上 JSON.stringify(delta)：delta 原样写出，开头与结尾的空格、换行也是模型的输出，不 trim",
@@ -70,11 +75,9 @@ function problemOf(value: unknown): string | undefined {
 }
 
 function assertUnchanged(value: unknown, before: unknown): void {
-  assert.deepEqual(
-    value,
-    before,
-    `modelEventProblem 只读不改：检查之后 ${JSON.stringify(before)} 与检查之前一样（不删键、不补字段、不改写传进来的值）`,
-  );
+  const readOnly = `modelEventProblem 只读不改：检查之后 ${JSON.stringify(before)} 与检查之前一样（不删键、不补字段、不改写、不 trim，也不冻结传进来的值）`;
+  if (typeof value === "object" && value !== null) assert.equal(Object.isFrozen(value), false, readOnly);
+  assert.deepEqual(value, before, readOnly);
 }
 
 test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent，合法的事件原样通过", () => {
@@ -125,11 +128,13 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
   for (const empty of [
     { type: "text_delta", delta: "" },
     { type: "toolcall_delta", delta: "" },
+    { type: "text_delta", delta: "  缩进\n" },
+    { type: "toolcall_delta", delta: ' "a": 1 ' },
   ]) {
     assert.equal(
       problemOf(empty),
       undefined,
-      `delta 只要是字符串就合法，空字符串也是：${JSON.stringify(empty)} 不拒绝（协议只要求 string delta）`,
+      `delta 只要是字符串就合法，空字符串、前后有空白的也是：${JSON.stringify(empty)} 不拒绝（协议只要求 string delta）`,
     );
   }
 });
@@ -167,6 +172,11 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     ],
     [{ type: "toolcall_end", toolCall: { ...readCall, id: 1 } }, "toolCall needs a string id and name"],
     [{ type: "toolcall_end", toolCall: { ...readCall, arguments: "{}" } }, "toolCall arguments must be an object"],
+    [
+      { type: "toolcall_end", toolCall: { type: "toolCall", id: "call-1", name: "read" } },
+      "toolCall arguments must be an object",
+      "没有 arguments 的 toolCall 是坏调用：原样交给 toolCallProblem()，不替它补上 arguments: {}",
+    ],
     [{ type: "done", reason: "error" }, '"done" needs reason "stop", "toolUse" or "length"'],
     [
       { type: "done", reason: "STOP" },
@@ -174,6 +184,31 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
       "reason 原样比较：大小写不同的 STOP 不在列表里",
     ],
     [{ type: "error", reason: "stop" }, '"error" needs reason "error" or "aborted"'],
+    [
+      { type: "error", reason: "length" },
+      '"error" needs reason "error" or "aborted"',
+      "error 的 reason 只有 error、aborted：done 的 length、toolUse 不在 error 的列表里",
+    ],
+    [
+      { type: "error", reason: "toolUse" },
+      '"error" needs reason "error" or "aborted"',
+      "error 的 reason 只有 error、aborted：done 的 length、toolUse 不在 error 的列表里",
+    ],
+    [
+      { type: "error", reason: "Aborted" },
+      '"error" needs reason "error" or "aborted"',
+      "reason 原样比较：大小写不同的 Aborted 不在列表里（done 与 error 都一样）",
+    ],
+    [
+      { type: "error", reason: "error " },
+      '"error" needs reason "error" or "aborted"',
+      'reason 原样比较：不 trim，末尾多一个空格的 "error " 不在列表里（done 与 error 都一样）',
+    ],
+    [
+      { type: "done", reason: " stop" },
+      '"done" needs reason "stop", "toolUse" or "length"',
+      'reason 原样比较：不 trim，前面多一个空格的 " stop" 不在列表里（done 与 error 都一样）',
+    ],
     [{ type: "error", reason: "error", message: 500 }, '"error" message must be a string'],
     [{ type: "error", reason: "aborted", message: null }, '"error" message must be a string'],
     [{ type: "done", reason: "aborted" }, '"done" needs reason "stop", "toolUse" or "length"'],

@@ -1103,7 +1103,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: '      return typeof value.delta === "string" && value.delta !== "" ? undefined',
       },
     ],
-    says: /delta 只要是字符串就合法，空字符串也是/,
+    says: /delta 只要是字符串就合法，空字符串(、前后有空白的)?也是/,
   },
   {
     checkpoint: "02",
@@ -6973,5 +6973,101 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /第 2 个钩子出错，第 3 个照样运行（每个钩子各自 try\/catch/,
+  },
+  {
+    checkpoint: "01",
+    name: "替没有 arguments 的 toolCall 补上 arguments: {}（walk AA P39）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return toolCallProblem(value.toolCall);",
+        replace:
+          "      if (isRecord(value.toolCall) && value.toolCall.arguments === undefined) value.toolCall.arguments = {};\n      return toolCallProblem(value.toolCall);",
+      },
+    ],
+    says: /modelEventProblem 只读不改/,
+  },
+  {
+    checkpoint: "01",
+    name: "toolcall_delta 的一行写出 trim 之后的 delta（walk AA P40）",
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "      return `toolcall_delta ${event.delta}`;",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "      return `toolcall_delta ${event.delta.trim()}`;",
+      },
+    ],
+    says: /toolcall_delta 的一行是 toolcall_delta 加一个空格再加 delta：delta 原样写出/,
+  },
+  {
+    checkpoint: "01",
+    name: "error 的 reason 先转小写再比较（walk AA P41）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      if (!ERROR_REASONS.includes(value.reason)) return",
+        replace:
+          '      if (typeof value.reason !== "string" || !ERROR_REASONS.includes(value.reason.toLowerCase())) return',
+      },
+    ],
+    says: /reason 原样比较：大小写不同的 Aborted 不在列表里/,
+  },
+  {
+    checkpoint: "01",
+    name: "done 的 reason 先 trim 再比较（walk AA P42）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return DONE_REASONS.includes(value.reason) ?",
+        replace: '      return typeof value.reason === "string" && DONE_REASONS.includes(value.reason.trim()) ?',
+      },
+    ],
+    says: /reason 原样比较：不 trim，前面多一个空格的 " stop" 不在列表里/,
+  },
+  {
+    checkpoint: "01",
+    name: "检查时冻结调用者的对象（walk AA P44）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  if (!isRecord(value)) return "expected an object";',
+        replace: '  if (!isRecord(value)) return "expected an object";\n  Object.freeze(value);',
+      },
+    ],
+    says: /modelEventProblem 只读不改.*也不冻结传进来的值/,
+  },
+  {
+    checkpoint: "01",
+    name: "检查时就地 trim 调用者对象上的 delta（walk AA P48）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '    case "toolcall_delta":\n      return typeof value.delta === "string"',
+        replace:
+          '    case "toolcall_delta":\n      if (typeof value.delta === "string") value.delta = value.delta.trim();\n      return typeof value.delta === "string"',
+      },
+    ],
+    says: /modelEventProblem 只读不改/,
+  },
+  {
+    checkpoint: "01",
+    name: "error 的 reason 列表多了 length（walk AA P49）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      if (!ERROR_REASONS.includes(value.reason)) return",
+        replace: '      if (![...ERROR_REASONS, "length"].includes(value.reason)) return',
+      },
+    ],
+    says: /error 的 reason 只有 error、aborted：done 的 length、toolUse 不在 error 的列表里/,
   },
 ];
