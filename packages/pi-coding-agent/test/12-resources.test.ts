@@ -198,6 +198,11 @@ test("资源的根：同类同名时后面的根胜出并记下谁遮住了谁�
       "同类同名只留一个：后面的根（工作区）胜出；不同种类的同名资源互不影响",
     );
     assert.deepEqual(
+      catalogue.shadowed.filter((entry) => entry?.winner?.kind === "context" || entry?.shadowed?.kind === "context"),
+      [],
+      "上下文文件不遮挡：shadowed 里没有上下文文件（各根的 AGENTS.md、CLAUDE.md 都生效，谁也没遮住谁）",
+    );
+    assert.deepEqual(
       catalogue.shadowed.map(({ winner, shadowed }) => [winner.path, shadowed.path]),
       [
         [appReview, globalReview],
@@ -288,6 +293,18 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
     () => parseSkillFile("# Release notes\n---\nname: release\ndescription: x\n---\n正文\n", "a/SKILL.md"),
     /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/,
     "前置元数据从第一行开始：第一行不是 ---，后面即使有一对 --- 也不是前置元数据（看 lines[0]，不是在整个文件里找第一个 ---）",
+  );
+  for (const opening of [" ---", "--- "]) {
+    assert.throws(
+      () => parseSkillFile(`${opening}\nname: release\ndescription: x\n---\n`, "a/SKILL.md"),
+      /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/,
+      `第一行就是 ---，逐字比较：${JSON.stringify(opening)} 不是 ---（不 trim）`,
+    );
+  }
+  assert.deepEqual(
+    fieldsOf("---\nname: release\ndescription: 用法: npm run release -- --tag=next\n---\n"),
+    { name: "release", description: "用法: npm run release -- --tag=next" },
+    "值是第一个冒号之后的全部（trim 之后）：值里再有冒号也是值的一部分，不按冒号切开",
   );
   assert.deepEqual(
     fieldsOf("---\nname: release\ndescription: 真的描述\nDescription: 大写开头的键\nNAME: other\n---\n"),
@@ -492,7 +509,12 @@ test("模板与上下文：参数按空白切开，引号把词组在一起；�
     ["login", "42", "next"],
     "按空白切开：制表符与换行也是空白（\\S+ 是一个词，不是只按空格切）",
   );
-  assert.throws(() => splitTemplateArgs(`fix "login`), /引号没有配对/, "没配对的引号是一行错误");
+  assert.throws(
+    () => splitTemplateArgs(`fix "login`),
+    { message: `参数 "login 里的引号没有配对：用成对的 "…" 或 '…' 把带空格的参数包起来` },
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the starter's sentence, quoted for the learner
+    "没配对的引号是一行错误，原样是 `参数 ${词} 里的引号没有配对：用成对的 \"…\" 或 '…' 把带空格的参数包起来`：点名那个词，并说出怎么改",
+  );
   assert.throws(
     () => splitTemplateArgs(`fix 'login`),
     /引号没有配对/,
@@ -664,7 +686,11 @@ test("信任门：信任在 import() 之前决定，不被信任的扩展的顶�
       "skipped 记下 file.path（扩展的完整路径，和 loaded 一样），不是 file.name",
     );
     assert.equal(hooks.before.length, 1, "被信任的扩展的钩子登记了");
-    assert.match(outcome.diagnostics[0]?.message ?? "", /扩展 odd\.mjs 的信任检查出错/, "信任检查出错留下一行诊断");
+    assert.equal(
+      outcome.diagnostics[0]?.message,
+      "扩展 odd.mjs 的信任检查出错，没有加载：信任记录读不出来",
+      "信任检查出错留下一行诊断，原样是“扩展 <名字> 的信任检查出错，没有加载：<错误>”",
+    );
     assert.equal(
       outcome.diagnostics[0]?.source,
       path.join(tree.workspace, "extensions/odd.mjs"),
@@ -744,6 +770,7 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
     const gate: HookSet["before"][number] = () => undefined;
     const audit: HookSet["after"][number] = () => undefined;
     const hooks: HookSet = { before: [gate], after: [audit] };
+    const [beforeList, afterList] = [hooks.before, hooks.after];
     const outcome = await loadExtensions(discoverResources(rootsOf(tree)).resources, {
       trusted: () => true,
       registry,
@@ -771,6 +798,10 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       [hooks.before.length, hooks.after.length],
       [2, 2],
       "失败的扩展的钩子也没有登记：已有的一个之外，只有成功的那一个",
+    );
+    assert.ok(
+      hooks.before === beforeList && hooks.after === afterList,
+      "钩子 push 进传进来的数组：hooks.before / hooks.after 还是原来那两个数组，不换成新数组（拿着数组的人也看得到新钩子）",
     );
     assert.ok(
       hooks.before[0] === gate && hooks.after[0] === audit,
@@ -808,6 +839,11 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       outcome.diagnostics[0]?.message ?? "",
       /扩展 a-broken\.mjs 没有加载，什么也没有注册：配置缺失/,
       "诊断说明工厂失败的原因",
+    );
+    assert.equal(
+      outcome.diagnostics[0]?.source,
+      broken,
+      "加载失败的诊断，source 同样是 file.path（扩展的完整路径），不是 file.name",
     );
     assert.match(outcome.diagnostics[1]?.message ?? "", /工具名 read 已经有人用了/, "诊断点名冲突的工具名");
     assert.match(
@@ -1205,23 +1241,24 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
     // The core output itself, not a copy: details and any field the loop reads later stay the core tool's.
     const coreOutput = { content: [text("ran")], details: { exitCode: 0 } };
     const seenByAfter: unknown[] = [];
-    const coreSignals: unknown[] = [];
+    const coreSaw: unknown[] = [];
     const passing = hookedRegistry(
       new ToolRegistry().register({
         ...tool("bash"),
         execute: async (_args, context) => {
-          coreSignals.push(context.signal);
+          coreSaw.push(context.signal, context.reportProgress);
           return coreOutput;
         },
       }),
       { before: [], after: [(_call, output) => void seenByAfter.push(output)] },
     );
     const call = new AbortController();
-    const returned = await passing.get("bash")?.execute({}, { signal: call.signal });
+    const reportProgress = () => undefined;
+    const returned = await passing.get("bash")?.execute({}, { signal: call.signal, reportProgress });
     assert.deepEqual(
-      coreSignals,
-      [call.signal],
-      "核心工具拿到这次调用的 context：tool.execute(args, context)，带着中止信号（不换成 {}，否则 Esc 停不下正在跑的工具）",
+      coreSaw,
+      [call.signal, reportProgress],
+      "核心工具拿到这次调用的 context 本身：tool.execute(args, context)，带着中止信号与 reportProgress（不换成 {} 或只带 signal 的新对象，否则 Esc 停不下正在跑的工具，进度也丢了）",
     );
     assert.ok(
       returned === coreOutput && seenByAfter[0] === coreOutput,

@@ -7070,4 +7070,115 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /error 的 reason 只有 error、aborted：done 的 length、toolUse 不在 error 的列表里/,
   },
+  {
+    checkpoint: "12",
+    name: "上下文文件重名时也记进 shadowed（walk AA #38）",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceCatalogue,
+        find: '    if (resource.kind === "context") continue;',
+        replace:
+          '    if (resource.kind === "context") {\n      const earlier = contextFiles.find((file) => file !== resource && file.name === resource.name && contextFiles.indexOf(file) < contextFiles.indexOf(resource));\n      if (earlier !== undefined) shadowed.push({ winner: resource, shadowed: earlier });\n      continue;\n    }',
+      },
+    ],
+    says: /上下文文件不遮挡：shadowed 里没有上下文文件/,
+  },
+  {
+    checkpoint: "12",
+    name: "第一行 trim 之后是 --- 就算前置元数据（walk AA #45）",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: 'if (lines[0] !== "---" || end === -1) {',
+        replace: 'if (lines[0]?.trim() !== "---" || end === -1) {',
+      },
+    ],
+    says: /第一行就是 ---，逐字比较/,
+  },
+  {
+    checkpoint: "12",
+    name: "前置元数据的值按冒号切开，只取第二段（walk AA #40）",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: 'fields.set(match[1], unquote((match[2] ?? "").trim()));',
+        replace: 'fields.set(match[1], unquote((line.split(":")[1] ?? "").trim()));',
+      },
+    ],
+    says: /值是第一个冒号之后的全部/,
+  },
+  {
+    checkpoint: "12",
+    name: "没配对的引号只说“引号没有配对”，不点名那个词（walk AA #18）",
+    lab: "12.3",
+    mutations: [
+      {
+        file: templates,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "throw new Error(`参数 ${word} 里的引号没有配对：用成对的 \"…\" 或 '…' 把带空格的参数包起来`);",
+        replace: 'throw new Error("引号没有配对");',
+      },
+    ],
+    says: /没配对的引号是一行错误，原样是/,
+  },
+  {
+    checkpoint: "12",
+    name: "信任检查出错的诊断少了“没有加载”（walk AA #13）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "的信任检查出错，没有加载：${errorMessageOf(error)}`",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "的信任检查出错：${errorMessageOf(error)}`",
+      },
+    ],
+    says: /信任检查出错留下一行诊断，原样是/,
+  },
+  {
+    checkpoint: "12",
+    name: "加载失败的诊断 source 写成 file.name（walk AA #9）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "      problem(`扩展 ${file.name} 没有加载，什么也没有注册：${errorMessageOf(error)}`);",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+          "      outcome.diagnostics.push({ source: file.name, message: `扩展 ${file.name} 没有加载，什么也没有注册：${errorMessageOf(error)}` });",
+      },
+    ],
+    says: /加载失败的诊断，source 同样是 file\.path/,
+  },
+  {
+    checkpoint: "12",
+    name: "钩子数组换成新数组，而不是 push 进原来的（walk AA #44）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "    options.hooks.before.push(...staged.hooks.before);",
+        replace: "    options.hooks.before = [...options.hooks.before, ...staged.hooks.before];",
+      },
+    ],
+    says: /钩子 push 进传进来的数组/,
+  },
+  {
+    checkpoint: "12",
+    name: "核心工具拿到只带 signal 的新 context，进度丢了（walk AA #42）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        find: "      const output = await tool.execute(args, context);",
+        replace: "      const output = await tool.execute(args, { signal: context.signal });",
+      },
+    ],
+    says: /核心工具拿到这次调用的 context 本身/,
+  },
 ];

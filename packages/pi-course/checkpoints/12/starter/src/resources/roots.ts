@@ -20,7 +20,8 @@ export function resourceRoots(options: { globalDir?: string; workspace: string; 
   // 的上级）就一行报错：
   // `stopAt ${stopAt} 不是工作区 ${workspace} 或它的上级目录：给工作区所在的仓库根目录`（两个都是真实路径）。
   // Lab 12.1 ②：从工作区的上一级开始往外走，直到 stopAt（含）为止，每一层是一个 ancestor 根；
-  // 走的方向是从里往外，结果要从外往里（最外层在前），用 unshift。
+  // 走的方向是从里往外，结果要从外往里（最外层在前），用 unshift。stopAt 就是工作区时没有 ancestor 根：
+  // 结果只有（global 与）workspace 一个工作区根。
   // Lab 12.1 ③：给了 globalDir 且它存在时，它是第一个根（global）；工作区是最后一个（workspace）。
   throw new Error("Lab 12.1 根与优先级 尚未实现");
 }
