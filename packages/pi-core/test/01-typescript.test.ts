@@ -40,6 +40,11 @@ test("穷尽：每一种 ModelEvent 都有自己的一行，终态 done 与 erro
     "text_delta 的一行是 text_delta 加上 JSON.stringify(delta)，不是自己加引号：delta 里的引号、反斜杠与换行都被转义，一个事件只占一行",
   );
   assert.equal(
+    eventLine({ type: "error", reason: "error", message: "  磁盘满了\n" }),
+    "error error:   磁盘满了\n",
+    "error 的一行是 error <reason>: <message>：message 原样写出，开头与结尾的空格、换行也照写，不 trim",
+  );
+  assert.equal(
     eventLine({ type: "toolcall_delta", delta: ' "path": "a.ts" ' }),
     'toolcall_delta  "path": "a.ts" ',
     "toolcall_delta 的一行是 toolcall_delta 加一个空格再加 delta：delta 原样写出，开头与结尾的空格也是参数 JSON 的一部分，不 trim",
@@ -75,9 +80,15 @@ function problemOf(value: unknown): string | undefined {
 }
 
 function assertUnchanged(value: unknown, before: unknown): void {
-  const readOnly = `modelEventProblem 只读不改：检查之后 ${JSON.stringify(before)} 与检查之前一样（不删键、不补字段、不改写、不 trim，也不冻结传进来的值）`;
-  if (typeof value === "object" && value !== null) assert.equal(Object.isFrozen(value), false, readOnly);
+  const readOnly = `modelEventProblem 只读不改：检查之后 ${JSON.stringify(before)} 与检查之前一样（不删键、不补字段、不改写、不 trim，也不冻结传进来的值或它里面的对象）`;
+  assert.equal(anyFrozen(value), false, readOnly);
   assert.deepEqual(value, before, readOnly);
+}
+
+/** Whether `value` or any object inside it is frozen. */
+function anyFrozen(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  return Object.isFrozen(value) || Object.values(value).some(anyFrozen);
 }
 
 test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent，合法的事件原样通过", () => {
@@ -107,6 +118,8 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
     { type: "toolcall_delta", delta: "{", index: 0 },
     { type: "toolcall_end", toolCall: readCall, index: 0 },
     { type: "done", reason: "stop", usage: { output: 3 } },
+    { type: "done", reason: "stop", message: 5 },
+    { type: "start", message: null },
     { type: "error", reason: "error", message: "overloaded", status: 529 },
   ]) {
     assert.equal(
@@ -154,6 +167,11 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     [{ type: "__proto__" }, 'unknown event type "__proto__"', typeAsIs],
     [{}, "unknown event type undefined", "原因里的 type 是 JSON.stringify(value.type)：没有 type 时是 undefined"],
     [{ type: 5 }, "unknown event type 5", "原因里的 type 是 JSON.stringify(value.type)：数字不加引号"],
+    [
+      { type: ["start"] },
+      'unknown event type ["start"]',
+      'type 逐字比较：数组 ["start"] 不是 "start"（不先 String() 再比较），原因里是 JSON.stringify(value.type)',
+    ],
     [
       { type: 'a"b' },
       'unknown event type "a\\"b"',
@@ -229,6 +247,16 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     assert.notEqual(problem, undefined, `${refusal}；modelEventProblem 却返回了 undefined（没有问题）`);
     assert.equal(problem, reason, refusal);
     assert.equal(isModelEvent(value), false, `isModelEvent 拒绝 ${JSON.stringify(value)}`);
+  }
+  for (const type of ["text_delta", "toolcall_delta"]) {
+    for (const delta of [null, true, {}, ["x"]]) {
+      const value = { type, delta };
+      assert.equal(
+        problemOf(value),
+        `"${type}" needs a string delta`,
+        `${JSON.stringify(value)} 应当被拒绝，原因是 "${type}" needs a string delta：delta 必须是字符串，null、布尔、对象、数组都不是（检查 typeof delta === "string"，不是挑出几种不对的类型）`,
+      );
+    }
   }
   for (const message of [true, {}, ["x"]]) {
     const value = { type: "error", reason: "error", message };

@@ -7181,4 +7181,73 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /核心工具拿到这次调用的 context 本身/,
   },
+  {
+    checkpoint: "01",
+    name: 'type 先 String() 再比较：["start"] 当成 start（walk AB #7）',
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  switch (value.type) {\n    case "start":',
+        replace: '  switch (String(value.type)) {\n    case "start":',
+      },
+    ],
+    says: /type 逐字比较：数组 \["start"\] 不是 "start"/,
+  },
+  {
+    checkpoint: "01",
+    name: "error 的一行写出 trim 之后的 message（walk AB #23）",
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: ": `error ${event.reason}: ${event.message}`",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: ": `error ${event.reason}: ${event.message.trim()}`",
+      },
+    ],
+    says: /message 原样写出，开头与结尾的空格、换行也照写，不 trim/,
+  },
+  {
+    checkpoint: "01",
+    name: "检查时冻结调用者对象里的 toolCall（walk AB #30）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return toolCallProblem(value.toolCall);",
+        replace:
+          "      if (isRecord(value.toolCall)) Object.freeze(value.toolCall);\n      return toolCallProblem(value.toolCall);",
+      },
+    ],
+    says: /modelEventProblem 只读不改.*也不冻结传进来的值或它里面的对象/,
+  },
+  {
+    checkpoint: "01",
+    name: "delta 只拒绝数字与缺少，null、对象通过了边界（walk AB #37/#38/#40）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '      return typeof value.delta === "string" ? undefined',
+        replace: '      return value.delta !== undefined && typeof value.delta !== "number" ? undefined',
+      },
+    ],
+    says: /delta 必须是字符串，null、布尔、对象、数组都不是（检查 typeof delta === "string"/,
+  },
+  {
+    checkpoint: "01",
+    name: "done 也检查多出来的 message 字段（walk AB #39）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '    case "done":\n      return DONE_REASONS',
+        replace:
+          '    case "done":\n      if (value.message !== undefined && typeof value.message !== "string") return \'"error" message must be a string\';\n      return DONE_REASONS',
+      },
+    ],
+    says: /多出来的字段不拒绝，每种事件都一样/,
+  },
 ];

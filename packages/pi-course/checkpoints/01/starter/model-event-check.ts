@@ -19,7 +19,7 @@ export function eventLine(event: ModelEvent): string {
   //   start → "start"；text_delta → `text_delta ${JSON.stringify(delta)}`；toolcall_delta → `toolcall_delta ${delta}`；
   //   toolcall_end → `toolcall_end <id> <name>`；done → `done <reason>`；
   //   error → `error <reason>`，message 不是 undefined 时再加 `: <message>`（看 message !== undefined，
-  //   不看 "message" in event，也不看真假：空字符串也算，message: undefined 不算）。
+  //   不看 "message" in event，也不看真假：空字符串也算，message: undefined 不算）。delta 与 message 都原样写出，不 trim。
   // default 分支写 return unreachable(event)：漏掉任何一种事件时，event 不是 never，编译就失败。
   throw new Error("Lab 1.1 用 never 穷尽每一种事件 尚未实现");
 }
@@ -34,7 +34,7 @@ const ERROR_REASONS: readonly unknown[] = ["error", "aborted"];
 export function modelEventProblem(value: unknown): string | undefined {
   // Lab 1.2 在边界检查 unknown：value 是 unknown，先证明它是什么，才能读它的字段。
   //   ① 不是普通对象（null、数组、字符串……）→ "expected an object"；是对象后才按 value.type 分支。
-  //   ② start 不需要别的字段（多出来的字段不拒绝：每种事件只检查协议要的字段）；text_delta 与 toolcall_delta 要有字符串 delta（"" 也是字符串；否则 `"<type>" needs a string delta`）。
+  //   ② start 不需要别的字段（多出来的字段不拒绝：每种事件只检查协议要的字段）；text_delta 与 toolcall_delta 要有字符串 delta（typeof delta === "string"：null、true、{}、数组都不是；"" 也是字符串；否则 `"<type>" needs a string delta`）。
   //   ③ toolcall_end 交给 toolCallProblem(value.toolCall)。
   //   ④ done 的 reason 在 DONE_REASONS 里，否则 '"done" needs reason "stop", "toolUse" or "length"'；
   //      error 的 reason 在 ERROR_REASONS 里，否则 '"error" needs reason "error" or "aborted"'；
