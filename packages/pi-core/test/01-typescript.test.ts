@@ -35,9 +35,9 @@ test("穷尽：每一种 ModelEvent 都有自己的一行，终态 done 与 erro
     'message 是 undefined 时省略冒号：看 message === undefined，不看 "message" in event（{ message: undefined } 有这个键，却没有 message，不写成 error error: undefined）',
   );
   assert.equal(
-    eventLine({ type: "text_delta", delta: '路径是 "C:\\tmp"\n下一行' }),
-    'text_delta "路径是 \\"C:\\\\tmp\\"\\n下一行"',
-    "text_delta 的一行是 text_delta 加上 JSON.stringify(delta)，不是自己加引号：delta 里的引号、反斜杠与换行都被转义，一个事件只占一行",
+    eventLine({ type: "text_delta", delta: '路径是 "C:\\tmp"\n下一行\t制表\r回车' }),
+    'text_delta "路径是 \\"C:\\\\tmp\\"\\n下一行\\t制表\\r回车"',
+    "text_delta 的一行是 text_delta 加上 JSON.stringify(delta)，不是自己加引号：delta 里的引号、反斜杠、换行、制表符与回车都被转义，一个事件只占一行",
   );
   assert.equal(
     eventLine({ type: "error", reason: "error", message: "  磁盘满了\n" }),
@@ -80,15 +80,22 @@ function problemOf(value: unknown): string | undefined {
 }
 
 function assertUnchanged(value: unknown, before: unknown): void {
-  const readOnly = `modelEventProblem 只读不改：检查之后 ${JSON.stringify(before)} 与检查之前一样（不删键、不补字段、不改写、不 trim，也不冻结传进来的值或它里面的对象）`;
-  assert.equal(anyFrozen(value), false, readOnly);
+  const readOnly = `modelEventProblem 只读不改：检查之后 ${JSON.stringify(before)} 与检查之前一样（不删键、不补字段、不加隐藏的属性、不改写、不 trim，也不冻结、封住传进来的值或它里面的对象）`;
+  assert.equal(anyLocked(value), false, readOnly);
+  assert.deepEqual(keysOf(value), keysOf(before), readOnly);
   assert.deepEqual(value, before, readOnly);
 }
 
-/** Whether `value` or any object inside it is frozen. */
-function anyFrozen(value: unknown): boolean {
+/** Whether `value` or any object inside it was frozen, sealed or made non-extensible. */
+function anyLocked(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
-  return Object.isFrozen(value) || Object.values(value).some(anyFrozen);
+  return !Object.isExtensible(value) || Object.values(value).some(anyLocked);
+}
+
+/** Every own key, enumerable or not, of `value` and of each object inside it. */
+function keysOf(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return null;
+  return [Reflect.ownKeys(value).map(String), Object.values(value).map(keysOf)];
 }
 
 test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent，合法的事件原样通过", () => {
@@ -103,6 +110,11 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
       `${JSON.stringify(legal)} 是合法的 ${legal.type} 事件，modelEventProblem 应当返回 undefined：reason 在各自的列表里就合法，列表里的每一个都接受（done：stop、toolUse、length；error：error、aborted）`,
     );
   }
+  assert.equal(
+    modelEventProblem(Object.assign(Object.create(null), { type: "start" })),
+    undefined,
+    "普通对象就是 isRecord()：typeof 为 object、不是 null、不是数组；没有原型的对象（Object.create(null)）也是，不用 instanceof Object 判断",
+  );
   for (const [event] of everyKind) {
     const parsed: unknown = JSON.parse(JSON.stringify(event));
     assert.equal(
@@ -157,6 +169,21 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
   const typeAsIs = "type 逐字比较：不 trim、不改大小写，用 switch 比较，不用对象查表（继承来的键名也是未知的 type）";
   const refused: [unknown, string, string?][] = [
     [null, "expected an object"],
+    [
+      42,
+      "expected an object",
+      "不是普通对象的值（数字、布尔、undefined 也是）都是 expected an object：先用 isRecord() 证明，不只挑出 null、数组与字符串",
+    ],
+    [
+      true,
+      "expected an object",
+      "不是普通对象的值（数字、布尔、undefined 也是）都是 expected an object：先用 isRecord() 证明，不只挑出 null、数组与字符串",
+    ],
+    [
+      undefined,
+      "expected an object",
+      "不是普通对象的值（数字、布尔、undefined 也是）都是 expected an object：先用 isRecord() 证明，不只挑出 null、数组与字符串",
+    ],
     [["start"], "expected an object"],
     ["start", "expected an object"],
     [{ type: "ping" }, 'unknown event type "ping"'],

@@ -7041,7 +7041,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: '  if (!isRecord(value)) return "expected an object";\n  Object.freeze(value);',
       },
     ],
-    says: /modelEventProblem 只读不改.*也不冻结传进来的值/,
+    says: /modelEventProblem 只读不改.*也不冻结、封住传进来的值/,
   },
   {
     checkpoint: "01",
@@ -7221,7 +7221,7 @@ export const plantedMistakes: PlantedMistake[] = [
           "      if (isRecord(value.toolCall)) Object.freeze(value.toolCall);\n      return toolCallProblem(value.toolCall);",
       },
     ],
-    says: /modelEventProblem 只读不改.*也不冻结传进来的值或它里面的对象/,
+    says: /modelEventProblem 只读不改.*也不冻结、封住传进来的值或它里面的对象/,
   },
   {
     checkpoint: "01",
@@ -7249,5 +7249,76 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /多出来的字段不拒绝，每种事件都一样/,
+  },
+  {
+    checkpoint: "01",
+    name: "只把 null、数组、字符串当作不是对象：42 与 undefined 得到 unknown event type（walk AC 34）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  if (!isRecord(value)) return "expected an object";\n  switch (value.type) {',
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          '  if (value === null || Array.isArray(value) || typeof value === "string") return "expected an object";\n  if (!isRecord(value)) return `unknown event type ${JSON.stringify((value as { type?: unknown } | undefined)?.type)}`;\n  switch (value.type) {',
+      },
+    ],
+    says: /不是普通对象的值（数字、布尔、undefined 也是）都是 expected an object/,
+  },
+  {
+    checkpoint: "01",
+    name: "text_delta 的一行自己转义引号、反斜杠与换行，漏了制表符（walk AC 43）",
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "      return `text_delta ${JSON.stringify(event.delta)}`;",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+          '      return `text_delta "${event.delta.replace(/\\\\/g, "\\\\\\\\").replace(/"/g, \'\\\\"\').replace(/\\n/g, "\\\\n")}"`;',
+      },
+    ],
+    says: /delta 里的引号、反斜杠、换行、制表符与回车都被转义/,
+  },
+  {
+    checkpoint: "01",
+    name: "检查时封住调用者的对象（Object.seal）（walk AC 44）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  if (!isRecord(value)) return "expected an object";',
+        replace: '  if (!isRecord(value)) return "expected an object";\n  Object.seal(value);',
+      },
+    ],
+    says: /modelEventProblem 只读不改.*也不冻结、封住传进来的值/,
+  },
+  {
+    checkpoint: "01",
+    name: "检查时给调用者的对象加一个不可枚举的标记（walk AC 07）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  if (!isRecord(value)) return "expected an object";',
+        replace:
+          '  if (!isRecord(value)) return "expected an object";\n  Object.defineProperty(value, "checked", { value: true, enumerable: false, configurable: true });',
+      },
+    ],
+    says: /modelEventProblem 只读不改.*不加隐藏的属性/,
+  },
+  {
+    checkpoint: "01",
+    name: "用 instanceof Object 判断普通对象：没有原型的对象被拒绝（walk AC 04）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  return typeof value === "object" && value !== null && !Array.isArray(value);',
+        replace: "  return value instanceof Object && !Array.isArray(value);",
+      },
+    ],
+    says: /普通对象就是 isRecord\(\)/,
   },
 ];

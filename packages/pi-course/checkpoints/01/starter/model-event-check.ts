@@ -33,7 +33,7 @@ const ERROR_REASONS: readonly unknown[] = ["error", "aborted"];
  */
 export function modelEventProblem(value: unknown): string | undefined {
   // Lab 1.2 在边界检查 unknown：value 是 unknown，先证明它是什么，才能读它的字段。
-  //   ① 不是普通对象（null、数组、字符串……）→ "expected an object"；是对象后才按 value.type 分支。
+  //   ① 不是普通对象（!isRecord(value)：null、数字、布尔、undefined、数组、字符串……）→ "expected an object"；是对象后才按 value.type 分支。
   //   ② start 不需要别的字段（多出来的字段不拒绝：每种事件只检查协议要的字段）；text_delta 与 toolcall_delta 要有字符串 delta（typeof delta === "string"：null、true、{}、数组都不是；"" 也是字符串；否则 `"<type>" needs a string delta`）。
   //   ③ toolcall_end 交给 toolCallProblem(value.toolCall)。
   //   ④ done 的 reason 在 DONE_REASONS 里，否则 '"done" needs reason "stop", "toolUse" or "length"'；
@@ -44,7 +44,7 @@ export function modelEventProblem(value: unknown): string | undefined {
   //      error 先查 reason，再查 message：两处都不对时报告 reason 那一句。
   //   ⑤ 其余 type → `unknown event type ${JSON.stringify(value.type)}`。合法时返回 undefined。
   //      type 与 reason 逐字比较（不 trim、不改大小写，done 与 error 都一样）；按 type 用 switch 分支，不用对象查表（"toString" 这样
-  //      继承来的键名会被查到）。检查只读：不改动 value（不删键、不补字段、不 trim、不冻结）。
+  //      继承来的键名会被查到）。检查只读：不改动 value（不删键、不补字段、不 trim、不冻结或封住）。
   // 拒绝的原因就是调用者看到的那一行：逐字照上面的句子写，不加前缀、后缀或句号（指南“unknown：先证明，再使用”有完整的表）。
   throw new Error("Lab 1.2 在边界检查 unknown 尚未实现");
 }
