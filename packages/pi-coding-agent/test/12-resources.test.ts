@@ -63,6 +63,30 @@ test("资源的根：全局在最前，然后从 stopAt 往里的每个上级目
       '存在的 globalDir 是一个根：{ kind: "global", dir: 它的真实路径 }',
     );
     assert.equal(roots[0]?.kind, "global", "全局目录在最前：它的优先级最低");
+
+    // A home folder that has a .tiny-pi: "~/.tiny-pi" must still not be read as it.
+    const home = path.join(tree.base, "home");
+    await mkdir(path.join(home, ".tiny-pi"), { recursive: true });
+    const saved = { HOME: process.env.HOME, USERPROFILE: process.env.USERPROFILE };
+    Object.assign(process.env, { HOME: home, USERPROFILE: home });
+    let tilde: ResourceRoot[] = [];
+    try {
+      tilde = resourceRoots({ globalDir: "~/.tiny-pi", workspace: tree.workspace, stopAt: tree.repo });
+    } catch (error) {
+      assert.fail(
+        `不存在的全局目录不算一个根：先看它存不存在（existsSync），不存在就不加这个根，不报错、也不交给 realDir()；字面的 "~/.tiny-pi" 就是这样一个不存在的相对路径（实际抛出了：${(error as Error).message}）`,
+      );
+    } finally {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    assert.deepEqual(
+      tilde.filter((root) => root.kind === "global"),
+      [],
+      '本章的代码不展开 ~：字面的 "~/.tiny-pi" 是一个相对路径（这里不存在），不是家目录下的 .tiny-pi（tiny-pi 传的是完整路径）',
+    );
     assert.deepEqual(
       roots.filter((root) => root.kind === "ancestor"),
       [{ kind: "ancestor", dir: tree.repo }],
@@ -311,6 +335,11 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
     { name: "release", description: "真的描述" },
     "键逐字比较：只认小写的 name 与 description，Description、NAME 是别的键（不管，也不覆盖）",
   );
+  assert.deepEqual(
+    fieldsOf("---\nname: release\ndescription: 真的描述\ndescription : 冒号前有空格\n---\n"),
+    { name: "release", description: "真的描述" },
+    "键逐字比较，不 trim：冒号前多一个空格的“description ”不是 description（只有顶格、紧挨冒号的 key: value 是字段）",
+  );
   assert.throws(
     () => parseSkillFile("---\nname: release\n---\n", "a/SKILL.md"),
     /a\/SKILL\.md：缺少 description/,
@@ -395,6 +424,10 @@ test("技能按需：激活才第一次读正文，并返回读过的每个文�
     await writeFile(skill.path, skillText("release", "发布新版本时用", "激活时的新正文\n"));
     const activated = await activateSkill(skill, ["checklist.md"]);
     assert.equal(activated.name, "release", "激活得到技能的名称");
+    assert.ok(
+      !activated.body.includes("description: 发布新版本时用"),
+      "激活得到的是正文：第二行 --- 之后的部分，前置元数据（两行 --- 之间）不在里面",
+    );
     assert.ok(activated.body.startsWith("激活时的新正文\n"), "正文在激活时才读：发现之后改过的正文就是激活得到的正文");
     assert.ok(activated.body.includes("- 变更记录写好了"), "请求的技能文件一起读进来");
     assert.ok(
@@ -487,7 +520,7 @@ test("模板与上下文：模板渲染成一条 UserMessage：$1…$9 是位置
     assert.equal(
       renderTemplate(review, ["src/a.ts"]).content,
       "请审查 src/a.ts，重点：src/a.ts\n",
-      "模板文件按同一协议渲染",
+      "模板文件按同一协议渲染：文件的文字原样（不 trim，末尾的换行也留着）",
     );
   });
 });
@@ -649,11 +682,13 @@ test("信任门：信任在 import() 之前决定，不被信任的扩展的顶�
     const files = discoverResources(rootsOf(tree)).resources;
     const markerAtDecision: string[] = [];
     let gateImportedWhenOddAsked = false;
+    const askedAbout: string[] = [];
     const hooks: HookSet = { before: [], after: [] };
     const outcome = await loadExtensions(files, {
       trusted: (file) => {
         if (existsSync(marker(file.name.replace(".mjs", "")))) markerAtDecision.push(file.name);
         if (file.name === "odd.mjs") gateImportedWhenOddAsked = existsSync(marker("gate"));
+        askedAbout.push(file.name);
         if (file.name === "odd.mjs") throw new Error("信任记录读不出来");
         return file.name === "gate.mjs";
       },
@@ -666,6 +701,11 @@ test("信任门：信任在 import() 之前决定，不被信任的扩展的顶�
       );
     });
     assert.deepEqual(markerAtDecision, [], "信任的决定在 import() 之前：决定时任何扩展的顶层代码都还没运行");
+    assert.deepEqual(
+      askedAbout,
+      ["cloned.mjs", "gate.mjs", "odd.mjs"],
+      "每个文件按顺序只问一次 trusted()：tiny-pi 在终端上问人，问两次就是让人答两次",
+    );
     assert.equal(
       gateImportedWhenOddAsked,
       true,
@@ -761,6 +801,8 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       ),
     );
     await tree.put("repo/app/extensions/d-none.mjs", extensionText(path.join(tree.base, "d"), '"not a function"'));
+    // Its top-level code throws: import() itself rejects, before any factory.
+    await tree.put("repo/app/extensions/d-top.mjs", 'throw new Error("顶层出错");\nexport default () => {};\n');
     // The good extension keeps its API object, to try registering after its factory has returned.
     const good = await tree.put(
       "repo/app/extensions/e-good.mjs",
@@ -777,7 +819,7 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       hooks,
     }).catch((error: unknown) =>
       assert.fail(
-        `一个坏文件从不让 loadExtensions 抛出：stage() 先查工具名（与已有的同名，或这个扩展自己注册了两次），冲突是一行诊断、什么也不注册（实际抛出了：${(error as Error).message}）`,
+        `一个坏文件从不让 loadExtensions 抛出：import() 也在 try 里（顶层代码抛错的扩展只是一行诊断），stage() 先查工具名（与已有的同名，或这个扩展自己注册了两次），冲突是一行诊断、什么也不注册（实际抛出了：${(error as Error).message}）`,
       ),
     );
     assert.ok(
@@ -832,7 +874,7 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
     );
     assert.deepEqual(
       outcome.diagnostics.map((diagnostic) => path.basename(diagnostic.source)),
-      ["a-broken.mjs", "b-clash.mjs", "c-twice.mjs", "d-none.mjs"],
+      ["a-broken.mjs", "b-clash.mjs", "c-twice.mjs", "d-none.mjs", "d-top.mjs"],
       "每个失败的扩展留下一行点名它的诊断，loadExtensions 本身不抛出",
     );
     assert.match(
@@ -850,6 +892,11 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       outcome.diagnostics[3]?.message ?? "",
       /它没有默认导出一个函数 \(api\) => void/,
       "默认导出不是函数时，诊断说出要怎么改：它没有默认导出一个函数 (api) => void：写 export default function (api) { … }",
+    );
+    assert.match(
+      outcome.diagnostics[4]?.message ?? "",
+      /扩展 d-top\.mjs 没有加载，什么也没有注册：顶层出错/,
+      "顶层代码抛错的扩展（import() 被拒绝）也只是一行诊断：import() 在 stage() 里、在 try 之内",
     );
 
     // Async factories: one registers, then fails after an await; one registers only after an await.
@@ -1057,12 +1104,14 @@ test("工具钩子：限时只管这一次决定：Infinity 表示不限时，�
 
   // tiny-pi's y/n prompt: the person answers whenever they like, the limit is Infinity.
   const seen: unknown[] = [];
+  const hookContexts: object[] = [];
   const patient = hookedRegistry(
     registry,
     {
       before: [
         async (_call, context) => {
           seen.push(context.signal);
+          hookContexts.push(context);
           await later(30);
           return { allow: true };
         },
@@ -1072,7 +1121,9 @@ test("工具钩子：限时只管这一次决定：Infinity 表示不限时，�
     { beforeTimeoutMs: Number.POSITIVE_INFINITY },
   ).get("bash");
   const running = new AbortController();
-  const answered = await Promise.resolve(patient?.execute(args, { signal: running.signal })).catch((error: Error) => ({
+  const answered = await Promise.resolve(
+    patient?.execute(args, { signal: running.signal, reportProgress: () => undefined }),
+  ).catch((error: Error) => ({
     content: [text(error.message)],
   }));
   assert.equal(
@@ -1081,6 +1132,11 @@ test("工具钩子：限时只管这一次决定：Infinity 表示不限时，�
     "beforeTimeoutMs 为 Infinity 表示不限时：晚到的允许照样算（setTimeout 不接受 Infinity，它会在 1 ms 后就触发，所以不限时就不设计时器）",
   );
   assert.deepEqual(seen, [running.signal], "钩子拿到 { signal: context.signal }：就是这次调用的中止信号");
+  assert.deepEqual(
+    hookContexts.map((context) => Object.keys(context)),
+    [["signal"]],
+    "钩子只拿到 { signal: context.signal }：不是这次调用的整个 context（reportProgress 是核心工具的，不给钩子）",
+  );
   assert.equal(getEventListeners(running.signal, "abort").length, 0, "决定之后移除 abort 监听：信号上不留下它");
 
   // A limit of 0 ms is a limit: the answer 30 ms later comes after the 0 ms timer, which was set first.

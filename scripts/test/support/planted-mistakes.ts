@@ -3246,7 +3246,7 @@ export const plantedMistakes: PlantedMistake[] = [
         replace: "  const taken = names.find((name) => registry.get(name) !== undefined);",
       },
     ],
-    says: /一个坏文件从不让 loadExtensions 抛出：stage\(\) 先查工具名/,
+    says: /一个坏文件从不让 loadExtensions 抛出：.*stage\(\) 先查工具名/,
   },
   {
     checkpoint: "12",
@@ -7320,5 +7320,85 @@ export const plantedMistakes: PlantedMistake[] = [
       },
     ],
     says: /普通对象就是 isRecord\(\)/,
+  },
+  {
+    checkpoint: "12",
+    name: "globalDir 开头的 ~ 展开成家目录（walk AB P100）",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceRootsFile,
+        find: 'import path from "node:path";',
+        replace: 'import os from "node:os";\nimport path from "node:path";',
+      },
+      {
+        file: resourceRootsFile,
+        find: '    options.globalDir !== undefined && existsSync(options.globalDir)\n      ? [{ kind: "global", dir: realDir(options.globalDir, "全局目录") }]',
+        replace:
+          '    options.globalDir !== undefined && existsSync(options.globalDir.replace(/^~/, os.homedir()))\n      ? [{ kind: "global", dir: realDir(options.globalDir.replace(/^~/, os.homedir()), "全局目录") }]',
+      },
+    ],
+    says: /本章的代码不展开 ~/,
+  },
+  {
+    checkpoint: "12",
+    name: "前置元数据的键 trim 之后再比较：“description ”也算（walk AB P117）",
+    lab: "12.2",
+    mutations: [
+      { file: skills, find: "/^([A-Za-z][\\w-]*):\\s*(.*)$/", replace: "/^([A-Za-z][\\w -]*?)\\s*:\\s*(.*)$/" },
+    ],
+    says: /键逐字比较，不 trim/,
+  },
+  {
+    checkpoint: "12",
+    name: "激活时把整个 SKILL.md（连同前置元数据）当作正文（walk AB P158）",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "  let text = body;",
+        replace: '  let text = body.length >= 0 ? await readFile(skillFile, "utf8") : body;',
+      },
+    ],
+    says: /激活得到的是正文：第二行 --- 之后的部分/,
+  },
+  {
+    checkpoint: "12",
+    name: "每个文件问两次 trusted()（walk AB P105）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "      trusted = (await options.trusted(file)) === true;",
+        replace: "      trusted = (await options.trusted(file)) === true && (await options.trusted(file)) === true;",
+      },
+    ],
+    says: /每个文件按顺序只问一次 trusted\(\)/,
+  },
+  {
+    checkpoint: "12",
+    name: "import() 写在 try 外面：顶层代码抛错的扩展让 loadExtensions 抛出（walk AB P130）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "    let staged: Staged;",
+        replace: "    await import(pathToFileURL(file.path).href);\n    let staged: Staged;",
+      },
+    ],
+    says: /一个坏文件从不让 loadExtensions 抛出：import\(\) 也在 try 里/,
+  },
+  {
+    checkpoint: "12",
+    name: "before 钩子拿到整个 context，而不是 { signal }（walk AB P67）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        find: "hook(call, { signal: context.signal })",
+        replace: "hook(call, context)",
+      },
+    ],
+    says: /钩子只拿到 \{ signal: context\.signal \}/,
   },
 ];

@@ -38,7 +38,7 @@ function withHooks(tool: Tool, hooks: HookSet, options: HookOptions): Tool {
     ...tool,
     async execute(args, context) {
       const call: HookCall = { name: tool.name, arguments: args };
-      // Lab 12.5 ①：按顺序问每个 before 钩子：decide(() => hook(call, { signal: context.signal }), options, context)。
+      // Lab 12.5 ①：按顺序问每个 before 钩子：decide(() => hook(call, { signal: context.signal }), options, context)（钩子只拿到 { signal }，不是整个 context）。
       // 允许就问下一个；第一个拒绝就定了（后面的不再问）：decision.failure 有值时先 report() 一行
       // `第 ${index + 1} 个 before 钩子${failure}，${tool.name} 的调用被拒绝（失败即拒绝）`（普通的拒绝不 report），然后抛出
       // `Call to tool "${tool.name}" was denied: ${reason}`：executeToolCall 把它配成错误结果，核心工具不运行。

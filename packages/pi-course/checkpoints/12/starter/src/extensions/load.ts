@@ -34,7 +34,7 @@ export async function loadExtensions(
   options: { trusted: (file: Resource) => boolean | Promise<boolean>; registry: ToolRegistry; hooks: HookSet },
 ): Promise<LoadedExtensions> {
   // Lab 12.4 ①：按顺序、一个接一个处理每个文件：前一个提交（或失败、跳过）之后才处理下一个，不一起 import
-  // （前面的扩展提交的工具，就是后面的扩展的“已有的工具”）。先问 await options.trusted(file)（它可以是异步的），只有恰好是 true 才算信任；它抛错也算
+  // （前面的扩展提交的工具，就是后面的扩展的“已有的工具”）。先问 await options.trusted(file)（它可以是异步的；每个文件只问一次），只有恰好是 true 才算信任；它抛错也算
   // 不信任，并留一行诊断（`扩展 ${file.name} 的信任检查出错，没有加载：…`，source 是 file.path）。不信任的把 file.path 记进
   // skipped（只记不被信任的；加载失败的只留诊断），接着看下一个：在这之前不能有任何 import()，否则它的顶层代码已经运行了。
   // Lab 12.4 ②：信任的交给 stage()；它抛错就留一行诊断（`扩展 ${file.name} 没有加载，什么也没有注册：…`，
@@ -45,7 +45,7 @@ export async function loadExtensions(
 
 /** Imports a trusted file and runs its factory against a staging area; throws if anything is wrong. */
 async function stage(file: Resource, registry: ToolRegistry): Promise<Staged> {
-  // Lab 12.4 ③：import(pathToFileURL(file.path).href)；默认导出不是函数就抛出
+  // Lab 12.4 ③：import(pathToFileURL(file.path).href)（在 stage() 里，所以顶层代码抛错也只是一行诊断）；默认导出不是函数就抛出
   // "它没有默认导出一个函数 (api) => void：写 export default function (api) { … }"。用一个新的 Staged
   // （open: true）调用工厂 await module.default(stagingApi(staged))（工厂可以是 async 的：不 await，它在 await
   // 之后抛的错就没人接，它先注册的工具却被提交了），无论成败之后都把 open 设为 false。

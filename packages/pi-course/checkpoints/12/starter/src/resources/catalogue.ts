@@ -13,7 +13,7 @@ import type { Catalogue, Diagnostic, Resource, Shadowing } from "./types.js";
  */
 export function buildCatalogue(found: readonly Resource[], diagnostics: readonly Diagnostic[] = []): Catalogue {
   // Lab 12.1 ④：上下文文件（kind 为 "context"）不遮挡：按原来的顺序全部放进 contextFiles。
-  // 其余的按 (kind, name) 放进一个 Map：同一个键后来的胜出，被它替下的记进 shadowed（{ winner, shadowed }）。
+  // 其余的按 (kind, name) 放进一个 Map：同一个键后来的胜出，被它替下的按被遮住的先后记进 shadowed（{ winner, shadowed }）。
   // Lab 12.1 ⑤：被遮住的可能又遮住过更早的：每条 shadowed 的 winner 改成这个键最终的胜者。胜者按
   // 先 kind 再 name 用 compare() 排序（不用 localeCompare：换一台机器、换一个语言环境，顺序都不变）。
   // 返回 { resources, contextFiles, shadowed, diagnostics: [...diagnostics] }。

@@ -17,7 +17,7 @@ export function renderTemplate(
   template: Resource | { name: string; text: string },
   args: readonly string[],
 ): UserMessage {
-  // Lab 12.3 ①：模板的文字是 template.text，或者（一个发现的模板资源）读 template.path 的文件。
+  // Lab 12.3 ①：模板的文字是 template.text，或者（一个发现的模板资源）读 template.path 的文件，原样（不 trim，末尾的换行也留着）。
   // 用一个正则 /\$([1-9@$])/g 一遍替换：$$ → $，$@ → 参数用一个空格连起来（空串参数也算一个），$N → 第 N 个参数（缺了就是空串）。
   // 一遍从左到右：替换进去的参数不会再被扫描，参数里的 "$1" 原样留下。返回 userMessage(渲染的文字)。
   throw new Error("Lab 12.3 模板与上下文 尚未实现");
