@@ -73,29 +73,49 @@ test("穷尽：绕过编译器漏进来的事件落到 never 分支，抛出写�
 
 /** Runs the check on `value` and asserts it left the value as it was: the check only reads. */
 function problemOf(value: unknown): string | undefined {
-  const before = structuredClone(value);
+  const before = snapshot(value);
   const problem = modelEventProblem(value);
   assertUnchanged(value, before);
   return problem;
 }
 
-function assertUnchanged(value: unknown, before: unknown): void {
-  const readOnly = `modelEventProblem 只读不改：检查之后 ${JSON.stringify(before)} 与检查之前一样（不删键、不补字段、不加隐藏的属性、不改写、不 trim，也不冻结、封住传进来的值或它里面的对象）`;
-  assert.equal(anyLocked(value), false, readOnly);
-  assert.deepEqual(keysOf(value), keysOf(before), readOnly);
-  assert.deepEqual(value, before, readOnly);
+interface Snapshot {
+  /** A deep copy of the values. */
+  copy: unknown;
+  /** The objects inside, in a fixed order: the same objects must be there afterwards, not copies. */
+  objects: object[];
+  /** One line per object and per own property: extensible or not, and each property's attributes. */
+  shape: string[];
 }
 
-/** Whether `value` or any object inside it was frozen, sealed or made non-extensible. */
-function anyLocked(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  return !Object.isExtensible(value) || Object.values(value).some(anyLocked);
+function snapshot(value: unknown): Snapshot {
+  const objects: object[] = [];
+  const shape: string[] = [];
+  const visit = (part: unknown, where: string) => {
+    if (typeof part !== "object" || part === null) return;
+    objects.push(part);
+    shape.push(`${where}：${Object.isExtensible(part) ? "可扩展" : "冻结或封住了"}`);
+    for (const key of Reflect.ownKeys(part)) {
+      const property = Reflect.getOwnPropertyDescriptor(part, key) ?? {};
+      const flags = [property.writable, property.enumerable, property.configurable].map((flag) => (flag ? "是" : "否"));
+      shape.push(`${where}.${String(key)}：可写 ${flags[0]}，可枚举 ${flags[1]}，可配置 ${flags[2]}`);
+      visit(property.value, `${where}.${String(key)}`);
+    }
+  };
+  visit(value, "值");
+  return { copy: structuredClone(value), objects, shape };
 }
 
-/** Every own key, enumerable or not, of `value` and of each object inside it. */
-function keysOf(value: unknown): unknown {
-  if (typeof value !== "object" || value === null) return null;
-  return [Reflect.ownKeys(value).map(String), Object.values(value).map(keysOf)];
+function assertUnchanged(value: unknown, before: Snapshot): void {
+  const readOnly = `modelEventProblem 只读不改：检查之后 ${JSON.stringify(before.copy)} 与检查之前一样（不删键、不补字段、不加隐藏的属性、不改写、不 trim、不换成副本，也不冻结、封住传进来的值或它里面的对象，不改属性的可写、可枚举）`;
+  const after = snapshot(value);
+  assert.deepEqual(after.shape, before.shape, readOnly);
+  assert.ok(
+    after.objects.length === before.objects.length &&
+      after.objects.every((part, index) => part === before.objects[index]),
+    `${readOnly}：里面的对象（toolCall、arguments）还是原来那几个，不是换上的副本`,
+  );
+  assert.deepEqual(value, before.copy, readOnly);
 }
 
 test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent，合法的事件原样通过", () => {
@@ -262,7 +282,7 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
   ];
   for (const [value, reason, rule = exactly] of refused) {
     let problem: string | undefined;
-    const before = structuredClone(value);
+    const before = snapshot(value);
     assert.doesNotThrow(
       () => {
         problem = modelEventProblem(value);

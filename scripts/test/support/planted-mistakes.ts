@@ -7401,4 +7401,32 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /钩子只拿到 \{ signal: context\.signal \}/,
   },
+  {
+    checkpoint: "01",
+    name: "检查时把调用者对象的 type 设成不可写（walk AD #59）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  if (!isRecord(value)) return "expected an object";',
+        replace:
+          '  if (!isRecord(value)) return "expected an object";\n  Object.defineProperty(value, "type", { writable: false });',
+      },
+    ],
+    says: /modelEventProblem 只读不改.*不改属性的可写、可枚举/,
+  },
+  {
+    checkpoint: "01",
+    name: "检查前把 toolCall 换成一个副本（walk AD #60）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return toolCallProblem(value.toolCall);",
+        replace:
+          "      if (isRecord(value.toolCall)) value.toolCall = { ...value.toolCall };\n      return toolCallProblem(value.toolCall);",
+      },
+    ],
+    says: /里面的对象（toolCall、arguments）还是原来那几个，不是换上的副本/,
+  },
 ];

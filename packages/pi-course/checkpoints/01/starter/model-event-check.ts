@@ -44,7 +44,7 @@ export function modelEventProblem(value: unknown): string | undefined {
   //      error 先查 reason，再查 message：两处都不对时报告 reason 那一句。
   //   ⑤ 其余 type → `unknown event type ${JSON.stringify(value.type)}`。合法时返回 undefined。
   //      type 与 reason 逐字比较（不 trim、不改大小写，done 与 error 都一样）；按 type 用 switch 分支，不用对象查表（"toString" 这样
-  //      继承来的键名会被查到）。检查只读：不改动 value（不删键、不补字段、不 trim、不冻结或封住）。
+  //      继承来的键名会被查到）。检查只读：不改动 value（不删键、不补字段、不 trim、不冻结或封住、不换成副本）。
   // 拒绝的原因就是调用者看到的那一行：逐字照上面的句子写，不加前缀、后缀或句号（指南“unknown：先证明，再使用”有完整的表）。
   throw new Error("Lab 1.2 在边界检查 unknown 尚未实现");
 }
