@@ -303,27 +303,23 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
     { name: "release", description: "发布新版本时用" },
     "按 \\r?\\n 分行：Windows 上写的（CRLF）SKILL.md 照样能读",
   );
-  assert.throws(
-    () => parseSkillFile("name: release\n", "a/SKILL.md"),
-    /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/,
-    "没有前置元数据",
-  );
-  assert.throws(
-    () => parseSkillFile("# Release notes\nname: release\ndescription: x\n---\n正文\n", "a/SKILL.md"),
-    /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/,
-    "第一行要是 ---：前置元数据开头的 --- 不在第一行，就是没有前置元数据",
-  );
-  assert.throws(
-    () => parseSkillFile("# Release notes\n---\nname: release\ndescription: x\n---\n正文\n", "a/SKILL.md"),
-    /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/,
-    "前置元数据从第一行开始：第一行不是 ---，后面即使有一对 --- 也不是前置元数据（看 lines[0]，不是在整个文件里找第一个 ---）",
-  );
-  for (const opening of [" ---", "--- "]) {
-    assert.throws(
-      () => parseSkillFile(`${opening}\nname: release\ndescription: x\n---\n`, "a/SKILL.md"),
-      /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/,
+  const withoutFrontMatter: [string, string][] = [
+    ["name: release\n", "没有前置元数据"],
+    [
+      "# Release notes\nname: release\ndescription: x\n---\n正文\n",
+      "第一行要是 ---：前置元数据开头的 --- 不在第一行，就是没有前置元数据",
+    ],
+    [
+      "# Release notes\n---\nname: release\ndescription: x\n---\n正文\n",
+      "前置元数据从第一行开始：第一行不是 ---，后面即使有一对 --- 也不是前置元数据（看 lines[0]，不是在整个文件里找第一个 ---）",
+    ],
+    ...[" ---", "--- "].map((opening): [string, string] => [
+      `${opening}\nname: release\ndescription: x\n---\n`,
       `第一行就是 ---，逐字比较：${JSON.stringify(opening)} 不是 ---（不 trim）`,
-    );
+    ]),
+  ];
+  for (const [file, rule] of withoutFrontMatter) {
+    assert.throws(() => parseSkillFile(file, "a/SKILL.md"), /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/, rule);
   }
   assert.deepEqual(
     fieldsOf("---\nname: release\ndescription: 用法: npm run release -- --tag=next\n---\n"),
@@ -1101,6 +1097,16 @@ test("工具钩子：限时只管这一次决定：Infinity 表示不限时，�
   const { registry, runs } = countingBash();
   const args = {};
   const later = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  // One before hook that allows, 30 ms after it is asked.
+  const allowsIn30Ms: HookSet = {
+    before: [
+      async () => {
+        await later(30);
+        return { allow: true };
+      },
+    ],
+    after: [],
+  };
 
   // tiny-pi's y/n prompt: the person answers whenever they like, the limit is Infinity.
   const seen: unknown[] = [];
@@ -1140,19 +1146,7 @@ test("工具钩子：限时只管这一次决定：Infinity 表示不限时，�
   assert.equal(getEventListeners(running.signal, "abort").length, 0, "决定之后移除 abort 监听：信号上不留下它");
 
   // A limit of 0 ms is a limit: the answer 30 ms later comes after the 0 ms timer, which was set first.
-  const zero = hookedRegistry(
-    registry,
-    {
-      before: [
-        async () => {
-          await later(30);
-          return { allow: true };
-        },
-      ],
-      after: [],
-    },
-    { beforeTimeoutMs: 0 },
-  ).get("bash");
+  const zero = hookedRegistry(registry, allowsIn30Ms, { beforeTimeoutMs: 0 }).get("bash");
   await assert.rejects(
     Promise.resolve(zero?.execute(args, {})),
     /was denied/,
@@ -1191,19 +1185,10 @@ test("工具钩子：限时只管这一次决定：Infinity 表示不限时，�
   const diagnostics: Diagnostic[] = [];
   const gone = new AbortController();
   gone.abort();
-  const late = hookedRegistry(
-    registry,
-    {
-      before: [
-        async () => {
-          await later(30);
-          return { allow: true };
-        },
-      ],
-      after: [],
-    },
-    { beforeTimeoutMs: Number.POSITIVE_INFINITY, onDiagnostic: (entry) => diagnostics.push(entry) },
-  ).get("bash");
+  const late = hookedRegistry(registry, allowsIn30Ms, {
+    beforeTimeoutMs: Number.POSITIVE_INFINITY,
+    onDiagnostic: (entry) => diagnostics.push(entry),
+  }).get("bash");
   await assert.rejects(
     Promise.resolve(late?.execute(args, { signal: gone.signal })),
     /was denied/,

@@ -249,16 +249,11 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
       "reason 原样比较：大小写不同的 STOP 不在列表里",
     ],
     [{ type: "error", reason: "stop" }, '"error" needs reason "error" or "aborted"'],
-    [
-      { type: "error", reason: "length" },
+    ...["length", "toolUse"].map((reason): [unknown, string, string] => [
+      { type: "error", reason },
       '"error" needs reason "error" or "aborted"',
       "error 的 reason 只有 error、aborted：done 的 length、toolUse 不在 error 的列表里",
-    ],
-    [
-      { type: "error", reason: "toolUse" },
-      '"error" needs reason "error" or "aborted"',
-      "error 的 reason 只有 error、aborted：done 的 length、toolUse 不在 error 的列表里",
-    ],
+    ]),
     [
       { type: "error", reason: "Aborted" },
       '"error" needs reason "error" or "aborted"',
