@@ -14,6 +14,7 @@ const everyKind: [ModelEvent, string][] = [
   [{ type: "done", reason: "toolUse" }, "done toolUse"],
   [{ type: "error", reason: "error", message: "overloaded" }, "error error: overloaded"],
   [{ type: "error", reason: "aborted" }, "error aborted"],
+  [{ type: "error", reason: "aborted", message: "用户按了 Esc" }, "error aborted: 用户按了 Esc"],
 ];
 
 test("穷尽：每一种 ModelEvent 都有自己的一行，终态 done 与 error 带上原因", () => {
@@ -94,7 +95,9 @@ function snapshot(value: unknown): Snapshot {
   const visit = (part: unknown, where: string) => {
     if (typeof part !== "object" || part === null) return;
     objects.push(part);
-    shape.push(`${where}：${Object.isExtensible(part) ? "可扩展" : "冻结或封住了"}`);
+    const prototype = Object.getPrototypeOf(part);
+    const kind = prototype === null ? "没有原型" : prototype === Object.prototype ? "普通对象" : "数组或别的";
+    shape.push(`${where}：${kind}，${Object.isExtensible(part) ? "可扩展" : "冻结或封住了"}`);
     for (const key of Reflect.ownKeys(part)) {
       const property = Reflect.getOwnPropertyDescriptor(part, key) ?? {};
       const flags = [property.writable, property.enumerable, property.configurable].map((flag) => (flag ? "是" : "否"));
@@ -115,7 +118,7 @@ function assertUnchanged(value: unknown, before: Snapshot): void {
       after.objects.every((part, index) => part === before.objects[index]),
     `${readOnly}：里面的对象（toolCall、arguments）还是原来那几个，不是换上的副本`,
   );
-  assert.deepEqual(value, before.copy, readOnly);
+  assert.deepEqual(structuredClone(value), before.copy, readOnly);
 }
 
 test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent，合法的事件原样通过", () => {
@@ -131,7 +134,7 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
     );
   }
   assert.equal(
-    modelEventProblem(Object.assign(Object.create(null), { type: "start" })),
+    problemOf(Object.assign(Object.create(null), { type: "start" })),
     undefined,
     "普通对象就是 isRecord()：typeof 为 object、不是 null、不是数组；没有原型的对象（Object.create(null)）也是，不用 instanceof Object 判断",
   );
@@ -149,6 +152,8 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
     { type: "text_delta", delta: "hi", index: 0 },
     { type: "toolcall_delta", delta: "{", index: 0 },
     { type: "toolcall_end", toolCall: readCall, index: 0 },
+    { type: "toolcall_end", toolCall: { ...readCall, name: " read ", index: 0, extra: { note: "x" } } },
+    { type: "error", reason: "error", message: "  超时了 \n" },
     { type: "done", reason: "stop", usage: { output: 3 } },
     { type: "done", reason: "stop", message: 5 },
     { type: "start", message: null },
@@ -214,6 +219,15 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
     [{ type: "__proto__" }, 'unknown event type "__proto__"', typeAsIs],
     [{}, "unknown event type undefined", "原因里的 type 是 JSON.stringify(value.type)：没有 type 时是 undefined"],
     [{ type: 5 }, "unknown event type 5", "原因里的 type 是 JSON.stringify(value.type)：数字不加引号"],
+    ...[
+      [{ type: "" }, 'unknown event type ""'],
+      [{ type: 0 }, "unknown event type 0"],
+      [{ type: null }, "unknown event type null"],
+    ].map(([value, reason]): [unknown, string, string] => [
+      value,
+      String(reason),
+      "空串、0、null 也是一个 type：原因写出 JSON.stringify(value.type)，不是“没有 type”（不看真假）",
+    ]),
     [
       { type: ["start"] },
       'unknown event type ["start"]',
@@ -236,6 +250,11 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
       'toolCall 要带 type: "toolCall"：只写 { id, name, arguments } 是坏调用，value.toolCall 原样交给 toolCallProblem()，不替它补上 tag',
     ],
     [{ type: "toolcall_end", toolCall: { ...readCall, id: 1 } }, "toolCall needs a string id and name"],
+    [
+      { type: "toolcall_end", toolCall: { ...readCall, type: "call", id: 1 } },
+      '"toolcall_end" needs a toolCall object',
+      "toolCallProblem() 先查 tag 再查 id：tag 与 id 都不对时报告 tag 那一句（value.toolCall 原样交给它，不先自己查 id）",
+    ],
     [{ type: "toolcall_end", toolCall: { ...readCall, arguments: "{}" } }, "toolCall arguments must be an object"],
     [
       { type: "toolcall_end", toolCall: { type: "toolCall", id: "call-1", name: "read" } },

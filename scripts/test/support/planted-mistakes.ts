@@ -7429,4 +7429,101 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /里面的对象（toolCall、arguments）还是原来那几个，不是换上的副本/,
   },
+  {
+    checkpoint: "01",
+    name: "检查时就地 trim error 的 message（walk AE #17）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '      if (!ERROR_REASONS.includes(value.reason)) return \'"error" needs reason "error" or "aborted"\';\n',
+        replace:
+          '      if (!ERROR_REASONS.includes(value.reason)) return \'"error" needs reason "error" or "aborted"\';\n      if (typeof value.message === "string") value.message = value.message.trim();\n',
+      },
+    ],
+    says: /modelEventProblem 只读不改/,
+  },
+  {
+    checkpoint: "01",
+    name: "toolcall_end 先查 toolCall.id 再交给 toolCallProblem()（walk AE #31）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return toolCallProblem(value.toolCall);",
+        replace:
+          '      if (isRecord(value.toolCall) && typeof value.toolCall.id !== "string") return "toolCall needs a string id and name";\n      return toolCallProblem(value.toolCall);',
+      },
+    ],
+    says: /toolCallProblem\(\) 先查 tag 再查 id/,
+  },
+  {
+    checkpoint: "01",
+    name: "type 为假值就当作没有 type（walk AE #39）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  if (!isRecord(value)) return "expected an object";\n  switch (value.type) {',
+        replace:
+          '  if (!isRecord(value)) return "expected an object";\n  if (!value.type) return "unknown event type undefined";\n  switch (value.type) {',
+      },
+    ],
+    says: /空串、0、null 也是一个 type/,
+  },
+  {
+    checkpoint: "01",
+    name: "aborted 的 error 一行不写 message（walk AE #41）",
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return event.message === undefined ?",
+        replace: '      return event.message === undefined || event.reason === "aborted" ?',
+      },
+    ],
+    says: /error 事件的一行应当是 error aborted: 用户按了 Esc/,
+  },
+  {
+    checkpoint: "01",
+    name: "toolCall 里面多出来的字段被拒绝（walk AE #45）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return toolCallProblem(value.toolCall);",
+        replace:
+          "      if (isRecord(value.toolCall) && Object.keys(value.toolCall).length > 4) return '\"toolcall_end\" needs a toolCall object';\n      return toolCallProblem(value.toolCall);",
+      },
+    ],
+    says: /多出来的字段不拒绝，每种事件都一样/,
+  },
+  {
+    checkpoint: "01",
+    name: "检查时就地 trim toolCall.name（walk AE #54）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return toolCallProblem(value.toolCall);",
+        replace:
+          '      if (isRecord(value.toolCall) && typeof value.toolCall.name === "string") value.toolCall.name = value.toolCall.name.trim();\n      return toolCallProblem(value.toolCall);',
+      },
+    ],
+    says: /modelEventProblem 只读不改/,
+  },
+  {
+    checkpoint: "01",
+    name: "检查时给没有原型的输入换上 Object.prototype（walk AE #52）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  if (!isRecord(value)) return "expected an object";',
+        replace:
+          '  if (!isRecord(value)) return "expected an object";\n  if (Object.getPrototypeOf(value) === null) Object.setPrototypeOf(value, Object.prototype);',
+      },
+    ],
+    says: /modelEventProblem 只读不改.*不换成副本/,
+  },
 ];
