@@ -209,6 +209,24 @@ test("资源的根：同类同名时后面的根胜出并记下谁遮住了谁�
       "不同种类的同名资源互不影响：按（种类，名称）比较，名为 review 的技能与模板各留一个",
     );
 
+    const outer: ResourceRoot = { kind: "ancestor", dir: tree.repo };
+    const byRoots = buildCatalogue([
+      { kind: "context", name: "CLAUDE.md", root: outer, path: `${tree.repo}/CLAUDE.md` },
+      { kind: "context", name: "AGENTS.md", root, path: `${tree.workspace}/AGENTS.md` },
+      { kind: "template", name: "Review", root: outer, path: `${tree.repo}/prompts/Review.md` },
+      { kind: "template", name: "review", root, path: `${tree.workspace}/prompts/review.md` },
+    ]);
+    assert.deepEqual(
+      byRoots.contextFiles.map((file) => file.name),
+      ["CLAUDE.md", "AGENTS.md"],
+      "上下文文件按给的顺序（根的顺序），不按名字排序：外层的 CLAUDE.md 在里层的 AGENTS.md 前面",
+    );
+    assert.deepEqual(
+      [byRoots.resources.map((resource) => resource.name), byRoots.shadowed.length],
+      [["Review", "review"], 0],
+      "名称逐字比较：Review 与 review 是两个资源，谁也不遮住谁（不改大小写）",
+    );
+
     const catalogue = discoverResources(rootsOf(tree));
     assert.deepEqual(
       catalogue.contextFiles.map((file) => file.path),
@@ -321,6 +339,21 @@ test("技能按需：SKILL.md 的前置元数据给出 name 与 description；�
   for (const [file, rule] of withoutFrontMatter) {
     assert.throws(() => parseSkillFile(file, "a/SKILL.md"), /^Error: a\/SKILL\.md：SKILL\.md 要以 ---/, rule);
   }
+  assert.deepEqual(
+    fieldsOf("---\nname: release\n\tdescription: 制表符缩进的\n---\n"),
+    "Error: a/SKILL.md：缺少 description：写一句这个技能做什么、什么时候用",
+    "缩进的行不是字段：制表符缩进也是缩进（只有顶格的 key: value 是字段），所以这里缺少 description",
+  );
+  assert.deepEqual(
+    fieldsOf("---\nname: release\ndescription: 先写的\ndescription: 后写的\n---\n"),
+    { name: "release", description: "后写的" },
+    "同一个键写了两次，后面的算",
+  );
+  assert.equal(
+    parseSkillFile("---\nname: release\ndescription: x\n---\n\n  正文\n", "SKILL.md").body,
+    "\n  正文\n",
+    "正文是第二行 --- 之后的全部，原样：开头的空行与缩进也是正文（不 trim）",
+  );
   assert.deepEqual(
     fieldsOf("---\nname: release\ndescription: 用法: npm run release -- --tag=next\n---\n"),
     { name: "release", description: "用法: npm run release -- --tag=next" },
@@ -435,6 +468,11 @@ test("技能按需：激活才第一次读正文，并返回读过的每个文�
       [path.join(shared, "SKILL.md"), checklist],
       "sources 是读过的每个文件的真实路径：先 SKILL.md，再按顺序的其他文件",
     );
+    await writeFile(skill.path, skillText("release", "发布新版本时用", "第二次激活时的正文\n"));
+    assert.ok(
+      (await activateSkill(skill)).body.startsWith("第二次激活时的正文\n"),
+      "每次激活都读一次正文：两次激活之间改过的正文，第二次就看得到（不缓存）",
+    );
   });
 });
 
@@ -533,6 +571,11 @@ test("模板与上下文：参数按空白切开，引号把词组在一起；�
     "引号里的是一个参数（去掉引号）：空的 \"\" 与 '' 也是一个参数（空串），后面的 $N 不错位",
   );
   assert.deepEqual(splitTemplateArgs(""), [], "没有参数就是空列表");
+  assert.deepEqual(
+    splitTemplateArgs(`" a " ' b '`),
+    [" a ", " b "],
+    "引号里的原样是一个参数：开头与结尾的空格也是参数的一部分（不 trim）",
+  );
   assert.deepEqual(
     splitTemplateArgs("login\t42\n  next"),
     ["login", "42", "next"],
@@ -1232,6 +1275,11 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
       plain.content[0]?.text,
       "结果就是核心工具的结果，没有被替换",
     );
+    assert.equal(
+      observed[0],
+      `write ${result.content[0]?.text.slice(0, 5)}`,
+      "after 钩子按登记的顺序运行：第 1 个先运行，看到核心结果",
+    );
     assert.deepEqual(
       observed,
       [`write ${result.content[0]?.text.slice(0, 5)}`, "third ran"],
@@ -1240,7 +1288,7 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
     assert.equal(
       diagnostics[0]?.message,
       "第 2 个 after 钩子出错（结果不变）：审计日志写不进去",
-      "它的失败只是一行诊断：“第 N 个 after 钩子出错（结果不变）：…”，N 是 index + 1，从 1 数起：第二个钩子是“第 2 个”",
+      "它的失败只是一行诊断：“第 N 个 after 钩子出错（结果不变）：…”，N 是 index + 1，从 1 数起：第二个钩子是“第 2 个”；… 是 errorMessageOf(error)，不带 Error: 前缀",
     );
     assert.match(
       diagnostics[1]?.message ?? "",

@@ -7526,4 +7526,100 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /modelEventProblem 只读不改.*不换成副本/,
   },
+  {
+    checkpoint: "12",
+    name: "上下文文件按名字排序（walk AC 06）",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceCatalogue,
+        find: '  const contextFiles = found.filter((resource) => resource.kind === "context");',
+        replace:
+          '  const contextFiles = found\n    .filter((resource) => resource.kind === "context")\n    .sort((a, b) => compare(a.name, b.name));',
+      },
+    ],
+    says: /上下文文件按给的顺序（根的顺序），不按名字排序/,
+  },
+  {
+    checkpoint: "12",
+    name: "遮挡的键不分大小写：Review 与 review 互相遮住（walk AC 23）",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceCatalogue,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "    const key = `${resource.kind}\\u0000${resource.name}`;",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "    const key = `${resource.kind}\\u0000${resource.name.toLowerCase()}`;",
+      },
+    ],
+    says: /名称逐字比较：Review 与 review 是两个资源/,
+  },
+  {
+    checkpoint: "12",
+    name: "引号里的参数 trim 掉空格（walk AC 24）",
+    lab: "12.3",
+    mutations: [
+      {
+        file: templates,
+        find: '    args.push(double ?? single ?? bare ?? "");',
+        replace: '    args.push((double ?? single)?.trim() ?? bare ?? "");',
+      },
+    ],
+    says: /引号里的原样是一个参数：开头与结尾的空格也是参数的一部分/,
+  },
+  {
+    checkpoint: "12",
+    name: "制表符缩进的行也当作字段（walk AC 26）",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: "    const match = /^([A-Za-z][\\w-]*):\\s*(.*)$/.exec(line);",
+        replace: "    const match = /^\\t?([A-Za-z][\\w-]*):\\s*(.*)$/.exec(line);",
+      },
+    ],
+    says: /缩进的行不是字段：制表符缩进也是缩进/,
+  },
+  {
+    checkpoint: "12",
+    name: "正文去掉开头的空行与缩进（walk AC 29）",
+    lab: "12.2",
+    mutations: [
+      {
+        file: skills,
+        find: '  return { name, description, body: lines.slice(end + 1).join("\\n") };',
+        replace: '  return { name, description, body: lines.slice(end + 1).join("\\n").trimStart() };',
+      },
+    ],
+    says: /正文是第二行 --- 之后的全部，原样/,
+  },
+  {
+    checkpoint: "12",
+    name: "after 钩子倒着运行（walk AC 20）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        find: "      for (const [index, hook] of hooks.after.entries()) {",
+        replace: "      for (const [index, hook] of [...hooks.after.entries()].reverse()) {",
+      },
+    ],
+    says: /after 钩子按登记的顺序运行/,
+  },
+  {
+    checkpoint: "12",
+    name: "after 钩子的诊断用 String(error)，多了 Error: 前缀（walk AC 32）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source line as it is written
+        find: "after 钩子出错（结果不变）：${errorMessageOf(error)}`);",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's line as written
+        replace: "after 钩子出错（结果不变）：${String(error)}`);",
+      },
+    ],
+    says: /不带 Error: 前缀/,
+  },
 ];

@@ -12,7 +12,7 @@ import type { Catalogue, Diagnostic, Resource, Shadowing } from "./types.js";
  * is recorded with its winner. Winners are listed by (kind, name), whatever order they came in.
  */
 export function buildCatalogue(found: readonly Resource[], diagnostics: readonly Diagnostic[] = []): Catalogue {
-  // Lab 12.1 ④：上下文文件（kind 为 "context"）不遮挡：按原来的顺序全部放进 contextFiles。
+  // Lab 12.1 ④：上下文文件（kind 为 "context"）不遮挡：按原来的顺序全部放进 contextFiles（不按名字排序）。名称逐字比较（不改大小写）。
   // 其余的按 (kind, name) 放进一个 Map：同一个键后来的胜出，被它替下的按被遮住的先后记进 shadowed（{ winner, shadowed }）。
   // Lab 12.1 ⑤：被遮住的可能又遮住过更早的：每条 shadowed 的 winner 改成这个键最终的胜者。胜者按
   // 先 kind 再 name 用 compare() 排序（不用 localeCompare：换一台机器、换一个语言环境，顺序都不变）。

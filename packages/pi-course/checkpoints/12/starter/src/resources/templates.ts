@@ -28,7 +28,7 @@ export function renderTemplate(
  * (the quotes themselves are dropped). An unclosed quote is a one-line error.
  */
 export function splitTemplateArgs(line: string): string[] {
-  // Lab 12.3 ②：用 /"([^"]*)"|'([^']*)'|(\S+)/g 逐个匹配（\S 之外的空格、制表符、换行都是分隔）：引号里的是一个参数（去掉引号；空的 "" 或 '' 也是
+  // Lab 12.3 ②：用 /"([^"]*)"|'([^']*)'|(\S+)/g 逐个匹配（\S 之外的空格、制表符、换行都是分隔）：引号里的原样是一个参数（去掉引号，里面的空格不 trim；空的 "" 或 '' 也是
   // 一个参数，空串），其余是一个词。一个不带引号的词里还有 " 或 '，就是没配对的引号：一行报错
   // `参数 ${词} 里的引号没有配对：用成对的 "…" 或 '…' 把带空格的参数包起来`。
   throw new Error("Lab 12.3 模板与上下文 尚未实现");
