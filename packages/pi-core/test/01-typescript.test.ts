@@ -70,6 +70,10 @@ test("穷尽：绕过编译器漏进来的事件落到 never 分支，抛出写�
     "未知的 type 不能被当成某种已知事件：default 里的 unreachable(event) 抛出 Unhandled value: 加上 JSON.stringify(value)，逐字就是这一句（一行，不加缩进，前后不加别的字）",
   );
   assert.throws(() => unreachable("x" as never), /Unhandled value: "x"/, "unreachable 总是抛出，并写明它收到的值");
+  // Never called: a compile-time check. If unreachable() took unknown instead of never, this directive would be unused
+  // and the build would stop here.
+  // @ts-expect-error unreachable() 的参数类型是 never：传入一个真实的值就编译不过，漏掉一个 case 编译不过正是因此
+  void (() => unreachable("x"));
 });
 
 /** Runs the check on `value` and asserts it left the value as it was: the check only reads. */
@@ -157,6 +161,9 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
     { type: "done", reason: "stop", usage: { output: 3 } },
     { type: "done", reason: "stop", message: 5 },
     { type: "start", message: null },
+    { type: "start", model: null },
+    { type: "text_delta", delta: "hi", index: "0" },
+    { type: "toolcall_delta", delta: "{", index: null },
     { type: "error", reason: "error", message: "overloaded", status: 529 },
   ]) {
     assert.equal(

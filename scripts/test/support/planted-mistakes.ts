@@ -7622,4 +7622,33 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /不带 Error: 前缀/,
   },
+  {
+    checkpoint: "01",
+    name: "start 遇到不是字符串的 model 字段就拒绝（walk AF P48）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '    case "start":\n      return undefined;',
+        replace:
+          '    case "start":\n      return value.model === undefined || typeof value.model === "string" ? undefined : "expected an object";',
+      },
+    ],
+    says: /多出来的字段不拒绝，每种事件都一样/,
+  },
+  {
+    checkpoint: "01",
+    name: "delta 事件的 index 不是数字就拒绝（walk AF P46）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '    case "toolcall_delta":\n      return typeof value.delta === "string"',
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          '    case "toolcall_delta":\n      if (value.index !== undefined && typeof value.index !== "number") return `"${value.type}" needs a string delta`;\n      return typeof value.delta === "string"',
+      },
+    ],
+    says: /多出来的字段不拒绝，每种事件都一样/,
+  },
 ];
