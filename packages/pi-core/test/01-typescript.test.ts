@@ -164,6 +164,12 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
     { type: "start", model: null },
     { type: "text_delta", delta: "hi", index: "0" },
     { type: "toolcall_delta", delta: "{", index: null },
+    { type: "start", delta: 5, reason: ["x"], toolCall: null },
+    { type: "text_delta", delta: "a", reason: 1, toolCall: "x" },
+    { type: "toolcall_delta", delta: "{", reason: 5, toolCall: false },
+    { type: "toolcall_end", toolCall: readCall, delta: 1, reason: null },
+    { type: "done", reason: "stop", delta: null, toolCall: 1 },
+    { type: "error", reason: "error", delta: {}, toolCall: [] },
     { type: "error", reason: "error", message: "overloaded", status: 529 },
   ]) {
     assert.equal(

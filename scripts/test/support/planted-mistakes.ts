@@ -7651,4 +7651,46 @@ export const plantedMistakes: PlantedMistake[] = [
     ],
     says: /多出来的字段不拒绝，每种事件都一样/,
   },
+  {
+    checkpoint: "01",
+    name: "任何事件带了不是字符串的 delta 就拒绝（walk AG #41）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  if (!isRecord(value)) return "expected an object";\n  switch (value.type) {',
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          '  if (!isRecord(value)) return "expected an object";\n  if (value.delta !== undefined && typeof value.delta !== "string") return `"${String(value.type)}" needs a string delta`;\n  switch (value.type) {',
+      },
+    ],
+    says: /多出来的字段不拒绝，每种事件都一样/,
+  },
+  {
+    checkpoint: "01",
+    name: "start 带了不是列表里的 reason 就拒绝（walk AG #52）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '    case "start":\n      return undefined;',
+        replace:
+          '    case "start":\n      return value.reason === undefined || DONE_REASONS.includes(value.reason) ? undefined : \'"done" needs reason "stop", "toolUse" or "length"\';',
+      },
+    ],
+    says: /多出来的字段不拒绝，每种事件都一样/,
+  },
+  {
+    checkpoint: "12",
+    name: "核心工具拿到 context 的副本 { ...context }（walk AD 43）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        find: "      const output = await tool.execute(args, context);",
+        replace: "      const output = await tool.execute(args, { ...context });",
+      },
+    ],
+    says: /核心工具拿到这次调用的 context 本身：tool\.execute\(args, context\)，同一个对象/,
+  },
 ];
