@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { chmod, link, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
@@ -537,18 +537,28 @@ test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回�
     assert.equal(resultText(daemon), "daemon started", "shell 退出即返回，不等后台进程关闭 stdout");
     process.kill(Number(await readFile(pids, "utf8")), "SIGKILL");
 
-    // The background child starts writing once the shell has gone, so the abort comes after the shell's exit.
-    // It writes without pause: a pause longer than the pipes' quiet time (a loaded machine makes one)
-    // would let the call return before the abort, and the test would be a bet on timing.
+    // The background child writes from the start and without pause, with the shell's builtin echo only: no
+    // process to spawn, so the pipes are never quiet long enough for the call to return. The test aborts on the
+    // first tick it sees after the shell is gone (reaped: kill(pid, 0) fails), so the abort comes after the exit.
+    const shellPid = path.join(ws.root, "shell.pid");
+    const shellGone = () => {
+      try {
+        process.kill(Number(readFileSync(shellPid, "utf8")), 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
     const controller = new AbortController();
     const chatty = await ws.call(
       "bash",
       {
-        command: `(while kill -0 $$ 2>/dev/null; do sleep .01; done; while :; do echo tick; done) & echo $! > ${JSON.stringify(pids)}; echo started`,
+        command: `echo $$ > ${JSON.stringify(shellPid)}; (while :; do echo tick; done) & echo $! > ${JSON.stringify(pids)}; echo started`,
       },
       {
         signal: controller.signal,
-        reportProgress: (content) => content.some((block) => block.text.includes("tick")) && controller.abort(),
+        reportProgress: (content) =>
+          content.some((block) => block.text.includes("tick")) && shellGone() && controller.abort(),
       },
     );
     assert.match(
