@@ -1,12 +1,14 @@
 // Every planted mistake of support/planted-mistakes.ts, written into a practice directory of its
 // checkpoint and run through verify: the first lab that is not done is the mistake's lab, and the
 // summary names the broken rule. One practice tree per checkpoint takes its mistakes one after
-// another (each rebuild is incremental), verify running the labs up to the mistake's; the
-// checkpoints run side by side. The mistakes judge the focused tests' strength, which no Node major
+// another (each rebuild is incremental), verify running the labs up to the mistake's; as many
+// checkpoints run side by side as there are cores, those with the most mistakes first (twenty trees
+// at once had put the machine's load at 16-24 and made other files' tests flaky). The mistakes judge the focused tests' strength, which no Node major
 // changes: with --node-sensitive nothing is run (verify's reports on each Node are checked by
 // rule-messages*.test.ts and learner-traps.test.ts).
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { type Checkpoint, findCheckpoint } from "../lib/course/manifest.js";
@@ -14,6 +16,7 @@ import { targetFiles } from "../lib/course/snapshots.js";
 import { labStages } from "../lib/diff/lab-regions.js";
 import { mutatedFiles } from "../lib/mutation/mutants.js";
 import { skipUnlessFullRun } from "../lib/run/node-sensitive.js";
+import { taskSlots } from "../lib/run/task-slots.js";
 import { plainStyle } from "../lib/terminal-style.js";
 import { withTempTree } from "../lib/trees/temp-tree.js";
 import { nextLab, verifyTree } from "../lib/verify/verify-labs.js";
@@ -68,10 +71,17 @@ function runChapter(checkpoint: Checkpoint, mistakes: PlantedMistake[]): Promise
 
 const skip = skipUnlessFullRun();
 const chapters = [...new Set(plantedMistakes.map((mistake) => mistake.checkpoint))];
+const mistakesOf = (id: string) => plantedMistakes.filter((mistake) => mistake.checkpoint === id);
+const inSlot = taskSlots(Math.max(2, os.availableParallelism()));
+const outcomesOf = new Map<string, Promise<Outcome[]>>();
+for (const id of [...chapters].sort((a, b) => mistakesOf(b).length - mistakesOf(a).length)) {
+  const run = skip ? Promise.resolve([]) : inSlot(() => runChapter(findCheckpoint(id), mistakesOf(id)));
+  run.catch(() => undefined);
+  outcomesOf.set(id, run);
+}
 for (const id of chapters) {
-  const checkpoint = findCheckpoint(id);
-  const mistakes = plantedMistakes.filter((mistake) => mistake.checkpoint === id);
-  const outcomes = skip ? Promise.resolve([]) : runChapter(checkpoint, mistakes);
+  const mistakes = mistakesOf(id);
+  const outcomes = outcomesOf.get(id) ?? Promise.resolve([]);
   for (const [index, mistake] of mistakes.entries()) {
     test(`${id} 埋下的错误“${mistake.name}”：verify 在 Lab ${mistake.lab} 变红，并说出违反的规则`, {
       skip,

@@ -241,7 +241,13 @@ test("限制：墙钟截止时间打断引擎并结束 worker，运行以 timeou
 test("限制：内存炸弹（引擎的上限或 worker 的堆）是这次运行的 out of memory，超过上限的输出被截断并附一行说明", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
-  const bomb = await runCode({ code: "return new Array(1e9).fill(0).length", tools: [], parentId: "c" });
+  // A small engine limit: the bomb hits it after a few megabytes, not after filling 64 MiB (seconds on a loaded machine).
+  const bomb = await runCode({
+    code: "return new Array(1e9).fill(0).length",
+    tools: [],
+    parentId: "c",
+    limits: { memoryBytes: 4 * 1024 * 1024 },
+  });
   assertEndedOnce(bomb);
   assert.equal(bomb.failure, "memory", "超过内存上限的分配是这次运行的 memory 失败");
   assert.match(bomb.error ?? "", /out of memory/, "错误说出 out of memory");

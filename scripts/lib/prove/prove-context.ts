@@ -14,6 +14,7 @@ import type { Checkpoint } from "../course/manifest.js";
 import { repoRoot } from "../course/manifest.js";
 import { targetFiles } from "../course/snapshots.js";
 import { type BuildResult, npmBuild } from "../run/focused-run.js";
+import { taskSlots } from "../run/task-slots.js";
 import { ownedPrefix, removeLeftovers, removeTreeAsync, removeTreeSync } from "../trees/owned-temp.js";
 import { practiceRoot } from "../user-paths.js";
 
@@ -27,16 +28,18 @@ export class ProveContext {
   private readonly targets = new Map<string, Promise<BuildResult>>();
   private readonly written = new Map<string, Promise<void>>();
   private readonly finished = new Map<string, Promise<string>>();
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
 
   private constructor(
     /** Under the system temp folder: targets, parents, practice directories outside the repository. */
     readonly outside: string,
     /** Under practice/ in the repository, as a learner's default practice/07 is. */
     readonly inside: string,
-    private readonly slots: number,
-  ) {}
+    slots: number,
+  ) {
+    this.inSlot = taskSlots(slots);
+  }
+
+  private readonly inSlot: <T>(work: () => Promise<T>) => Promise<T>;
 
   /**
    * Makes both folders (named for this process, so a later run removes what a killed one left) and
@@ -70,15 +73,8 @@ export class ProveContext {
   }
 
   /** Runs `work` when a slot is free: builds and focused runs of many trees take turns. */
-  async limit<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.slots) await new Promise<void>((resume) => this.waiting.push(resume));
-    this.running += 1;
-    try {
-      return await work();
-    } finally {
-      this.running -= 1;
-      this.waiting.shift()?.();
-    }
+  limit<T>(work: () => Promise<T>): Promise<T> {
+    return this.inSlot(work);
   }
 
   targetDir(checkpoint: Checkpoint): string {
