@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 import type { ModelEvent } from "../src/index.js";
 import { eventLine, isModelEvent, modelEventProblem, unreachable } from "../src/model-event-check.js";
 
@@ -57,7 +63,7 @@ test("穷尽：每一种 ModelEvent 都有自己的一行，终态 done 与 erro
   );
 });
 
-test("穷尽：绕过编译器漏进来的事件落到 never 分支，抛出写明这个值的错误", () => {
+test("穷尽：绕过编译器漏进来的事件落到 never 分支，抛出写明这个值的错误", async () => {
   const smuggled = JSON.parse('{"type":"ping"}') as ModelEvent;
   assert.throws(
     () => unreachable("x" as never),
@@ -74,7 +80,53 @@ test("穷尽：绕过编译器漏进来的事件落到 never 分支，抛出写�
   // and the build would stop here.
   // @ts-expect-error unreachable() 的参数类型是 never：传入一个真实的值就编译不过，漏掉一个 case 编译不过正是因此
   void (() => unreachable("x"));
+  const errors = await compileWithNewEventKind();
+  assert.match(
+    errors,
+    /model-event-check\.ts\(\d+,\d+\): error TS\d+:.*never/,
+    "穷尽靠编译器：给 ModelEvent 加一种新事件而 eventLine() 没有它的 case 时，构建必须失败。default 分支写 return unreachable(event)：不换成 throw new Error(...)，也不写 unreachable(event as never)",
+  );
 });
+
+/**
+ * Compiles this tree's model-event-check.ts against a ModelEvent with one more kind, { type: "ping" }, and returns
+ * tsc's error lines: the missing case must be a build error in eventLine().
+ */
+async function compileWithNewEventKind(): Promise<string> {
+  const src = fileURLToPath(new URL("../../src/", import.meta.url));
+  const dir = await mkdtemp(path.join(os.tmpdir(), "pi-course-01-never-"));
+  try {
+    for (const file of ["messages.ts", "model-event-check.ts"]) {
+      await writeFile(path.join(dir, file), await readFile(path.join(src, file), "utf8"));
+    }
+    const model = await readFile(path.join(src, "model.ts"), "utf8");
+    assert.ok(model.includes("export type ModelEvent ="), "model.ts 里有 ModelEvent 联合类型");
+    await writeFile(
+      path.join(dir, "model.ts"),
+      model.replace("export type ModelEvent =", 'export type ModelEvent =\n  | { type: "ping" }'),
+    );
+    await writeFile(path.join(dir, "package.json"), '{ "type": "module" }\n');
+    const options = [
+      "--strict",
+      "--noEmit",
+      "--target",
+      "es2022",
+      "--lib",
+      "es2022",
+      "--module",
+      "nodenext",
+      "--types",
+      "",
+    ];
+    const tsc = path.join(path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin/tsc");
+    const files = ["messages.ts", "model.ts", "model-event-check.ts"];
+    return await new Promise<string>((resolve) => {
+      execFile(process.execPath, [tsc, ...options, ...files], { cwd: dir }, (_error, stdout) => resolve(stdout));
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 /** Runs the check on `value` and asserts it left the value as it was: the check only reads. */
 function problemOf(value: unknown): string | undefined {
@@ -164,6 +216,7 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
     { type: "start", model: null },
     { type: "text_delta", delta: "hi", index: "0" },
     { type: "toolcall_delta", delta: "{", index: null },
+    { type: "toolcall_delta", delta: "{", index: "0" },
     { type: "start", delta: 5, reason: ["x"], toolCall: null },
     { type: "text_delta", delta: "a", reason: 1, toolCall: "x" },
     { type: "toolcall_delta", delta: "{", reason: 5, toolCall: false },
@@ -178,16 +231,18 @@ test("边界：JSON.parse 得到的 unknown 通过检查后才当作 ModelEvent�
       `多出来的字段不拒绝，每种事件都一样：只检查协议要的字段（${JSON.stringify(extra)} 是合法的 ${extra.type} 事件）`,
     );
   }
-  assert.equal(
-    problemOf({ type: "error", reason: "error", message: undefined }),
-    undefined,
-    '{ type: "error", reason: "error", message: undefined } 是合法的 error 事件：message 是 undefined 就是没有 message，和 eventLine() 一样看 message === undefined，不看 "message" in value',
-  );
-  assert.equal(
-    problemOf({ type: "error", reason: "error", message: "" }),
-    undefined,
-    '{ type: "error", reason: "error", message: "" } 是合法的 error 事件：空字符串也是 message，有就必须是字符串，空的也是字符串（只看 typeof message === "string"，不另外拒绝 ""）',
-  );
+  for (const reason of ["error", "aborted"]) {
+    assert.equal(
+      problemOf({ type: "error", reason, message: undefined }),
+      undefined,
+      `{ type: "error", reason: "${reason}", message: undefined } 是合法的 error 事件：message 是 undefined 就是没有 message，和 eventLine() 一样看 message === undefined，不看 "message" in value（error 与 aborted 都一样）`,
+    );
+    assert.equal(
+      problemOf({ type: "error", reason, message: "" }),
+      undefined,
+      `{ type: "error", reason: "${reason}", message: "" } 是合法的 error 事件：空字符串也是 message，有就必须是字符串，空的也是字符串（只看 typeof message === "string"，不另外拒绝 ""；error 与 aborted 都一样）`,
+    );
+  }
   for (const empty of [
     { type: "text_delta", delta: "" },
     { type: "toolcall_delta", delta: "" },

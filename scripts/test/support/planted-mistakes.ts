@@ -7681,6 +7681,75 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /多出来的字段不拒绝，每种事件都一样/,
   },
   {
+    checkpoint: "01",
+    name: "default 里直接 throw，不调用 unreachable(event)：漏掉一个 case 也编译得过（walk AH P43）",
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "    default:\n      return unreachable(event);",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        replace: "    default:\n      throw new Error(`Unhandled value: ${JSON.stringify(event)}`);",
+      },
+    ],
+    says: /default 分支写 return unreachable\(event\)/,
+  },
+  {
+    checkpoint: "01",
+    name: "unreachable(event as never)：as 关掉了穷尽检查（walk AH P44）",
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return unreachable(event);",
+        replace: "      return unreachable(event as never);",
+      },
+    ],
+    says: /也不写 unreachable\(event as never\)/,
+  },
+  {
+    checkpoint: "01",
+    name: "aborted 的 message 为空串时拒绝（walk AH P35）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '      if (!ERROR_REASONS.includes(value.reason)) return \'"error" needs reason "error" or "aborted"\';',
+        replace:
+          '      if (!ERROR_REASONS.includes(value.reason)) return \'"error" needs reason "error" or "aborted"\';\n      if (value.reason === "aborted" && value.message === "") return \'"error" message must be a string\';',
+      },
+    ],
+    says: /空的也是字符串.*error 与 aborted 都一样/,
+  },
+  {
+    checkpoint: "01",
+    name: "aborted 带着值为 undefined 的 message 键就拒绝（walk AH P36）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '      if (!ERROR_REASONS.includes(value.reason)) return \'"error" needs reason "error" or "aborted"\';',
+        replace:
+          '      if (!ERROR_REASONS.includes(value.reason)) return \'"error" needs reason "error" or "aborted"\';\n      if (value.reason === "aborted" && "message" in value && value.message === undefined) return \'"error" message must be a string\';',
+      },
+    ],
+    says: /不看 "message" in value（error 与 aborted 都一样）/,
+  },
+  {
+    checkpoint: "01",
+    name: "只在 toolcall_delta 里把字符串 index 改成数字（walk AH P39）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '    case "toolcall_delta":\n      return typeof value.delta',
+        replace:
+          '    case "toolcall_delta":\n      if (value.type === "toolcall_delta" && typeof value.index === "string") value.index = Number(value.index);\n      return typeof value.delta',
+      },
+    ],
+    says: /modelEventProblem 只读不改/,
+  },
+  {
     checkpoint: "12",
     name: "核心工具拿到 context 的副本 { ...context }（walk AD 43）",
     lab: "12.5",
