@@ -226,6 +226,25 @@ test("资源的根：同类同名时后面的根胜出并记下谁遮住了谁�
       [["Review", "review"], 0],
       "名称逐字比较：Review 与 review 是两个资源，谁也不遮住谁（不改大小写）",
     );
+    const inner: ResourceRoot = { kind: "ancestor", dir: tree.workspace };
+    const at = (name: string, where: ResourceRoot): Resource => ({
+      kind: "template",
+      name,
+      root: where,
+      path: `${where.dir}/prompts/${name}.md`,
+    });
+    assert.deepEqual(
+      buildCatalogue([
+        at("zeta", outer),
+        at("alpha", outer),
+        at("zeta", inner),
+        at("alpha", inner),
+        at("zeta", root),
+        at("alpha", root),
+      ]).shadowed.map(({ shadowed }) => `${shadowed.name}@${shadowed.root.dir === outer.dir ? "外层" : "里层"}`),
+      ["zeta@外层", "alpha@外层", "zeta@里层", "alpha@里层"],
+      "shadowed 按被遮住的先后记：不按名字排序，也不把同名的归到一起（zeta、alpha 交替被遮住，就交替记下）",
+    );
 
     const catalogue = discoverResources(rootsOf(tree));
     assert.deepEqual(
@@ -532,6 +551,22 @@ test("模板与上下文：模板渲染成一条 UserMessage：$1…$9 是位置
     "一遍从左到右替换：第三个参数“$1”原样放进去，不再展开；$$ 是 $，$x 与 $0 不是占位符",
   );
   assert.equal(
+    renderTemplate({ name: "fix", text: "第 $10 项与 $23" }, [
+      "一",
+      "二",
+      "三",
+      "四",
+      "五",
+      "六",
+      "七",
+      "八",
+      "九",
+      "十",
+    ]).content,
+    "第 一0 项与 二3",
+    "位置参数只有 $1…$9，一位数字：$10 是 $1 后面跟一个字面的 0（不是第 10 个参数），$23 是 $2 后面跟 3",
+  );
+  assert.equal(
     renderTemplate(template, ["login"]).content,
     "修 login（ 号），范围：login；预算 $5， 不存在，$x 与 $0 原样",
     "缺的位置参数渲染成空串",
@@ -642,6 +677,17 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
       ),
       '<context_file path="/r/AGENTS.md">\n外层\n</context_file>\n\n<context_file path="/r/app/AGENTS.md">\n里层\n</context_file>',
       '段与段之间空一行（"\\n\\n"）：每个 <context_file> 与技能目录各是一段',
+    );
+    assert.equal(
+      formatResourceContext(
+        [
+          { path: "/z/home/.tiny-pi/AGENTS.md", content: "全局" },
+          { path: "/a/repo/AGENTS.md", content: "仓库" },
+        ],
+        [],
+      ),
+      '<context_file path="/z/home/.tiny-pi/AGENTS.md">\n全局\n</context_file>\n\n<context_file path="/a/repo/AGENTS.md">\n仓库\n</context_file>',
+      "上下文文件按给的顺序写（根的顺序，外层在前）：不按路径或名字排序，路径排在后面的全局文件照样在前",
     );
     assert.ok(
       context.indexOf("不要碰 generated/") > repoAt && context.includes("发布新版本时用：打标签、写变更记录"),
@@ -845,7 +891,13 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
     // The good extension keeps its API object, to try registering after its factory has returned.
     const good = await tree.put(
       "repo/app/extensions/e-good.mjs",
-      `export let kept;\n${extensionText(path.join(tree.base, "e"), register("format", "kept = api;"))}`,
+      `export let kept;\n${extensionText(
+        path.join(tree.base, "e"),
+        register(
+          "format",
+          'kept = api; api.registerTool({ name: "fmt-check", description: "x", parameters: { type: "object" }, execute: async () => ({ content: [] }) });',
+        ),
+      )}`,
     );
     const registry = new ToolRegistry().register(tool("read"));
     const gate: HookSet["before"][number] = () => undefined;
@@ -871,8 +923,16 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
       "工厂成功、并且没有工具与已有的重名，才一次提交：b-clash.mjs 的第二个工具与 read 重名，它先注册的 audit 也不留下（提交之前就查完全部工具名）",
     );
     assert.deepEqual(
+      registry
+        .definitions()
+        .map((definition) => definition.name)
+        .filter((name) => name === "format" || name === "fmt-check"),
+      ["format", "fmt-check"],
+      "提交时 staged 的工具按扩展注册它们的先后逐个 registry.register()：e-good.mjs 先注册 format 再注册 fmt-check，登记的也是这个顺序（不倒序、不排序）",
+    );
+    assert.deepEqual(
       registry.definitions().map((definition) => `${definition.name}: ${definition.description}`),
-      ["read: the read tool", "format: x"],
+      ["read: the read tool", "format: x", "fmt-check: x"],
       "失败的工厂、与已有工具同名或自己重名的扩展什么工具也没注册，原有的 read 没被替换",
     );
     assert.deepEqual(
@@ -1325,6 +1385,21 @@ test("工具钩子：after 钩子对每个核心结果恰好运行一次，它�
       thrown.content[0]?.text ?? "",
       /磁盘满了/,
       "核心工具的错误照样抛出去：executeToolCall 把它配成错误结果",
+    );
+    const coreError = new Error("磁盘满了");
+    const rejectsWith = hookedRegistry(
+      new ToolRegistry().register({
+        ...tool("bash"),
+        execute: async () => {
+          throw coreError;
+        },
+      }),
+      { before: [], after: [] },
+    );
+    await assert.rejects(
+      rejectsWith.get("bash")?.execute({}, {}) ?? Promise.resolve(),
+      (error: unknown) => error === coreError,
+      "核心工具的错误照样抛出去：包装后的 execute 拒绝的就是核心工具抛出的那个错误对象本身，不包成新的 Error、不改它的文字",
     );
 
     // The core output itself, not a copy: details and any field the loop reads later stay the core tool's.

@@ -7751,6 +7751,88 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "12",
+    name: "shadowed 按名字排序（walk AE p06b）",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceCatalogue,
+        find: "  const resources = [...winners.values()]",
+        replace:
+          "  shadowed.sort((a, b) => compare(a.shadowed.name, b.shadowed.name));\n  const resources = [...winners.values()]",
+      },
+    ],
+    says: /shadowed 按被遮住的先后记：不按名字排序/,
+  },
+  {
+    checkpoint: "12",
+    name: "shadowed 把同名的归到一起（walk AE p111）",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceCatalogue,
+        find: "  const resources = [...winners.values()]",
+        replace:
+          "  const keys = [...new Set(shadowed.map((s) => s.shadowed.name))];\n  shadowed.sort((a, b) => keys.indexOf(a.shadowed.name) - keys.indexOf(b.shadowed.name));\n  const resources = [...winners.values()]",
+      },
+    ],
+    says: /也不把同名的归到一起/,
+  },
+  {
+    checkpoint: "12",
+    name: "$10 读成第 10 个参数（walk AE p104）",
+    lab: "12.3",
+    mutations: [
+      {
+        file: templates,
+        find: "source.replace(/\\$([1-9@$])/g,",
+        replace: "source.replace(/\\$([1-9][0-9]*|[@$])/g,",
+      },
+    ],
+    says: /\$10 是 \$1 后面跟一个字面的 0/,
+  },
+  {
+    checkpoint: "12",
+    name: "上下文文件按路径排序再写（walk AE p126）",
+    lab: "12.3",
+    mutations: [
+      {
+        file: resourceContext,
+        find: "  for (const file of contextFiles)\n",
+        replace: "  for (const file of [...contextFiles].sort((a, b) => (a.path < b.path ? -1 : 1)))\n",
+      },
+    ],
+    says: /上下文文件按给的顺序写.*不按路径或名字排序/,
+  },
+  {
+    checkpoint: "12",
+    name: "提交时倒着注册一个扩展的工具（walk AE p121）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "    for (const tool of staged.tools) options.registry.register(tool);",
+        replace: "    for (const tool of [...staged.tools].reverse()) options.registry.register(tool);",
+      },
+    ],
+    says: /staged 的工具按扩展注册它们的先后逐个 registry\.register\(\)/,
+  },
+  {
+    checkpoint: "12",
+    name: "核心工具的错误包成新的 Error（walk AE p107）",
+    lab: "12.5",
+    mutations: [
+      {
+        file: toolHooks,
+        find: "      const output = await tool.execute(args, context);",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          "      const output = await tool.execute(args, context).catch((error: unknown) => {\n        throw new Error(`${tool.name} 失败：${errorMessageOf(error)}`);\n      });",
+      },
+    ],
+    says: /包装后的 execute 拒绝的就是核心工具抛出的那个错误对象本身/,
+  },
+  {
+    checkpoint: "12",
     name: "核心工具拿到 context 的副本 { ...context }（walk AD 43）",
     lab: "12.5",
     mutations: [

@@ -47,7 +47,7 @@ export interface ActivatedSkill {
 }
 
 /**
- * Reads the skill's body (the first time it is read) and each of `files`, relative to the
+ * Reads the skill's body (again at every activation: nothing is cached) and each of `files`, relative to the
  * skill's directory. A file is read only if its real path lies inside that directory:
  * chapter 08's boundary refuses `..`, absolute paths outside and symlinks that lead out.
  */
