@@ -667,28 +667,35 @@ test("模板与上下文：资源上下文先是按顺序的上下文文件（�
       '<context_file path="/r/AGENTS.md">\n规矩\n</context_file>',
       "上下文文件的内容先 trim()，再包进 <context_file path=…>",
     );
-    assert.equal(
-      formatResourceContext(
-        [
-          { path: "/r/AGENTS.md", content: "外层" },
-          { path: "/r/app/AGENTS.md", content: "里层" },
-        ],
-        [],
-      ),
-      '<context_file path="/r/AGENTS.md">\n外层\n</context_file>\n\n<context_file path="/r/app/AGENTS.md">\n里层\n</context_file>',
-      '段与段之间空一行（"\\n\\n"）：每个 <context_file> 与技能目录各是一段',
-    );
-    assert.equal(
-      formatResourceContext(
-        [
-          { path: "/z/home/.tiny-pi/AGENTS.md", content: "全局" },
-          { path: "/a/repo/AGENTS.md", content: "仓库" },
-        ],
-        [],
-      ),
-      '<context_file path="/z/home/.tiny-pi/AGENTS.md">\n全局\n</context_file>\n\n<context_file path="/a/repo/AGENTS.md">\n仓库\n</context_file>',
-      "上下文文件按给的顺序写（根的顺序，外层在前）：不按路径或名字排序，路径排在后面的全局文件照样在前",
-    );
+    const twoFiles: [string, string, string, string, string][] = [
+      [
+        "/r/AGENTS.md",
+        "外层",
+        "/r/app/AGENTS.md",
+        "里层",
+        '段与段之间空一行（"\\n\\n"）：每个 <context_file> 与技能目录各是一段',
+      ],
+      [
+        "/z/home/.tiny-pi/AGENTS.md",
+        "全局",
+        "/a/repo/AGENTS.md",
+        "仓库",
+        "上下文文件按给的顺序写（根的顺序，外层在前）：不按路径或名字排序，路径排在后面的全局文件照样在前",
+      ],
+    ];
+    for (const [firstPath, first, secondPath, second, rule] of twoFiles) {
+      assert.equal(
+        formatResourceContext(
+          [
+            { path: firstPath, content: first },
+            { path: secondPath, content: second },
+          ],
+          [],
+        ),
+        `<context_file path="${firstPath}">\n${first}\n</context_file>\n\n<context_file path="${secondPath}">\n${second}\n</context_file>`,
+        rule,
+      );
+    }
     assert.ok(
       context.indexOf("不要碰 generated/") > repoAt && context.includes("发布新版本时用：打标签、写变更记录"),
       "上下文文件的内容与技能的描述都在",
