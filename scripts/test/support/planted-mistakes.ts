@@ -7750,6 +7750,62 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /modelEventProblem 只读不改/,
   },
   {
+    checkpoint: "01",
+    name: "aborted 的空串 message 省掉冒号（walk AI #57）",
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return event.message === undefined ?",
+        replace: '      return event.message === undefined || (event.reason === "aborted" && event.message === "") ?',
+      },
+    ],
+    says: /空字符串也是 message：只在没有 message 字段时省略冒号（看 === undefined，不看真假；error 与 aborted 都一样）/,
+  },
+  {
+    checkpoint: "01",
+    name: 'aborted 看 "message" in event（walk AI #60）',
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: "      return event.message === undefined ?",
+        replace: '      return (event.reason === "aborted" ? !("message" in event) : event.message === undefined) ?',
+      },
+    ],
+    says: /message 是 undefined 时省略冒号.*error aborted: undefined；error 与 aborted 都一样/,
+  },
+  {
+    checkpoint: "01",
+    name: "length 写成 done stop（walk AI #61）",
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        find: "      return `done ${event.reason}`;",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        replace: '      return event.reason === "length" ? "done stop" : `done ${event.reason}`;',
+      },
+    ],
+    says: /done 的一行是 done <reason>，原样写出它的 reason/,
+  },
+  {
+    checkpoint: "01",
+    name: "stop 省掉 reason，只写 done（walk AI #62）",
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        find: "      return `done ${event.reason}`;",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        replace: '      return event.reason === "stop" ? "done" : `done ${event.reason}`;',
+      },
+    ],
+    says: /done 的一行是 done <reason>，原样写出它的 reason/,
+  },
+  {
     checkpoint: "12",
     name: "shadowed 按名字排序（walk AE p06b）",
     lab: "12.1",
