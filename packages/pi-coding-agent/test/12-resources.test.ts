@@ -221,8 +221,9 @@ test("资源的根：同类同名时后面的根胜出并记下谁遮住了谁�
       ["CLAUDE.md", "AGENTS.md"],
       "上下文文件按给的顺序（根的顺序），不按名字排序：外层的 CLAUDE.md 在里层的 AGENTS.md 前面",
     );
+    // Sorted here: the order of the catalogue is the next test's rule.
     assert.deepEqual(
-      [byRoots.resources.map((resource) => resource.name), byRoots.shadowed.length],
+      [byRoots.resources.map((resource) => resource.name).sort(), byRoots.shadowed.length],
       [["Review", "review"], 0],
       "名称逐字比较：Review 与 review 是两个资源，谁也不遮住谁（不改大小写）",
     );
@@ -582,14 +583,14 @@ test("模板与上下文：模板渲染成一条 UserMessage：$1…$9 是位置
     '$@ 是全部参数用一个空格连起来：空串参数也是一个参数（"" 得到的），不丢，所以 a 与 b 之间是两个空格',
   );
   await withTree(async (tree) => {
-    const file = await tree.put("repo/app/prompts/review.md", "请审查 $1，重点：$@\n");
+    const file = await tree.put("repo/app/prompts/review.md", "请审查 $1，重点：$@\r\n第二行\n");
     const [review] = discoverResources(rootsOf(tree)).resources;
     assert.ok(review?.kind === "template", "发现了 review 模板");
     assert.equal(review.path, file, "模板的位置是它的真实路径");
     assert.equal(
       renderTemplate(review, ["src/a.ts"]).content,
-      "请审查 src/a.ts，重点：src/a.ts\n",
-      "模板文件按同一协议渲染：文件的文字原样（不 trim，末尾的换行也留着）",
+      "请审查 src/a.ts，重点：src/a.ts\r\n第二行\n",
+      "模板文件按同一协议渲染：文件的文字原样（不 trim，末尾的换行也留着，Windows 的 \\r\\n 也不改成 \\n）",
     );
   });
 });
@@ -606,6 +607,11 @@ test("模板与上下文：参数按空白切开，引号把词组在一起；�
     "引号里的是一个参数（去掉引号）：空的 \"\" 与 '' 也是一个参数（空串），后面的 $N 不错位",
   );
   assert.deepEqual(splitTemplateArgs(""), [], "没有参数就是空列表");
+  assert.deepEqual(
+    splitTemplateArgs(`"$1 $@" '$$ 5' $x`),
+    ["$1 $@", "$$ 5", "$x"],
+    "引号里的原样是一个参数：参数里的 $ 不转义、不展开、不加倍（替换只在渲染模板时做一遍）",
+  );
   assert.deepEqual(
     splitTemplateArgs(`" a " ' b '`),
     [" a ", " b "],

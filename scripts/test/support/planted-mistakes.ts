@@ -7807,6 +7807,45 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "12",
+    name: "单引号里的参数把 $ 加倍（walk AF 21）",
+    lab: "12.3",
+    mutations: [
+      {
+        file: templates,
+        find: '    args.push(double ?? single ?? bare ?? "");',
+        replace: '    args.push(double ?? single?.replace(/\\$/g, "$$$$") ?? bare ?? "");',
+      },
+    ],
+    says: /参数里的 \$ 不转义、不展开、不加倍/,
+  },
+  {
+    checkpoint: "12",
+    name: "模板文件的 \\r\\n 改成 \\n（walk AF 76）",
+    lab: "12.3",
+    mutations: [
+      {
+        file: templates,
+        find: 'readFileSync(template.path, "utf8");',
+        replace: 'readFileSync(template.path, "utf8").replace(/\\r\\n/g, "\\n");',
+      },
+    ],
+    says: /Windows 的 \\r\\n 也不改成 \\n/,
+  },
+  {
+    checkpoint: "12",
+    name: "目录用 localeCompare 排序（walk AF 04）",
+    lab: "12.1",
+    mutations: [
+      {
+        file: resourceCatalogue,
+        find: ".sort((a, b) => compare(a.kind, b.kind) || compare(a.name, b.name));",
+        replace: ".sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));",
+      },
+    ],
+    says: /先按种类、再按名称（逐个码元比较，不看语言环境）排列/,
+  },
+  {
+    checkpoint: "12",
     name: "shadowed 按名字排序（walk AE p06b）",
     lab: "12.1",
     mutations: [
