@@ -290,6 +290,11 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
       "不是普通对象的值（数字、布尔、undefined 也是）都是 expected an object：先用 isRecord() 证明，不只挑出 null、数组与字符串",
     ],
     [["start"], "expected an object"],
+    [
+      [{ type: "start" }],
+      "expected an object",
+      "数组不是普通对象：装着一个合法事件的数组也是 expected an object（不拆开数组去检查里面的元素）",
+    ],
     ["start", "expected an object"],
     [{ type: "ping" }, 'unknown event type "ping"'],
     [{ type: "START" }, 'unknown event type "START"', typeAsIs],

@@ -7806,6 +7806,20 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /done 的一行是 done <reason>，原样写出它的 reason/,
   },
   {
+    checkpoint: "01",
+    name: "拆开只有一个元素的数组去检查里面的事件（walk AJ #13）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        find: '  if (!isRecord(value)) return "expected an object";',
+        replace:
+          '  if (Array.isArray(value)) return value.length === 1 ? modelEventProblem(value[0]) : "expected an object";\n  if (!isRecord(value)) return "expected an object";',
+      },
+    ],
+    says: /装着一个合法事件的数组也是 expected an object/,
+  },
+  {
     checkpoint: "12",
     name: "单引号里的参数把 $ 加倍（walk AF 21）",
     lab: "12.3",
