@@ -912,6 +912,8 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
         ),
       )}`,
     );
+    // A factory that succeeds and registers nothing (it only sets something up): it is loaded all the same.
+    await tree.put("repo/app/extensions/f-quiet.mjs", "export default () => {};\n");
     const registry = new ToolRegistry().register(tool("read"));
     const gate: HookSet["before"][number] = () => undefined;
     const audit: HookSet["after"][number] = () => undefined;
@@ -981,8 +983,8 @@ test("信任门：工厂失败或工具名冲突时什么也不注册，后面�
     );
     assert.deepEqual(
       outcome.loaded.map((file) => path.basename(file)),
-      ["e-good.mjs"],
-      "后面的扩展照常加载",
+      ["e-good.mjs", "f-quiet.mjs"],
+      "后面的扩展照常加载；工厂成功就记进 loaded，什么也没注册的扩展（f-quiet.mjs）也是加载了",
     );
     assert.deepEqual(
       outcome.diagnostics.map((diagnostic) => path.basename(diagnostic.source)),

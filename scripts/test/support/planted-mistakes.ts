@@ -7821,6 +7821,20 @@ export const plantedMistakes: PlantedMistake[] = [
   },
   {
     checkpoint: "12",
+    name: "什么也没注册的扩展不记进 loaded（walk AG #51）",
+    lab: "12.4",
+    mutations: [
+      {
+        file: loadExtensionsFile,
+        find: "    for (const tool of staged.tools) options.registry.register(tool);",
+        replace:
+          "    for (const tool of staged.tools) options.registry.register(tool);\n    if (staged.tools.length === 0 && staged.hooks.before.length === 0 && staged.hooks.after.length === 0) continue;",
+      },
+    ],
+    says: /工厂成功就记进 loaded，什么也没注册的扩展（f-quiet\.mjs）也是加载了/,
+  },
+  {
+    checkpoint: "12",
     name: "单引号里的参数把 $ 加倍（walk AF 21）",
     lab: "12.3",
     mutations: [
