@@ -323,6 +323,11 @@ test("边界：形状不对的值被拒绝，原因写明缺的是什么", () =>
       'unknown event type "a\\"b"',
       "原因里的 type 是 JSON.stringify(value.type)：引号被转义，不是自己加引号",
     ],
+    [
+      { type: "a\\b\n" },
+      'unknown event type "a\\\\b\\n"',
+      "原因里的 type 是 JSON.stringify(value.type)：反斜杠与换行也被转义（\\\\、\\n），不是自己加引号、只转义引号",
+    ],
     [{ type: "text_delta" }, '"text_delta" needs a string delta'],
     [{ type: "toolcall_delta", delta: 42 }, '"toolcall_delta" needs a string delta'],
     [{ type: "toolcall_end" }, '"toolcall_end" needs a toolCall object'],

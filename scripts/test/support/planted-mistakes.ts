@@ -7834,6 +7834,22 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /工厂成功就记进 loaded，什么也没注册的扩展（f-quiet\.mjs）也是加载了/,
   },
   {
+    checkpoint: "01",
+    name: "字符串 type 自己加引号、只转义引号（walk AK #39）",
+    lab: "1.2",
+    mutations: [
+      {
+        file: modelEventCheck,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        find: "      return `unknown event type ${JSON.stringify(value.type)}`;",
+        replace:
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+          '      return typeof value.type === "string" ? `unknown event type "${value.type.replace(/"/g, \'\\\\"\')}"` : `unknown event type ${JSON.stringify(value.type)}`;',
+      },
+    ],
+    says: /反斜杠与换行也被转义/,
+  },
+  {
     checkpoint: "12",
     name: "单引号里的参数把 $ 加倍（walk AF 21）",
     lab: "12.3",
