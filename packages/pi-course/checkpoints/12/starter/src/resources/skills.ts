@@ -22,7 +22,7 @@ const SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export function parseSkillFile(text: string, where: string): { name: string; description: string; body: string } {
   // Lab 12.2 ①：去掉开头的 BOM，按 \r?\n 分行。第一行逐字是 ---（看 lines[0]，不 trim，不在整个文件里找），再找下一行 ---（lines.indexOf("---", 1)）；
   // 没有就一行报错：`${where}：SKILL.md 要以 --- 包起来的前置元数据开头（name 与 description）`。
-  // Lab 12.2 ②：两行 --- 之间，顶格的 key: value 是字段（值是第一个冒号之后的全部，trim 后用 unquote() 去掉引号），缩进的行（空格或制表符开头）与别的键不管，同一个键写两次时后面的算；键逐字比较，不 trim（Name、DESCRIPTION、“name ”都是别的键：键紧挨着冒号）。
+  // Lab 12.2 ②：两行 --- 之间，顶格的 key: value 是字段（值是第一个冒号之后的全部，trim 后用 unquote() 去掉引号），缩进的行（空格或制表符开头）与别的键不管（不 trim 键，缩进的键就不等于 name），同一个键写两次时后面的算；键逐字比较，不 trim（Name、DESCRIPTION、“name ”都是别的键：键紧挨着冒号）。
   // name 不符合 SKILL_NAME 或超过 64 个字符就一行报错：`${where}：name "${name}" 要是小写字母、数字与单个连字符（最多 64 个字符）`；
   // name 合格了才查 description（先报 name）：它是空的就一行报错：`${where}：缺少 description：写一句这个技能做什么、什么时候用`。
   // 正文是第二行 --- 之后的全部（用 \n 连起来，原样，不 trim）：正文里再有 ---（Markdown 的分隔线）也是正文。
