@@ -80,6 +80,11 @@ test("穷尽：绕过编译器漏进来的事件落到 never 分支，抛出写�
     "unreachable() 抛出 Error（不是字符串），message 是 Unhandled value: 加上 JSON.stringify(value)：throw new Error(...)",
   );
   assert.throws(
+    () => unreachable("x" as never),
+    (thrown) => thrown instanceof Error && thrown.constructor === Error,
+    "unreachable() 抛出的就是 new Error(...)：不是 TypeError、RangeError 这样的子类（它不是参数类型错，是程序漏了一个 case）",
+  );
+  assert.throws(
     () => eventLine(smuggled),
     { message: 'Unhandled value: {"type":"ping"}' },
     "未知的 type 不能被当成某种已知事件：default 里的 unreachable(event) 抛出 Unhandled value: 加上 JSON.stringify(value)，逐字就是这一句（一行，不加缩进，前后不加别的字）",

@@ -7850,6 +7850,21 @@ export const plantedMistakes: PlantedMistake[] = [
     says: /反斜杠与换行也被转义/,
   },
   {
+    checkpoint: "01",
+    name: "unreachable() 抛出 TypeError（walk AL #35）",
+    lab: "1.1",
+    mutations: [
+      {
+        file: modelEventCheck,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        find: "  throw new Error(`Unhandled value: ${JSON.stringify(value)}`);",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the learner's lines as written
+        replace: "  throw new TypeError(`Unhandled value: ${JSON.stringify(value)}`);",
+      },
+    ],
+    says: /unreachable\(\) 抛出的就是 new Error\(\.\.\.\)：不是 TypeError/,
+  },
+  {
     checkpoint: "12",
     name: "单引号里的参数把 $ 加倍（walk AF 21）",
     lab: "12.3",
