@@ -183,7 +183,7 @@ function snapshot(value: unknown): Snapshot {
 }
 
 function assertUnchanged(value: unknown, before: Snapshot): void {
-  const readOnly = `modelEventProblem 只读不改：检查之后 ${JSON.stringify(before.copy)} 与检查之前一样（不删键、不补字段、不加隐藏的属性、不改写、不 trim、不换成副本，也不冻结、封住传进来的值或它里面的对象，不改属性的可写、可枚举）`;
+  const readOnly = `modelEventProblem 只读不改：检查之后 ${JSON.stringify(before.copy)} 与检查之前一样（不删键、不补字段、不加隐藏的属性、不改写、不 trim、不换成副本，也不冻结、封住传进来的值或它里面的对象，不改属性的可写、可枚举，不换原型）`;
   const after = snapshot(value);
   assert.deepEqual(after.shape, before.shape, readOnly);
   assert.ok(
