@@ -3,9 +3,10 @@
 // summary names the broken rule. One practice tree per checkpoint takes its mistakes one after
 // another (each rebuild is incremental), verify running the labs up to the mistake's; as many
 // checkpoints run side by side as there are cores, those with the most mistakes first (twenty trees
-// at once had put the machine's load at 16-24 and made other files' tests flaky). The mistakes judge the focused tests' strength, which no Node major
-// changes: with --node-sensitive nothing is run (verify's reports on each Node are checked by
-// rule-messages*.test.ts and learner-traps.test.ts).
+// at once had put the machine's load at 16-24 and made other files' tests flaky). The mistakes
+// judge the focused tests' strength, which no Node major changes: with --node-sensitive nothing is
+// run (verify's reports on each Node are checked by rule-messages*.test.ts and
+// learner-traps.test.ts).
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -71,16 +72,17 @@ function runChapter(checkpoint: Checkpoint, mistakes: PlantedMistake[]): Promise
 
 const skip = skipUnlessFullRun();
 const chapters = [...new Set(plantedMistakes.map((mistake) => mistake.checkpoint))];
-const mistakesOf = (id: string) => plantedMistakes.filter((mistake) => mistake.checkpoint === id);
+const mistakesOf = new Map(
+  chapters.map((id) => [id, plantedMistakes.filter((mistake) => mistake.checkpoint === id)] as const),
+);
 const inSlot = taskSlots(Math.max(2, os.availableParallelism()));
 const outcomesOf = new Map<string, Promise<Outcome[]>>();
-for (const id of [...chapters].sort((a, b) => mistakesOf(b).length - mistakesOf(a).length)) {
-  const run = skip ? Promise.resolve([]) : inSlot(() => runChapter(findCheckpoint(id), mistakesOf(id)));
+for (const [id, mistakes] of [...mistakesOf].sort(([, a], [, b]) => b.length - a.length)) {
+  const run = skip ? Promise.resolve([]) : inSlot(() => runChapter(findCheckpoint(id), mistakes));
   run.catch(() => undefined);
   outcomesOf.set(id, run);
 }
-for (const id of chapters) {
-  const mistakes = mistakesOf(id);
+for (const [id, mistakes] of mistakesOf) {
   const outcomes = outcomesOf.get(id) ?? Promise.resolve([]);
   for (const [index, mistake] of mistakes.entries()) {
     test(`${id} 埋下的错误“${mistake.name}”：verify 在 Lab ${mistake.lab} 变红，并说出违反的规则`, {
