@@ -14,7 +14,7 @@ import { loadManifest } from "../lib/course/manifest.js";
 import { targetFiles } from "../lib/course/snapshots.js";
 import { skipUnlessFullRun } from "../lib/run/node-sensitive.js";
 import { withTempDir } from "../lib/trees/temp-dir.js";
-import { verifyTree } from "../lib/verify/verify-labs.js";
+import { verifyTreeAtOnce } from "../lib/verify/verify-labs.js";
 import { filledStarters } from "../test/support/learner-copies.js";
 
 const manifest = loadManifest();
@@ -34,7 +34,7 @@ test("starter 里每个 Lab 都照注释写完、注释保留，从第一个检�
         ? Object.fromEntries(checkpoint.teachingFiles.map((file) => [file, targetFiles(checkpoint).get(file) ?? ""]))
         : filledStarters(checkpoint);
       for (const [file, text] of Object.entries(own)) await writeFile(path.join(dir, file), text);
-      const verification = await verifyTree(dir, checkpoint);
+      const verification = await verifyTreeAtOnce(dir, checkpoint);
       assert.ok(verification.built, `${checkpoint.id}：写完的练习目录可以构建`);
       const done = verification.labs.filter((progress) => progress.done).map((progress) => progress.lab.id);
       assert.deepEqual(

@@ -1,7 +1,8 @@
 // Every planted mistake of support/planted-mistakes.ts, written into a practice directory of its
 // checkpoint and run through verify: the first lab that is not done is the mistake's lab, and the
 // summary names the broken rule. One practice tree per checkpoint takes its mistakes one after
-// another (each rebuild is incremental), verify running the labs up to the mistake's; as many
+// another (each rebuild is incremental), the labs up to the mistake's judged from one focused run
+// (verifyTreeAtOnce: one run per mistake instead of one per lab); as many
 // checkpoints run side by side as there are cores, those with the most mistakes first (twenty trees
 // at once had put the machine's load at 16-24 and made other files' tests flaky). The mistakes
 // judge the focused tests' strength, which no Node major changes: with --node-sensitive nothing is
@@ -20,7 +21,7 @@ import { skipUnlessFullRun } from "../lib/run/node-sensitive.js";
 import { taskSlots } from "../lib/run/task-slots.js";
 import { plainStyle } from "../lib/terminal-style.js";
 import { withTempTree } from "../lib/trees/temp-tree.js";
-import { nextLab, verifyTree } from "../lib/verify/verify-labs.js";
+import { nextLab, verifyTreeAtOnce } from "../lib/verify/verify-labs.js";
 import { formatSummary } from "../lib/verify/verify-report.js";
 import { type PlantedMistake, plantedMistakes } from "../test/support/planted-mistakes.js";
 
@@ -43,7 +44,7 @@ function plantedFiles(checkpoint: Checkpoint, mistake: PlantedMistake): Record<s
 /**
  * The labs verify runs for a mistake: those up to its own. The first lab not done is the same as
  * over all labs (a later lab cannot come first), and a mistake caught early or late still fails the
- * test; only the progress count of the summary counts fewer labs. With 18 checkpoints: 536 lab runs instead of 894.
+ * test; only the progress count of the summary counts fewer labs.
  */
 function labsUpTo(checkpoint: Checkpoint, id: string): Checkpoint["labs"] {
   const index = checkpoint.labs.findIndex((lab) => lab.id === id);
@@ -58,7 +59,7 @@ function runChapter(checkpoint: Checkpoint, mistakes: PlantedMistake[]): Promise
       for (const [file, text] of Object.entries(plantedFiles(checkpoint, mistake))) {
         await writeFile(path.join(dir, file), text);
       }
-      const verification = await verifyTree(dir, { ...checkpoint, labs: labsUpTo(checkpoint, mistake.lab) });
+      const verification = await verifyTreeAtOnce(dir, { ...checkpoint, labs: labsUpTo(checkpoint, mistake.lab) });
       assert.ok(verification.built, `${mistake.name}：可以构建`);
       const red = nextLab(verification.labs)?.lab.id;
       const summary = formatSummary(verification.labs, { checkpoint, dir, style: plainStyle });

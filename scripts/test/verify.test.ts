@@ -12,7 +12,7 @@ import { writeCheckpointTree } from "../lib/trees/trees.js";
 import { UsageError } from "../lib/usage-error.js";
 import { practiceDirShown } from "../lib/user-paths.js";
 import { practiceDirs, resolvePracticeDir } from "../lib/verify/verify-dir.js";
-import { isComplete, verifyTree } from "../lib/verify/verify-labs.js";
+import { isComplete, nextLab, type Verification, verifyTree, verifyTreeAtOnce } from "../lib/verify/verify-labs.js";
 import { formatVerification } from "../lib/verify/verify-report.js";
 
 // One practice tree for the whole file, walked the way a learner walks it:
@@ -41,10 +41,23 @@ function verifyCli(...args: string[]) {
 
 async function report(): Promise<{ text: string; complete: boolean }> {
   const verification = await verifyTree(dir, checkpoint);
+  assert.deepEqual(
+    verdicts(await verifyTreeAtOnce(dir, checkpoint)),
+    verdicts(verification),
+    "一次运行全部 Lab 得到的判定（课程套件用它）与逐个 Lab 运行的相同：各 Lab 的通过数、选中数、是否完成，下一个 Lab 的第一条失败",
+  );
   return {
     text: formatVerification(verification, { checkpoint, dir, style: plainStyle }),
     complete: isComplete(verification),
   };
+}
+
+/** What verify judges from a verification: each lab's counts, and the first failure of the lab to work on next. */
+function verdicts(verification: Verification) {
+  if (!verification.built) return { built: false };
+  const labs = verification.labs.map(({ lab, passed, selected, done }) => ({ id: lab.id, passed, selected, done }));
+  const failure = nextLab(verification.labs)?.firstFailure;
+  return { labs, next: failure && { test: failure.test, error: failure.error, diff: failure.diff } };
 }
 
 function teachingPath(): string {

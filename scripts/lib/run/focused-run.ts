@@ -106,11 +106,14 @@ export function focusedFiles(dir: string, checkpoint: Checkpoint): Promise<strin
   return expandFocusedRun(dir, checkpoint.focusedRun);
 }
 
-/** Runs the focused tests of the built tree `dir`, optionally only those whose name matches `pattern`. */
+/**
+ * Runs the focused tests of the built tree `dir`, optionally only those whose name matches `pattern`
+ * (one lab's), or any of several patterns (several labs' tests in one run).
+ */
 export async function runFocused(
   dir: string,
   checkpoint: Checkpoint,
-  pattern?: string,
+  pattern?: string | readonly string[],
   signal?: AbortSignal,
   { runMs = RUN_TIMEOUT_MS, fileMs = TEST_TIMEOUT_MS }: { runMs?: number; fileMs?: number } = {},
 ): Promise<FocusedResult> {
@@ -125,21 +128,23 @@ export async function runFocused(
   // Source maps put a thrown error's frames in the learner's .ts files, which verify then names.
   const args = ["--enable-source-maps", "--test", "--test-reporter=tap", `--test-timeout=${fileMs}`];
   if (hasTestForceExit(process.versions.node)) args.push("--test-force-exit");
-  if (pattern !== undefined) args.push(`--test-name-pattern=${pattern}`);
+  for (const one of typeof pattern === "string" ? [pattern] : (pattern ?? [])) args.push(`--test-name-pattern=${one}`);
+  // A hung run names the lab it ran; a run of several labs names the chapter's files.
+  const labPattern = typeof pattern === "string" ? pattern : undefined;
   const runOnce = async (): Promise<FocusedResult> => {
     const trace = startTestTrace(dir, path.posix.dirname(checkpoint.focusedRun));
     try {
       const { code, output } = await runNode([...trace.args, ...args, ...files], dir, runMs, signal);
       if (signal?.aborted === true) throw new RunCancelledError();
-      if (code === null) throw spinning(checkpoint, pattern, runMs, trace.lastStarted());
+      if (code === null) throw spinning(checkpoint, labPattern, runMs, trace.lastStarted());
       const result = parseTap(output);
       // Every focused test has its own timeout, which a test whose promise never settles meets and
       // names. A timeout of a whole file means its process never got back to its event loop.
       const failure = result.firstFailure;
       if (failure?.hung === true && files.some((file) => path.resolve(dir, file) === path.resolve(dir, failure.test))) {
         throw trace.loopAliveAfterStart()
-          ? waiting(checkpoint, pattern, fileMs, trace.lastStarted())
-          : spinning(checkpoint, pattern, fileMs, trace.lastStarted());
+          ? waiting(checkpoint, labPattern, fileMs, trace.lastStarted())
+          : spinning(checkpoint, labPattern, fileMs, trace.lastStarted());
       }
       // A process that died reports only its file: the trace names the test it was in.
       if (failure?.crashed !== undefined) failure.test = trace.lastStarted() ?? failure.test;
@@ -151,10 +156,11 @@ export async function runFocused(
   const result = await runOnce();
   // With --test-force-exit, Node's runner can drop the last verdicts of a file on a loaded machine
   // (nodejs/node#64833, seen on Node 24): fewer tests than the manifest says. Such a run is repeated once.
+  // (A run of several labs is not counted here: verifyTreeAtOnce checks each lab's count.)
   const expected =
     pattern === undefined
       ? focusedTestCount(checkpoint)
-      : checkpoint.labs.find((lab) => lab.pattern === pattern)?.expected;
+      : checkpoint.labs.find((lab) => lab.pattern === labPattern)?.expected;
   // A run whose process died is not one of those: running it again would only die again.
   const dropped = expected !== undefined && result.selected < expected && result.firstFailure?.crashed === undefined;
   return dropped ? runOnce() : result;

@@ -1,8 +1,15 @@
 // Where a learner stands in a checkpoint: builds the practice tree once, then runs each lab's
 // test-name pattern exactly as the chapter's focused command does and counts what passed.
 
+import { selects } from "../course/check/test-titles.js";
 import type { Checkpoint, Lab } from "../course/manifest.js";
-import { type BuildResult, buildTree, type FocusedFailure, runFocused } from "../run/focused-run.js";
+import {
+  type BuildResult,
+  buildTree,
+  type FocusedFailure,
+  type FocusedResult,
+  runFocused,
+} from "../run/focused-run.js";
 import { checkPracticeTree } from "../trees/tree-health.js";
 import { RunTimeoutError } from "../usage-error.js";
 
@@ -36,11 +43,56 @@ export async function verifyTree(
   const build = await buildTree(dir, checkpoint);
   observer.onBuild?.(build);
   if (!build.ok) return { built: false, build };
-  // The lab runs are independent processes over the same build: run them side by side, and
-  // report each row in order as soon as it can be shown.
+  return { built: true, labs: await labsOneByOne(dir, checkpoint, observer) };
+}
+
+/**
+ * verifyTree's verdicts from one focused run of every lab's tests, for callers that want only the
+ * verdicts and not verify's rows as they come (the course suite's chains and planted mistakes): each
+ * lab reads its tests out of the run by its pattern, the way --test-name-pattern selects them. When
+ * one run cannot tell what the labs' own runs would (it was stopped or crashed, a lab's count is
+ * short, or the first failure is not the first red lab's), the labs are run one by one instead.
+ */
+export async function verifyTreeAtOnce(dir: string, checkpoint: Checkpoint): Promise<Verification> {
+  checkPracticeTree(dir, checkpoint);
+  const build = await buildTree(dir, checkpoint);
+  if (!build.ok) return { built: false, build };
+  const patterns = checkpoint.labs.map((lab) => lab.pattern);
+  const run = await runFocused(dir, checkpoint, patterns).catch((error: unknown) => {
+    if (error instanceof RunTimeoutError) return undefined;
+    throw error;
+  });
+  const labs = run === undefined ? undefined : labsOfOneRun(checkpoint, run);
+  return { built: true, labs: labs ?? (await labsOneByOne(dir, checkpoint)) };
+}
+
+/** The labs' progress as one run of all their tests shows it, or undefined when it cannot stand for their own runs. */
+function labsOfOneRun(checkpoint: Checkpoint, run: FocusedResult): LabProgress[] | undefined {
+  const failure = run.firstFailure;
+  if (failure?.crashed !== undefined) return undefined;
+  const labs = checkpoint.labs.map((lab): LabProgress => {
+    const own = run.results.filter((test) => test.status !== "skip" && selects(lab.pattern, test.name));
+    const passed = own.filter((test) => test.status === "pass").length;
+    const done = passed === own.length && passed === lab.expected;
+    return { lab, passed, selected: own.length, done };
+  });
+  const next = nextLab(labs);
+  if (next === undefined) return labs;
+  // A lab's own run reports its first failure: here that is the run's first, when it is this lab's.
+  if (failure === undefined || !selects(next.lab.pattern, failure.test)) return undefined;
+  next.firstFailure = failure;
+  return labs;
+}
+
+/** Runs each lab's pattern in its own process, side by side, reporting each row in order as soon as it can be shown. */
+async function labsOneByOne(
+  dir: string,
+  checkpoint: Checkpoint,
+  observer: VerifyObserver = {},
+): Promise<LabProgress[]> {
   const finished: (LabProgress | undefined)[] = checkpoint.labs.map(() => undefined);
   let shown = 0;
-  const labs = await Promise.all(
+  return Promise.all(
     checkpoint.labs.map(async (lab, index) => {
       const progress = await labProgress(dir, checkpoint, lab, observer.signal);
       finished[index] = progress;
@@ -51,7 +103,6 @@ export async function verifyTree(
       return progress;
     }),
   );
-  return { built: true, labs };
 }
 
 async function labProgress(dir: string, checkpoint: Checkpoint, lab: Lab, signal?: AbortSignal): Promise<LabProgress> {
