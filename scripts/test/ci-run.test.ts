@@ -45,3 +45,11 @@ test("CI：一个 phase 失败时 CI 以它的退出码结束，后面的 phase 
   assert.match(run.stdout, /^ {2}失败: \d+ s, FAILED \(exit 3\)$/m);
   assert.match(run.stdout, /^ {2}total: \d+ s, exit 3$/m);
 });
+
+test("CI：失败的 phase 里没通过的测试名（TAP 的 not ok 行）在时间表之后列出，日志只留下一部分时也看得到", () => {
+  const failing = `printf 'ok 1 - 通过的测试\\nnot ok 2 - 第 16 章 Lab 16.3 没有全绿\\n  not ok 1 - 子测试\\n'; exit 1`;
+  const run = runCi(`phase "课程套件" bash -c "${failing}"`);
+  assert.equal(run.status, 1);
+  assert.match(run.stdout, /^=== failed tests ===\n {2}课程套件: not ok 2 - 第 16 章 Lab 16\.3 没有全绿\n$/m);
+  assert.doesNotMatch(run.stdout.split("=== failed tests ===")[1] ?? "", /通过的测试|子测试/, "只列出顶层的失败");
+});
