@@ -156,11 +156,13 @@ export async function runFocused(
   const result = await runOnce();
   // With --test-force-exit, Node's runner can drop the last verdicts of a file on a loaded machine
   // (nodejs/node#64833, seen on Node 24): fewer tests than the manifest says. Such a run is repeated once.
-  // (A run of several labs is not counted here: verifyTreeAtOnce checks each lab's count.)
+  // A run of several labs is not counted here: verifyTreeAtOnce checks each lab's count.
   const expected =
     pattern === undefined
       ? focusedTestCount(checkpoint)
-      : checkpoint.labs.find((lab) => lab.pattern === labPattern)?.expected;
+      : labPattern === undefined
+        ? undefined
+        : checkpoint.labs.find((lab) => lab.pattern === labPattern)?.expected;
   // A run whose process died is not one of those: running it again would only die again.
   const dropped = expected !== undefined && result.selected < expected && result.firstFailure?.crashed === undefined;
   return dropped ? runOnce() : result;

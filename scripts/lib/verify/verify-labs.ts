@@ -70,11 +70,10 @@ export async function verifyTreeAtOnce(dir: string, checkpoint: Checkpoint): Pro
 function labsOfOneRun(checkpoint: Checkpoint, run: FocusedResult): LabProgress[] | undefined {
   const failure = run.firstFailure;
   if (failure?.crashed !== undefined) return undefined;
-  const labs = checkpoint.labs.map((lab): LabProgress => {
+  const labs = checkpoint.labs.map((lab) => {
     const own = run.results.filter((test) => test.status !== "skip" && selects(lab.pattern, test.name));
-    const passed = own.filter((test) => test.status === "pass").length;
-    const done = passed === own.length && passed === lab.expected;
-    return { lab, passed, selected: own.length, done };
+    const pass = own.filter((test) => test.status === "pass").length;
+    return countedProgress(lab, { pass, fail: own.length - pass, selected: own.length });
   });
   const next = nextLab(labs);
   if (next === undefined) return labs;
@@ -111,14 +110,19 @@ async function labProgress(dir: string, checkpoint: Checkpoint, lab: Lab, signal
     throw error;
   });
   if (run instanceof RunTimeoutError) return stoppedLabProgress(lab, run);
-  const progress: LabProgress = {
+  const progress = countedProgress(lab, run);
+  if (run.firstFailure !== undefined) progress.firstFailure = run.firstFailure;
+  return progress;
+}
+
+/** A lab is done when its pattern selected exactly its expected tests and every one passed. */
+function countedProgress(lab: Lab, run: Pick<FocusedResult, "pass" | "fail" | "selected">): LabProgress {
+  return {
     lab,
     passed: run.pass,
     selected: run.selected,
     done: run.fail === 0 && run.pass === lab.expected && run.selected === lab.expected,
   };
-  if (run.firstFailure !== undefined) progress.firstFailure = run.firstFailure;
-  return progress;
 }
 
 /**
