@@ -217,9 +217,12 @@ test("bash：后台子进程不停输出时，shell 退出后有界地读完管�
 
     const controller = new AbortController();
     let ticks = 0;
+    // Only builtins, no sleep: the child spins until the shell has been reaped, then writes without
+    // pause, so the pipe is never quiet after the exit however busy the machine is.
+    const chatty = `(while kill -0 $$ 2>/dev/null; do :; done; while :; do echo tick; done) & echo $! > ${JSON.stringify(pid)}; echo started`;
     const aborted = await ws.call(
       "bash",
-      { command: ticker, timeout: 60 },
+      { command: chatty, timeout: 60 },
       {
         signal: controller.signal,
         // The child writes only once the shell has gone: the abort comes after the shell's exit.
