@@ -3,7 +3,6 @@
 // from the TAP report. The focused glob is expanded here: Node 20 does not expand globs.
 
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { focusedFiles as expandFocusedRun, staleSource } from "../../../packages/pi-course-kit/src/index.js";
 import { type FocusedResult, parseTap } from "../../../packages/pi-course-kit/src/tap-report.js";
@@ -13,6 +12,7 @@ import { labChanges } from "../diff/lab-regions.js";
 import { LearnerError, RunTimeoutError } from "../usage-error.js";
 import { runNode, runNpm } from "./child-process.js";
 import { startTestTrace } from "./test-trace.js";
+import { directCompilerRun, workspaceFolder, workspaceFolders } from "./workspace-script.js";
 
 export type { FocusedFailure, FocusedResult, FocusedTest } from "../../../packages/pi-course-kit/src/tap-report.js";
 
@@ -69,31 +69,11 @@ export async function staleWorkspace(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
-async function workspaceFolders(dir: string): Promise<string[]> {
-  try {
-    const root = JSON.parse(await readFile(path.join(dir, "package.json"), "utf8")) as { workspaces?: string[] };
-    return root.workspaces ?? [];
-  } catch {
-    return [];
-  }
-}
-
-/** The folder (relative to the tree `dir`) of the workspace package named `name`. */
-async function workspaceFolder(dir: string, name: string): Promise<string | undefined> {
-  for (const folder of await workspaceFolders(dir)) {
-    try {
-      const json = JSON.parse(await readFile(path.join(dir, folder, "package.json"), "utf8")) as { name?: string };
-      if (json.name === name) return folder;
-    } catch {
-      // No readable package here: leave the compiler's paths as they are.
-    }
-  }
-  return undefined;
-}
-
 /** Runs `npm <args>` as a build in `dir`; the first `error` line of the output is the first error. */
 export async function npmBuild(dir: string, args: string[]): Promise<BuildResult> {
-  const { code, output } = await runNpm(args, dir);
+  const direct = await directCompilerRun(dir, args);
+  const { code, output } =
+    direct === undefined ? await runNpm(args, dir) : await runNode([direct.tsc, ...direct.args], direct.cwd);
   if (code === 0) return { ok: true, output, errors: [] };
   const lines = output.split(/\r?\n/);
   const errors = lines.filter((line) => /error TS\d+/.test(line)).map((line) => line.trim());
