@@ -23,7 +23,7 @@ import { runNode, runNpm } from "../run/child-process.js";
 import { buildTree, type FocusedResult, npmBuild, runFocused, runTreeTests } from "../run/focused-run.js";
 import { snapshotDir } from "../trees/dir-snapshot.js";
 import { withTempTree } from "../trees/temp-tree.js";
-import { filesUnder } from "../trees/tree-fs.js";
+import { filesUnder, writeFileIn } from "../trees/tree-fs.js";
 import { verifyTree } from "../verify/verify-labs.js";
 import { finishWithTarget, LEARNER_MARK, type ProveContext } from "./prove-context.js";
 
@@ -53,18 +53,22 @@ export function integrityChecks(
   const { id } = checkpoint;
   context.builtTarget(checkpoint);
   if (previous !== undefined && !nodeSensitiveOnly) context.writeTarget(previous);
+  // The labs are filled in one practice tree, in order, as a learner fills them: each build after
+  // the first is incremental, and buildTree rebuilds from scratch any output older than its source.
   const stageRuns = started(() =>
-    Promise.all(
-      labStages(checkpoint).map((stage) =>
-        context.limit(() =>
-          withTempTree(checkpoint, "practice", stage.files, async (dir) => {
-            const build = await buildTree(dir, checkpoint);
-            if (!build.ok) throw new Error(`Lab ${stage.lab.id} 之后无法构建：${build.firstError ?? build.output}`);
-            return runFocused(dir, checkpoint);
-          }),
-        ),
-      ),
-    ),
+    withTempTree(checkpoint, "practice", {}, async (dir) => {
+      const results: FocusedResult[] = [];
+      for (const stage of labStages(checkpoint)) {
+        const result = await context.limit(async () => {
+          for (const [file, content] of Object.entries(stage.files)) await writeFileIn(dir, file, content);
+          const build = await buildTree(dir, checkpoint);
+          if (!build.ok) throw new Error(`Lab ${stage.lab.id} 之后无法构建：${build.firstError ?? build.output}`);
+          return runFocused(dir, checkpoint);
+        });
+        results.push(result);
+      }
+      return results;
+    }),
   );
   // The diagnostic changes the target's file in place: it waits until the target's own tests are done.
   const targetChecked = nodeSensitiveOnly ? undefined : started(() => checkTarget(checkpoint, context));
