@@ -538,29 +538,34 @@ test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回�
     process.kill(Number(await readFile(pids, "utf8")), "SIGKILL");
 
     // The background child writes from the start and without pause, with the shell's builtin echo only: no
-    // process to spawn, so the pipes are never quiet long enough for the call to return. The test aborts on the
-    // first tick it sees after the shell is gone (reaped: kill(pid, 0) fails), so the abort comes after the exit.
+    // process to spawn, so the pipes are never quiet long enough for the call to return. A 5 ms interval
+    // aborts once the shell is gone (reaped: kill(pid, 0) fails), so the abort comes after the exit. Node
+    // runs due timers in order, and the interval is always due before the tool's 1 s drain bound, however
+    // long a busy machine stalls this process.
     const shellPid = path.join(ws.root, "shell.pid");
     const shellGone = () => {
+      const pid = existsSync(shellPid) ? readFileSync(shellPid, "utf8").trim() : "";
+      if (pid === "") return false;
       try {
-        process.kill(Number(readFileSync(shellPid, "utf8")), 0);
+        process.kill(Number(pid), 0);
         return false;
       } catch {
         return true;
       }
     };
     const controller = new AbortController();
-    const chatty = await ws.call(
-      "bash",
-      {
-        command: `echo $$ > ${JSON.stringify(shellPid)}; (while :; do echo tick; done) & echo $! > ${JSON.stringify(pids)}; echo started`,
-      },
-      {
-        signal: controller.signal,
-        reportProgress: (content) =>
-          content.some((block) => block.text.includes("tick")) && shellGone() && controller.abort(),
-      },
-    );
+    const watch = setInterval(() => {
+      if (shellGone()) controller.abort();
+    }, 5);
+    const chatty = await ws
+      .call(
+        "bash",
+        {
+          command: `echo $$ > ${JSON.stringify(shellPid)}; (while :; do echo tick; done) & echo $! > ${JSON.stringify(pids)}; echo started`,
+        },
+        { signal: controller.signal },
+      )
+      .finally(() => clearInterval(watch));
     assert.match(
       resultText(chatty),
       /Command aborted\.$/,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -215,28 +215,35 @@ test("bash：后台子进程不停输出时，shell 退出后有界地读完管�
     assert.match(resultText(returned), /^started\n/);
     process.kill(Number(await readFile(pid, "utf8")), "SIGKILL");
 
+    // The child spins on builtins until the shell has been reaped, then writes without pause. A 5 ms
+    // interval aborts once the shell is gone (kill(pid, 0) fails): after the exit, and always before the
+    // tool's own drain timers, since Node runs due timers in order however long this process stalls.
+    const shellPid = path.join(ws.root, "shell.pid");
+    const chatty = `echo $$ > ${JSON.stringify(shellPid)}; (while kill -0 $$ 2>/dev/null; do :; done; while :; do echo tick; done) & echo $! > ${JSON.stringify(pid)}; echo started`;
     const controller = new AbortController();
-    let ticks = 0;
-    // Only builtins, no sleep: the child spins until the shell has been reaped, then writes without
-    // pause, so the pipe is never quiet after the exit however busy the machine is.
-    const chatty = `(while kill -0 $$ 2>/dev/null; do :; done; while :; do echo tick; done) & echo $! > ${JSON.stringify(pid)}; echo started`;
-    const aborted = await ws.call(
-      "bash",
-      { command: chatty, timeout: 60 },
-      {
-        signal: controller.signal,
-        // The child writes only once the shell has gone: the abort comes after the shell's exit.
-        reportProgress: (content) => {
-          ticks += content.filter((block) => block.text.includes("tick")).length;
-          if (ticks === 1) controller.abort();
-        },
-      },
-    );
+    const watch = setInterval(() => {
+      if (processGone(shellPid)) controller.abort();
+    }, 5);
+    const aborted = await ws
+      .call("bash", { command: chatty, timeout: 60 }, { signal: controller.signal })
+      .finally(() => clearInterval(watch));
     assert.match(resultText(aborted), /Command aborted\.$/, "abort after the shell's exit still answers");
     const child = Number(await readFile(pid, "utf8"));
     while (isRunning(child)) await new Promise((resolve) => setTimeout(resolve, 20));
   });
 });
+
+/** Whether the process whose pid the file `pidFile` holds has ended and been reaped; false before the file is written. */
+function processGone(pidFile: string): boolean {
+  const pid = existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim() : "";
+  if (pid === "") return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 test("bash：环境里去掉 *_API_KEY（不分大小写），其余变量保留", () => {
   const env = shellEnvironment({
