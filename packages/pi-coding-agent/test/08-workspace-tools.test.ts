@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { chmod, link, readdir, readFile, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
@@ -10,6 +10,7 @@ import {
   abortedAfterLooks,
   isRunning,
   numberedLines,
+  pidFileProcessReaped,
   resultText,
   SECRET,
   withWorkspace,
@@ -543,19 +544,9 @@ test("进程组命令：后台进程占着 stdout 也在 shell 退出时返回�
     // runs due timers in order, and the interval is always due before the tool's 1 s drain bound, however
     // long a busy machine stalls this process.
     const shellPid = path.join(ws.root, "shell.pid");
-    const shellGone = () => {
-      const pid = existsSync(shellPid) ? readFileSync(shellPid, "utf8").trim() : "";
-      if (pid === "") return false;
-      try {
-        process.kill(Number(pid), 0);
-        return false;
-      } catch {
-        return true;
-      }
-    };
     const controller = new AbortController();
     const watch = setInterval(() => {
-      if (shellGone()) controller.abort();
+      if (pidFileProcessReaped(shellPid)) controller.abort();
     }, 5);
     const chatty = await ws
       .call(

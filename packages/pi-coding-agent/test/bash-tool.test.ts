@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +12,7 @@ import {
   isRunning,
   packageEntry,
   peakMemoryMiB,
+  pidFileProcessReaped,
   resultText,
   runNodeScript,
   spawnNodeScript,
@@ -222,7 +223,7 @@ test("bash：后台子进程不停输出时，shell 退出后有界地读完管�
     const chatty = `echo $$ > ${JSON.stringify(shellPid)}; (while kill -0 $$ 2>/dev/null; do :; done; while :; do echo tick; done) & echo $! > ${JSON.stringify(pid)}; echo started`;
     const controller = new AbortController();
     const watch = setInterval(() => {
-      if (processGone(shellPid)) controller.abort();
+      if (pidFileProcessReaped(shellPid)) controller.abort();
     }, 5);
     const aborted = await ws
       .call("bash", { command: chatty, timeout: 60 }, { signal: controller.signal })
@@ -232,18 +233,6 @@ test("bash：后台子进程不停输出时，shell 退出后有界地读完管�
     while (isRunning(child)) await new Promise((resolve) => setTimeout(resolve, 20));
   });
 });
-
-/** Whether the process whose pid the file `pidFile` holds has ended and been reaped; false before the file is written. */
-function processGone(pidFile: string): boolean {
-  const pid = existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim() : "";
-  if (pid === "") return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch {
-    return true;
-  }
-}
 
 test("bash：环境里去掉 *_API_KEY（不分大小写），其余变量保留", () => {
   const env = shellEnvironment({

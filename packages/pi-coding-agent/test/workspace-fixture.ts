@@ -1,7 +1,7 @@
 // Test helpers: a real workspace in a temp folder (with a sibling folder outside it), the tools
 // bound to it, and calls made through chapter 06's executeToolCall, as the loop makes them.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -154,6 +154,21 @@ export function isRunning(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return false;
+  }
+}
+
+/**
+ * Whether the process whose pid the file `pidFile` holds has ended and been reaped (kill(pid, 0) fails,
+ * a zombie still answers it); false before the file is written.
+ */
+export function pidFileProcessReaped(pidFile: string): boolean {
+  const pid = existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim() : "";
+  if (pid === "") return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch {
+    return true;
   }
 }
 
