@@ -2,7 +2,7 @@
 // checkpoint and run through verify: the first lab that is not done is the mistake's lab, and the
 // summary names the broken rule. One practice tree per checkpoint takes its mistakes one after
 // another (each rebuild is incremental), the labs up to the mistake's judged from one focused run
-// (verifyTreeAtOnce: one run per mistake instead of one per lab); as many
+// (support/verify-up-to.ts: one run per mistake instead of one per lab); as many
 // checkpoints run side by side as there are cores, those with the most mistakes first (twenty trees
 // at once had put the machine's load at 16-24 and made other files' tests flaky). The mistakes
 // judge the focused tests' strength, which no Node major changes: with --node-sensitive nothing is
@@ -21,9 +21,10 @@ import { skipUnlessFullRun } from "../lib/run/node-sensitive.js";
 import { taskSlots } from "../lib/run/task-slots.js";
 import { plainStyle } from "../lib/terminal-style.js";
 import { withTempTree } from "../lib/trees/temp-tree.js";
-import { nextLab, verifyTreeAtOnce } from "../lib/verify/verify-labs.js";
+import { nextLab } from "../lib/verify/verify-labs.js";
 import { formatSummary } from "../lib/verify/verify-report.js";
 import { type PlantedMistake, plantedMistakes } from "../test/support/planted-mistakes.js";
+import { verifyUpTo } from "../test/support/verify-up-to.js";
 
 interface Outcome {
   /** The first lab not done, if any. */
@@ -41,16 +42,6 @@ function plantedFiles(checkpoint: Checkpoint, mistake: PlantedMistake): Record<s
   return { ...base, ...mutatedFiles(mistake.mutations, (file) => base[file] ?? "") };
 }
 
-/**
- * The labs verify runs for a mistake: those up to its own. The first lab not done is the same as
- * over all labs (a later lab cannot come first), and a mistake caught early or late still fails the
- * test; only the progress count of the summary counts fewer labs.
- */
-function labsUpTo(checkpoint: Checkpoint, id: string): Checkpoint["labs"] {
-  const index = checkpoint.labs.findIndex((lab) => lab.id === id);
-  return index < 0 ? checkpoint.labs : checkpoint.labs.slice(0, index + 1);
-}
-
 /** Runs the checkpoint's mistakes one after another in one practice tree. */
 function runChapter(checkpoint: Checkpoint, mistakes: PlantedMistake[]): Promise<Outcome[]> {
   const run = withTempTree(checkpoint, "practice", {}, async (dir) => {
@@ -59,7 +50,7 @@ function runChapter(checkpoint: Checkpoint, mistakes: PlantedMistake[]): Promise
       for (const [file, text] of Object.entries(plantedFiles(checkpoint, mistake))) {
         await writeFile(path.join(dir, file), text);
       }
-      const verification = await verifyTreeAtOnce(dir, { ...checkpoint, labs: labsUpTo(checkpoint, mistake.lab) });
+      const verification = await verifyUpTo(dir, checkpoint, mistake.lab);
       assert.ok(verification.built, `${mistake.name}：可以构建`);
       const red = nextLab(verification.labs)?.lab.id;
       const summary = formatSummary(verification.labs, { checkpoint, dir, style: plainStyle });

@@ -4,9 +4,9 @@ import { test } from "node:test";
 import { findCheckpoint } from "../lib/course/manifest.js";
 import { targetFiles } from "../lib/course/snapshots.js";
 import { type Mutation, mutateSource } from "../lib/mutation/mutants.js";
-import { verifyTree } from "../lib/verify/verify-labs.js";
 import { sharedPracticeTree } from "../test/support/shared-practice-tree.js";
 import { assertVerifyNamesRule, type RuleMistake } from "../test/support/verify-names-rule.js";
+import { verifyUpTo } from "../test/support/verify-up-to.js";
 
 const checkpoint = findCheckpoint("08");
 const target = targetFiles(checkpoint);
@@ -180,8 +180,14 @@ test("第 08 章的常见错误：verify 指向它所在的 Lab，第一条失�
       }
       await writeFile(path.join(practiceDir(), ...file.split("/")), source);
     }
-    assertVerifyNamesRule(await verifyTree(practiceDir(), checkpoint), mistake, checkpoint, practiceDir(), {
-      everyDiffLine: false,
-    });
+    assertVerifyNamesRule(
+      await verifyUpTo(practiceDir(), checkpoint, mistake.lab),
+      mistake,
+      checkpoint,
+      practiceDir(),
+      {
+        everyDiffLine: false,
+      },
+    );
   }
 });

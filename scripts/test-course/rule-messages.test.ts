@@ -5,9 +5,9 @@ import { findCheckpoint } from "../lib/course/manifest.js";
 import { targetFiles } from "../lib/course/snapshots.js";
 import { diagnosticMutation } from "../lib/mutation/diagnostic.js";
 import { loopMutants, type Mutation, mutateSource } from "../lib/mutation/mutants.js";
-import { verifyTree } from "../lib/verify/verify-labs.js";
 import { sharedPracticeTree } from "../test/support/shared-practice-tree.js";
 import { assertVerifyNamesRule, type RuleMistake } from "../test/support/verify-names-rule.js";
+import { verifyUpTo } from "../test/support/verify-up-to.js";
 
 const checkpoint = findCheckpoint("07");
 const loopFile = "packages/pi-course/src/agent-loop.ts";
@@ -97,6 +97,6 @@ test("每个常见错误：verify 指向它所在的 Lab，第一条失败写出
     for (const mutation of mistake.mutations) source = mutateSource(source, mutation);
     await writeFile(path.join(practiceDir(), ...loopFile.split("/")), source);
 
-    assertVerifyNamesRule(await verifyTree(practiceDir(), checkpoint), mistake, checkpoint, practiceDir());
+    assertVerifyNamesRule(await verifyUpTo(practiceDir(), checkpoint, mistake.lab), mistake, checkpoint, practiceDir());
   }
 });
