@@ -20,9 +20,8 @@ import { type Checkpoint, focusedTestCount, loadManifest, repoRoot } from "../co
 import { labStages } from "../diff/lab-regions.js";
 import { diagnosticReport, runDiagnostic } from "../mutation/diagnostic.js";
 import { runNode, runNpm } from "../run/child-process.js";
-import { buildTree, type FocusedResult, npmBuild, runFocused, runTreeTests } from "../run/focused-run.js";
+import { buildTree, npmBuild, runFocused, runTreeTests } from "../run/focused-run.js";
 import { snapshotDir } from "../trees/dir-snapshot.js";
-import { withTempTree } from "../trees/temp-tree.js";
 import { filesUnder, writeFileIn } from "../trees/tree-fs.js";
 import { verifyTree } from "../verify/verify-labs.js";
 import { finishWithTarget, LEARNER_MARK, type ProveContext } from "./prove-context.js";
@@ -53,23 +52,6 @@ export function integrityChecks(
   const { id } = checkpoint;
   context.builtTarget(checkpoint);
   if (previous !== undefined && !nodeSensitiveOnly) context.writeTarget(previous);
-  // The labs are filled in one practice tree, in order, as a learner fills them: each build after
-  // the first is incremental, and buildTree rebuilds from scratch any output older than its source.
-  const stageRuns = started(() =>
-    withTempTree(checkpoint, "practice", {}, async (dir) => {
-      const results: FocusedResult[] = [];
-      for (const stage of labStages(checkpoint)) {
-        const result = await context.limit(async () => {
-          for (const [file, content] of Object.entries(stage.files)) await writeFileIn(dir, file, content);
-          const build = await buildTree(dir, checkpoint);
-          if (!build.ok) throw new Error(`Lab ${stage.lab.id} 之后无法构建：${build.firstError ?? build.output}`);
-          return runFocused(dir, checkpoint);
-        });
-        results.push(result);
-      }
-      return results;
-    }),
-  );
   // The diagnostic changes the target's file in place: it waits until the target's own tests are done.
   const targetChecked = nodeSensitiveOnly ? undefined : started(() => checkTarget(checkpoint, context));
   const checks: IntegrityCheck[] = [
@@ -94,7 +76,7 @@ export function integrityChecks(
     {
       name: `${id}：仓库内的练习目录（npm run practice 创建）隔离、第一次红灯正确；Lab 按顺序从 target 补上时聚焦测试依次通过，换上 target 后全部通过`,
       nodeSensitive: true,
-      run: async () => checkPracticeInside(checkpoint, context, await stageRuns),
+      run: () => checkPracticeInside(checkpoint, context),
     },
   ];
   checks.push(
@@ -171,7 +153,7 @@ async function checkDiagnostic(checkpoint: Checkpoint, context: ProveContext): P
   assert.equal(restored.includes(checkpoint.diagnostic.replace), false, "诊断之后 target 的文件恢复原样");
 }
 
-async function checkPracticeInside(checkpoint: Checkpoint, context: ProveContext, results: FocusedResult[]) {
+async function checkPracticeInside(checkpoint: Checkpoint, context: ProveContext) {
   // The learner's command, from the repository root, with a path relative to it (INIT_CWD).
   const dir = context.insidePractice(checkpoint);
   const relative = path.relative(repoRoot, dir);
@@ -181,10 +163,16 @@ async function checkPracticeInside(checkpoint: Checkpoint, context: ProveContext
   await assertIsolatedBuild(checkpoint, dir, context);
   await assertFirstRed(checkpoint, dir, context);
 
+  // The labs are filled in, in order, in the same directory, as a learner fills them: each build
+  // after the first is incremental (buildTree rebuilds from scratch any output older than its source).
   let running = 0;
   for (const [stageIndex, stage] of labStages(checkpoint).entries()) {
-    const result = results[stageIndex];
-    assert.ok(result, `Lab ${stage.lab.id} 之后有一次运行`);
+    const result = await context.limit(async () => {
+      for (const [file, content] of Object.entries(stage.files)) await writeFileIn(dir, file, content);
+      const build = await buildTree(dir, checkpoint);
+      assert.ok(build.ok, `Lab ${stage.lab.id} 之后可以构建：${build.firstError ?? build.output}`);
+      return runFocused(dir, checkpoint);
+    });
     running += stage.lab.expected;
     const finished = checkpoint.labs.slice(0, stageIndex + 1).map((lab) => lab.id);
     for (const outcome of result.results) {
