@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import type { Checkpoint } from "../../lib/course/manifest.js";
 import { plainStyle } from "../../lib/terminal-style.js";
-import { nextLab, type verifyTree } from "../../lib/verify/verify-labs.js";
+import { nextLab, type Verification } from "../../lib/verify/verify-labs.js";
 import { formatVerification } from "../../lib/verify/verify-report.js";
 
 export interface RuleMistake {
@@ -16,8 +16,6 @@ export interface RuleMistake {
   /** A diff line verify must show, where the failure is an equality. */
   diff?: RegExp;
 }
-
-type Verification = Awaited<ReturnType<typeof verifyTree>>;
 
 export function assertVerifyNamesRule(
   verification: Verification,

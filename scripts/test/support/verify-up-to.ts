@@ -6,7 +6,7 @@ import type { Checkpoint } from "../../lib/course/manifest.js";
 import { type Verification, verifyTreeAtOnce } from "../../lib/verify/verify-labs.js";
 
 /** The labs up to and including `id` (all of them when the checkpoint has no such lab). */
-export function labsUpTo(checkpoint: Checkpoint, id: string): Checkpoint["labs"] {
+function labsUpTo(checkpoint: Checkpoint, id: string): Checkpoint["labs"] {
   const index = checkpoint.labs.findIndex((lab) => lab.id === id);
   return index < 0 ? checkpoint.labs : checkpoint.labs.slice(0, index + 1);
 }
