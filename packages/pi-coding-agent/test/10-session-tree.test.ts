@@ -453,6 +453,36 @@ async function fourEntryFile(dir: string) {
 test("JSONL 存储：append 让旧字节保持为精确前缀；条目在调用时序列化，由唯一的 FIFO 写入者按调用顺序写入；新实例能重新打开", {
   timeout: TEST_TIMEOUT_MS,
 }, async () => {
+  // Every appendFile is held until the test lets it go: a second append must not start its write
+  // while the first is still running (one FIFO writer, one Promise chain). This check comes first:
+  // it is deterministic, while an unchained writer's real writes below land in call order or not
+  // as the disk decides, so the rule a learner reads must not depend on that.
+  await withSessionDir(async (dir) => {
+    const file = path.join(dir, "fifo.jsonl");
+    const store = await JsonlSessionStore.create(file, HEADER);
+    await withHeldWrites(async (held) => {
+      const firstWritten = store.append(user("a0000001", null, "第一条"));
+      const secondWritten = store.append(user("a0000002", "a0000001", "第二条"));
+      await settle();
+      assert.equal(
+        held.length,
+        1,
+        "唯一的 FIFO 写入者：第一条还没写完时第二条不开始写（写入接在 this.writer 这条 Promise 链后面）",
+      );
+      held[0]?.release();
+      await firstWritten;
+      await settle();
+      assert.equal(held.length, 2, "唯一的 FIFO 写入者：第一条写完后第二条才开始写");
+      assert.match(held[1]?.data ?? "", /"a0000002"/, "第二个开始的写入是第二条");
+      held[1]?.release();
+      await secondWritten;
+    });
+    assert.deepEqual(
+      ids((await JsonlSessionStore.open(file)).entries()),
+      ["a0000001", "a0000002"],
+      "文件里的条目按调用顺序",
+    );
+  });
   await withSessionDir(async (dir) => {
     const { file, entries, store, before } = await fourEntryFile(dir);
     assert.equal(before, sessionText(entries.slice(0, 4)), "文件是会话头加每个条目一行");
@@ -488,35 +518,6 @@ test("JSONL 存储：append 让旧字节保持为精确前缀；条目在调用�
     assert.ok((await readFile(file, "utf8")).startsWith(after), "重新打开后追加，旧字节仍是前缀");
     const third = await JsonlSessionStore.open(file);
     assert.deepEqual(ids(third.pathTo("a000000d")).slice(-2), ["a0000004", "a000000d"], "新分支在同一个文件里");
-  });
-
-  // Every appendFile is held until the test lets it go: a second append must not start its write
-  // while the first is still running (one FIFO writer, one Promise chain).
-  await withSessionDir(async (dir) => {
-    const file = path.join(dir, "fifo.jsonl");
-    const store = await JsonlSessionStore.create(file, HEADER);
-    await withHeldWrites(async (held) => {
-      const firstWritten = store.append(user("a0000001", null, "第一条"));
-      const secondWritten = store.append(user("a0000002", "a0000001", "第二条"));
-      await settle();
-      assert.equal(
-        held.length,
-        1,
-        "唯一的 FIFO 写入者：第一条还没写完时第二条不开始写（写入接在 this.writer 这条 Promise 链后面）",
-      );
-      held[0]?.release();
-      await firstWritten;
-      await settle();
-      assert.equal(held.length, 2, "唯一的 FIFO 写入者：第一条写完后第二条才开始写");
-      assert.match(held[1]?.data ?? "", /"a0000002"/, "第二个开始的写入是第二条");
-      held[1]?.release();
-      await secondWritten;
-    });
-    assert.deepEqual(
-      ids((await JsonlSessionStore.open(file)).entries()),
-      ["a0000001", "a0000002"],
-      "文件里的条目按调用顺序",
-    );
   });
 });
 
