@@ -158,6 +158,6 @@ test("npm run eval 被 Ctrl-C 打断：以 130 退出，运行中的临时工作
     child.kill("SIGINT");
     const result = await done;
     assert.equal(result.code, 130, "被 SIGINT 打断以 130 退出");
-    assert.deepEqual(await readdir(tmp), [], "没有留下任何临时目录");
+    assert.deepEqual(await readdir(tmp), [], `没有留下任何临时目录（eval 的 stderr：${result.stderr.trim()}）`);
   });
 });

@@ -4,7 +4,7 @@
 // --json) reports counts and verdicts only. Every run's folder lives in one temp folder of this
 // process, removed at the end and on SIGINT/SIGTERM, so nothing is left behind. On a signal the
 // processes the running task started go first (they write into that folder), then the folder.
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { CaseReport, EvalTask, SuiteSummary } from "../eval/index.js";
@@ -44,13 +44,22 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const onSignal = () => {
     if (interrupted) return;
     interrupted = true;
-    void guard.sweep().then(() => {
-      try {
-        removeTemp();
-      } catch (error) {
-        process.stderr.write(
-          `没能删除临时目录 ${tempDir}（${(error as Error).message.split("\n")[0]}）：请手动删除。\n`,
-        );
+    void guard.sweep().then(async () => {
+      // The suite's own async steps run on while the watchdog sweeps: an I/O call already under
+      // way may land after a removal, so the folder is removed again until it stays gone.
+      let failure: unknown;
+      for (let attempt = 0; attempt < 3 && existsSync(tempDir); attempt += 1) {
+        try {
+          removeTemp();
+          failure = undefined;
+        } catch (error) {
+          failure = error;
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (existsSync(tempDir)) {
+        const reason = failure instanceof Error ? `（${failure.message.split("\n")[0]}）` : "";
+        process.stderr.write(`没能删除临时目录 ${tempDir}${reason}：请手动删除。\n`);
       }
       process.exit(EXIT_INTERRUPTED);
     });
