@@ -50,6 +50,7 @@ async function tinyPiIn(workspace: string, args: string[]): Promise<string> {
 let browser: Browser | undefined;
 let dir = "";
 let releaseDir: () => void = () => undefined;
+let dirRemoved: Promise<void> = Promise.resolve();
 
 if (chromiumPath === undefined && process.env.PI_COURSE_REQUIRE_CHROMIUM === "1") {
   // .ci/run installs Chromium and sets this: there a missing browser is a failure, not a skip.
@@ -61,7 +62,7 @@ if (chromiumPath === undefined && process.env.PI_COURSE_REQUIRE_CHROMIUM === "1"
     browser = await launchChromium(chromiumPath);
     // The temp folder lives for the whole file: withTempDir removes it when `after` releases it.
     await new Promise<void>((ready) => {
-      void withTempDir("run-view-browser-", (made) => {
+      dirRemoved = withTempDir("run-view-browser-", (made) => {
         dir = made;
         ready();
         return new Promise<void>((done) => {
@@ -70,9 +71,12 @@ if (chromiumPath === undefined && process.env.PI_COURSE_REQUIRE_CHROMIUM === "1"
       });
     });
   });
+  // The removal is awaited here: the run ends this file's process (--test-force-exit) once its
+  // hooks are done, and a removal still under way would leave the folder behind.
   after(async () => {
     await browser?.close();
     releaseDir();
+    await dirRemoved;
   });
 
   test("浏览器里的会话树：条目数等于会话文件的条目数，叶的分支先显示，点另一条分支的叶，transcript 换成那条分支", async () => {

@@ -4,7 +4,7 @@
 // `pi --offline --export` renders it and Pi 0.73.1 continues it, every byte tiny-pi committed kept.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { committedPart } from "../src/durable/committed-part.js";
@@ -188,25 +188,34 @@ test("tiny-pi 在流式回答中途被杀：部分回答成为一条中止的条
       assert.equal(resent.filter((m) => m.role === "user").at(-1)?.content, "讲个长故事", "重发的请求还是这个问题");
 
       const home = path.join(workspace, "..", `${path.basename(workspace)}-pi-home`);
-      await mkdir(home, { recursive: true });
-      const env = await piEnvironment(home, server.baseURL);
-      const page = path.join(home, "durable.html");
-      const exported = await runPi(["--export", file, page], workspace, env);
-      assert.equal(exported.code, 0, exported.stderr);
-      assert.ok(existsSync(page), "Pi 写出了页面");
-
-      const before = await readFile(file, "utf8");
-      const pi = startPiRpc(["--session", file], workspace, env);
+      // Pi's home sits beside the workspace (Pi would read a .pi inside it as project settings);
+      // withWorkspace removes only the workspace, so this test removes the home itself.
       try {
-        const end = pi.next("agent_end");
-        await pi.send({ type: "prompt", message: "Pi 来接着" });
-        await end;
+        await mkdir(home, { recursive: true });
+        const env = await piEnvironment(home, server.baseURL);
+        const page = path.join(home, "durable.html");
+        const exported = await runPi(["--export", file, page], workspace, env);
+        assert.equal(exported.code, 0, exported.stderr);
+        assert.ok(existsSync(page), "Pi 写出了页面");
+
+        const before = await readFile(file, "utf8");
+        const pi = startPiRpc(["--session", file], workspace, env);
+        try {
+          const end = pi.next("agent_end");
+          await pi.send({ type: "prompt", message: "Pi 来接着" });
+          await end;
+        } finally {
+          await pi.stop();
+        }
+        const after = await readFile(file, "utf8");
+        assert.ok(
+          after.startsWith(before) && after.length > before.length,
+          "Pi 在文件后面追加，tiny-pi 提交的字节不变",
+        );
+        assert.ok(after.includes("Pi 接着说。"));
       } finally {
-        await pi.stop();
+        await rm(home, { recursive: true, force: true });
       }
-      const after = await readFile(file, "utf8");
-      assert.ok(after.startsWith(before) && after.length > before.length, "Pi 在文件后面追加，tiny-pi 提交的字节不变");
-      assert.ok(after.includes("Pi 接着说。"));
     });
   } finally {
     await server.close();
