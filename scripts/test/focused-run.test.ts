@@ -3,8 +3,9 @@
 // real TAP reports of `node --test --test-name-pattern="取消与上限"` on the target, recorded with
 // Node 20.20 and Node 22.23 (the whole `npm test` passes on both).
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -168,4 +169,46 @@ test("挂起时先指向正在运行的 Lab 写的文件，再提本章的其他
   assert.match(named, /^Lab 13\.3 写的 [^（]*runtime\.ts/, named);
   assert.match(named, /（也可能在本章的 [^）]*open\.ts[^）]*）$/, named);
   assert.equal(suspectFiles(checkpoint, undefined), teachingNames(checkpoint), "整章的运行：全部教学文件");
+});
+
+test("聚焦运行被终止时，测试在系统临时目录里建的目录也随之删除（被杀的测试进程走不到自己的 finally）", {
+  timeout: HANG_GUARD_MS,
+}, async () => {
+  const checkpoint = findCheckpoint("07");
+  // A focused test that makes a temp folder, says where, and never ends.
+  const leaving = {
+    "packages/pi-course/test/07-zz-leaves-temp.test.ts": [
+      'import { mkdtempSync, writeFileSync } from "node:fs";',
+      'import os from "node:os";',
+      'import path from "node:path";',
+      'import { test } from "node:test";',
+      'test("makes a temp folder, then spins", () => {',
+      '  const made = mkdtempSync(path.join(os.tmpdir(), "left-by-a-stopped-test-"));',
+      '  writeFileSync("made-by-test.txt", made);',
+      "  for (;;) {}",
+      "});",
+      "",
+    ].join("\n"),
+  };
+  await withTempTree(checkpoint, "target", leaving, async (dir) => {
+    const build = await buildTree(dir, checkpoint);
+    assert.ok(build.ok, build.output);
+    await assert.rejects(runFocused(dir, checkpoint, undefined, undefined, { runMs: 2_000 }), RunTimeoutError);
+    const made = readFileSync(path.join(dir, "made-by-test.txt"), "utf8");
+    assert.ok(path.isAbsolute(made), `the test wrote where it made its folder: ${made}`);
+    assert.equal(existsSync(made), false, `被终止的运行的临时目录已删除：${made}`);
+
+    // A run killed outright (SIGKILL) leaves its folder: the next run removes it, never a live run's.
+    const dead = 2 ** 22 + 17;
+    const left = path.join(os.tmpdir(), `pi-course-focused-run-pid${dead}-abcdef`);
+    const live = path.join(os.tmpdir(), `pi-course-focused-run-pid${process.pid}-abcdef`);
+    for (const folder of [left, live]) mkdirSync(path.join(folder, "made-by-a-test"), { recursive: true });
+    try {
+      await assert.rejects(runFocused(dir, checkpoint, undefined, undefined, { runMs: 2_000 }), RunTimeoutError);
+      assert.equal(existsSync(left), false, "已不在的进程留下的运行临时目录，下一次运行时删除");
+      assert.equal(existsSync(live), true, "还在运行的进程的目录不动");
+    } finally {
+      rmSync(live, { recursive: true, force: true });
+    }
+  });
 });

@@ -12,5 +12,6 @@ export {
   ManifestError,
   readManifest,
 } from "./manifest.js";
+export { makeRunTemp, type RunTemp } from "./run-temp.js";
 export { staleSource } from "./stale-build.js";
 export { type FocusedFailure, type FocusedResult, type FocusedTest, parseTap } from "./tap-report.js";

@@ -51,14 +51,14 @@ function runProcess(
   command: string,
   args: string[],
   cwd: string,
-  options: { shell?: boolean; timeoutMs?: number; signal?: AbortSignal } = {},
+  options: { shell?: boolean; timeoutMs?: number; signal?: AbortSignal; env?: NodeJS.ProcessEnv } = {},
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const { timeoutMs, signal } = options;
     const watchdog = timeoutMs === undefined ? undefined : startWatchdog();
     const child = spawn(command, args, {
       cwd,
-      env: { ...cleanEnv(), ...watchdog?.env },
+      env: { ...cleanEnv(), ...watchdog?.env, ...options.env },
       shell: options.shell ?? false,
       windowsHide: true,
       detached: timeoutMs !== undefined && ownProcessGroup,
@@ -158,7 +158,16 @@ export function runNpm(args: string[], cwd: string): Promise<ProcessResult> {
   return runProcess(npm.command, npm.args, cwd, { shell: npm.shell });
 }
 
-/** Runs `node <args>` with the node that runs this process; killed after `timeoutMs`, or when `signal` aborts. */
-export function runNode(args: string[], cwd: string, timeoutMs?: number, signal?: AbortSignal): Promise<ProcessResult> {
-  return runProcess(process.execPath, args, cwd, { timeoutMs, signal });
+/**
+ * Runs `node <args>` with the node that runs this process, with `env` over the clean environment;
+ * killed after `timeoutMs`, or when `signal` aborts.
+ */
+export function runNode(
+  args: string[],
+  cwd: string,
+  timeoutMs?: number,
+  signal?: AbortSignal,
+  env?: NodeJS.ProcessEnv,
+): Promise<ProcessResult> {
+  return runProcess(process.execPath, args, cwd, { timeoutMs, signal, env });
 }

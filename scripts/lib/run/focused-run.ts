@@ -4,8 +4,13 @@
 
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { focusedFiles as expandFocusedRun, staleSource } from "../../../packages/pi-course-kit/src/index.js";
+import {
+  focusedFiles as expandFocusedRun,
+  makeRunTemp,
+  staleSource,
+} from "../../../packages/pi-course-kit/src/index.js";
 import { type FocusedResult, parseTap } from "../../../packages/pi-course-kit/src/tap-report.js";
+import { cleanupOnSignal } from "../cleanup-on-signal.js";
 import { type Checkpoint, focusedTestCount } from "../course/manifest.js";
 import { compiledTestFiles } from "../course/test-files.js";
 import { labChanges } from "../diff/lab-regions.js";
@@ -113,8 +118,11 @@ export async function runFocused(
   const labPattern = typeof pattern === "string" ? pattern : undefined;
   const runOnce = async (): Promise<FocusedResult> => {
     const trace = startTestTrace(dir, path.posix.dirname(checkpoint.focusedRun));
+    // The tests' temp folders go with the run, also when it is stopped midway (run-temp.ts).
+    const temp = makeRunTemp();
+    const releaseTemp = cleanupOnSignal(() => temp.remove());
     try {
-      const { code, output } = await runNode([...trace.args, ...args, ...files], dir, runMs, signal);
+      const { code, output } = await runNode([...trace.args, ...args, ...files], dir, runMs, signal, temp.env);
       if (signal?.aborted === true) throw new RunCancelledError();
       if (code === null) throw spinning(checkpoint, labPattern, runMs, trace.lastStarted());
       const result = parseTap(output);
@@ -131,6 +139,8 @@ export async function runFocused(
       return result;
     } finally {
       trace.remove();
+      temp.remove();
+      releaseTemp();
     }
   };
   const result = await runOnce();

@@ -1,9 +1,9 @@
 // Runs a practice tree's focused tests as the chapter does (`node --test <files>`, in the tree)
 // and reads the verdict from the exit code; the TAP summary only adds the counts to the message.
 // The run is a child process group: stopped whole at its time limit, or when tiny-pi exits or is
-// stopped by a signal (leave.ts).
+// stopped by a signal (leave.ts). Its temp folder goes with it (run-temp.ts).
 import { spawn } from "node:child_process";
-import { parseTap } from "@pi/course-kit";
+import { makeRunTemp, parseTap } from "@pi/course-kit";
 import { killTree, ownProcessGroup } from "../process/process-tree.js";
 
 export interface FocusedVerdict {
@@ -16,7 +16,8 @@ export interface FocusedVerdict {
 const TIME_LIMIT_MS = 120_000;
 
 export function runFocusedTests(tree: string, files: string[]): Promise<FocusedVerdict> {
-  const env = { ...process.env };
+  const temp = makeRunTemp();
+  const env: NodeJS.ProcessEnv = { ...process.env, ...temp.env };
   // Inside a test run this would turn the nested `node --test` into a silent child reporter.
   delete env.NODE_TEST_CONTEXT;
   const child = spawn(process.execPath, ["--test", "--test-reporter=tap", ...files], {
@@ -28,6 +29,7 @@ export function runFocusedTests(tree: string, files: string[]): Promise<FocusedV
   });
   const kill = () => {
     if (child.exitCode === null) killTree(child);
+    temp.remove();
   };
   // A signal to tiny-pi ends it through leave.ts, whose watchdog kills this run too.
   process.once("exit", kill);
@@ -42,10 +44,14 @@ export function runFocusedTests(tree: string, files: string[]): Promise<FocusedV
   });
   child.stderr.resume();
   return new Promise((resolve, reject) => {
-    child.on("error", reject);
+    child.on("error", (error) => {
+      temp.remove();
+      reject(error);
+    });
     child.on("close", (code) => {
       clearTimeout(timer);
       process.removeListener("exit", kill);
+      temp.remove();
       const counts = summaryCounts(report);
       resolve({ passed: code === 0 && !timedOut, timedOut, ...(counts !== undefined ? { counts } : {}) });
     });
