@@ -5,7 +5,7 @@
 import type { ToolRegistry } from "@pi/core";
 import type { ResourceRoot } from "../resources/types.js";
 import { readMcpConfig } from "./mcp-config.js";
-import { courseMcpCode, mayStart, type ServerStartOptions, type StartedServer, startServer } from "./mcp-servers.js";
+import type { ServerStartOptions, StartedServer } from "./mcp-servers.js";
 
 export interface McpRun {
   servers: StartedServer[];
@@ -23,6 +23,9 @@ export async function openMcpServers(
 ): Promise<McpRun> {
   const config = readMcpConfig(roots);
   for (const line of config.problems) options.notes.write(`${line}\n`);
+  if (config.servers.length === 0) return { servers: [], gated: new Set(), deferred: new Set(), close: async () => {} };
+  // Loaded only when a server is configured: the MCP client is a tenth of tiny-pi's modules.
+  const { courseMcpCode, mayStart, startServer } = await import("./mcp-servers.js");
   const allowed = [];
   for (const entry of config.servers) if (await mayStart(entry, options)) allowed.push(entry);
   const started = (await Promise.all(allowed.map((entry) => startServer(entry, options)))).filter(

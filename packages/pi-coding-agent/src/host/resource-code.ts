@@ -2,16 +2,15 @@
 // from a practice directory (--from, learner-code.ts). run-resources.ts and run-extensions.ts take
 // it as a value, so a learner's roots, discovery, skills, templates, loader and hooks are the ones
 // that run.
+import { hookedRegistry, loadExtensions } from "../extensions/index.js";
 import {
   activateSkill,
   discoverResources,
   formatResourceContext,
-  hookedRegistry,
-  loadExtensions,
   renderTemplate,
   resourceRoots,
   splitTemplateArgs,
-} from "../index.js";
+} from "../resources/index.js";
 
 export interface ResourceCode {
   resourceRoots: typeof resourceRoots;
