@@ -9,13 +9,11 @@
 // Files are named here because Node 20 does not expand globs and a bare `node --test` at the root
 // would also pick up the learners' red practice directories.
 import { spawnSync } from "node:child_process";
-import os from "node:os";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { loadManifest, repoRoot as root } from "./lib/course/manifest.js";
-import { compiledTestFiles, isCourseSuiteTest, testFilesUnder } from "./lib/course/test-files.js";
+import { suiteFiles } from "./lib/course/test-files.js";
 import { hasTestForceExit } from "./lib/run/focused-run.js";
 import { NODE_SENSITIVE_FLAG, nodeSensitiveEnv } from "./lib/run/node-sensitive.js";
+import { suiteEnv, suiteRunnerArgs } from "./lib/run/suite-runner.js";
 
 const course = process.argv[2] === "--course";
 const rest = process.argv.slice(course ? 3 : 2);
@@ -25,25 +23,11 @@ if (nodeSensitive && !course) {
   process.exit(2);
 }
 const extra = rest.filter((arg) => arg !== NODE_SENSITIVE_FLAG);
-const packageTests = await compiledTestFiles(root);
-const files = course
-  ? [...(await testFilesUnder(root, "scripts/test-course", ".test.ts")), ...packageTests.filter(isCourseSuiteTest)]
-  : [
-      ...(await testFilesUnder(root, "scripts/test", ".test.ts")),
-      ...packageTests.filter((file) => !isCourseSuiteTest(file)),
-    ];
+const files = await suiteFiles(root, course ? "test:course" : "npm test");
 if (files.length === 0) {
   console.error("No test files found: run `npm run build` first.");
   process.exit(1);
 }
-// Node's default is one file at a time on 2 cores (availableParallelism − 1). Most tests wait on
-// child processes (npm, tsc, node --test), so one file more than there are cores keeps both cores
-// busy. The flag exists from Node 20.10.
-const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
-const concurrency =
-  major > 20 || (major === 20 && minor >= 10)
-    ? [`--test-concurrency=${Math.max(2, os.availableParallelism()) + 1}`]
-    : [];
 // A hang guard, not a speed check: a hung test fails by name instead of holding the run. On Node 20
 // the limit covers a whole file, so it is far above the slowest file: for the course suite it grows
 // with the number of checkpoints (each takes 15-30 s on an idle 2-core machine, several times that
@@ -51,26 +35,9 @@ const concurrency =
 // so a handle a failed test left open (a watcher, a timer) cannot keep the run waiting.
 const limitMs = course ? Math.max(600_000, loadManifest().checkpoints.length * 240_000) : 600_000;
 const guards = [`--test-timeout=${limitMs}`, ...(hasTestForceExit(process.versions.node) ? ["--test-force-exit"] : [])];
-// tsx only in the processes of TypeScript test files (scripts/test, scripts/test-course): see the loader.
-const tsxForTsTests = pathToFileURL(path.join(root, "scripts/lib/run/tsx-for-ts-tests.mjs")).href;
-const result = spawnSync(
-  process.execPath,
-  ["--import", tsxForTsTests, "--test", ...concurrency, ...guards, ...extra, ...files],
-  {
-    cwd: root,
-    stdio: "inherit",
-    // The focused test file tells a learner at the repository root that this is the reference loop;
-    // the repository's own suite tests the reference on purpose.
-    // GOMAXPROCS: the compiler (tsgo, a Go program) spreads one build over every core, while the
-    // suite already keeps every core busy with several test files building their trees. One thread
-    // per compiler does an incremental build with less work: chapter 12's 102 planted mistakes took
-    // 167 instead of 181 CPU-s. A learner's own verify keeps every thread.
-    env: {
-      ...process.env,
-      GOMAXPROCS: process.env.GOMAXPROCS ?? "1",
-      PI_COURSE_SUITE: "1",
-      ...(nodeSensitive ? nodeSensitiveEnv : {}),
-    },
-  },
-);
+const result = spawnSync(process.execPath, [...suiteRunnerArgs(root), ...guards, ...extra, ...files], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...suiteEnv(process.env), ...(nodeSensitive ? nodeSensitiveEnv : {}) },
+});
 process.exit(result.status ?? 1);

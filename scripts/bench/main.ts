@@ -63,7 +63,8 @@ const USAGE = `Usage: npm run bench -- [--quick] [--json] [--only loop,inner,set
   page      the run page: the concurrent demo's --html size, a 10,000-entry session (21 branches) through
             tiny-pi export and rendered in headless Chromium (the system's), and upstream Pi's --export of it
   course    the static checks of every checkpoint and the test files each adds, run alone: npm test's
-            share of each chapter, wall and CPU seconds (about a minute)
+            share of each chapter, wall and CPU seconds; then the rest of npm test, the files no
+            checkpoint's target holds, as npm test runs them (about three minutes)
   prove     course, and each checkpoint's integrity checks alone (checkpoint <id> --prove, npm run
             test:course's share): the cost of one more chapter (about 20 minutes)
 

@@ -151,6 +151,11 @@ export function courseSuiteTable(report: CourseSuiteReport): Table {
         fixed(mean(lastFive.map((share) => share.ms)), 0),
         cpu(cpuOf(lastFive)),
       ],
+      [
+        `the rest of npm test: its ${report.rest.files} file(s) in no checkpoint's target, together${report.rest.passed ? "" : " (FAILED)"}`,
+        fixed(report.rest.ms, 0),
+        cpu(report.rest.cpuMs),
+      ],
     ],
     notes: goalNotes(courseGoals(report)),
   };

@@ -9,6 +9,7 @@ import {
   compiledTestFiles,
   compiledTestsOf,
   isCourseSuiteTest,
+  suiteFiles,
   testFilesUnder,
 } from "../lib/course/test-files.js";
 import { focusedFiles } from "../lib/run/focused-run.js";
@@ -69,5 +70,32 @@ test("每个检查点的聚焦测试源文件编译后正是 focusedRun 选中�
     await mkdir(path.join(tree, path.dirname(compiled)), { recursive: true });
     await writeFile(path.join(tree, compiled), "");
     assert.deepEqual(await focusedFiles(tree, checkpoint), [compiled]);
+  }
+});
+
+test("两个套件的文件：npm test 是 scripts/test 与包里 test/course/ 以外的测试，test:course 是 scripts/test-course 与 test/course/；一个文件只归一个套件，练习目录里的测试都不算", async () => {
+  const tree = await mkdtemp(path.join(os.tmpdir(), "pi-course-suite-files-"));
+  try {
+    for (const file of [
+      "scripts/test/verify.test.ts",
+      "scripts/test/support/helper.ts",
+      "scripts/test-course/chain.test.ts",
+      "packages/pi-coding-agent/dist/test/cli-args.test.js",
+      "packages/pi-coding-agent/dist/test/course/cli-from.test.js",
+      "practice/07/packages/pi-course/dist/test/07-agent-loop.test.js",
+    ]) {
+      await mkdir(path.join(tree, path.dirname(file)), { recursive: true });
+      await writeFile(path.join(tree, file), "");
+    }
+    assert.deepEqual(await suiteFiles(tree, "npm test"), [
+      "scripts/test/verify.test.ts",
+      "packages/pi-coding-agent/dist/test/cli-args.test.js",
+    ]);
+    assert.deepEqual(await suiteFiles(tree, "test:course"), [
+      "scripts/test-course/chain.test.ts",
+      "packages/pi-coding-agent/dist/test/course/cli-from.test.js",
+    ]);
+  } finally {
+    await rm(tree, { recursive: true, force: true });
   }
 });

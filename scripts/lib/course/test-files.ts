@@ -40,6 +40,21 @@ export function isCourseSuiteTest(compiledTest: string): boolean {
   return /^packages\/[^/]+\/dist\/test\/course\//.test(compiledTest);
 }
 
+/**
+ * The test files one suite runs, in order: `npm test` the course machinery's (scripts/test) and the
+ * packages' compiled tests but test:course's; `npm run test:course` the chain's integrity checks
+ * (scripts/test-course) and the package tests under test/course/.
+ */
+export async function suiteFiles(root: string, suite: "npm test" | "test:course"): Promise<string[]> {
+  const packageTests = await compiledTestFiles(root);
+  return suite === "test:course"
+    ? [...(await testFilesUnder(root, "scripts/test-course", ".test.ts")), ...packageTests.filter(isCourseSuiteTest)]
+    : [
+        ...(await testFilesUnder(root, "scripts/test", ".test.ts")),
+        ...packageTests.filter((file) => !isCourseSuiteTest(file)),
+      ];
+}
+
 /** The files under `root/dir` (posix, relative to `root`) whose names end with `suffix`, sorted; empty when none. */
 export async function testFilesUnder(root: string, dir: string, suffix: string): Promise<string[]> {
   return (await filesUnder(root, dir)).filter((file) => file.endsWith(suffix));
