@@ -11,7 +11,6 @@
 import { spawnSync } from "node:child_process";
 import { loadManifest, repoRoot as root } from "./lib/course/manifest.js";
 import { suiteFiles } from "./lib/course/test-files.js";
-import { hasTestForceExit } from "./lib/run/focused-run.js";
 import { NODE_SENSITIVE_FLAG, nodeSensitiveEnv } from "./lib/run/node-sensitive.js";
 import { suiteEnv, suiteRunnerArgs } from "./lib/run/suite-runner.js";
 
@@ -31,13 +30,15 @@ if (files.length === 0) {
 // A hang guard, not a speed check: a hung test fails by name instead of holding the run. On Node 20
 // the limit covers a whole file, so it is far above the slowest file: for the course suite it grows
 // with the number of checkpoints (each takes 15-30 s on an idle 2-core machine, several times that
-// on a loaded one). Where Node has --test-force-exit a test file's process ends when its tests do,
-// so a handle a failed test left open (a watcher, a timer) cannot keep the run waiting.
+// on a loaded one).
 const limitMs = course ? Math.max(600_000, loadManifest().checkpoints.length * 240_000) : 600_000;
-const guards = [`--test-timeout=${limitMs}`, ...(hasTestForceExit(process.versions.node) ? ["--test-force-exit"] : [])];
-const result = spawnSync(process.execPath, [...suiteRunnerArgs(root), ...guards, ...extra, ...files], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...suiteEnv(process.env), ...(nodeSensitive ? nodeSensitiveEnv : {}) },
-});
+const result = spawnSync(
+  process.execPath,
+  [...suiteRunnerArgs(root), `--test-timeout=${limitMs}`, ...extra, ...files],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...suiteEnv(process.env), ...(nodeSensitive ? nodeSensitiveEnv : {}) },
+  },
+);
 process.exit(result.status ?? 1);

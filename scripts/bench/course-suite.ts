@@ -1,15 +1,15 @@
 // Part "course": how npm test grows with the course: the static checks of every checkpoint (what npm
 // test runs, in-process), the test files each checkpoint adds (its share of npm test, run alone:
 // wall time and CPU time), and the rest of npm test, the files no checkpoint's target holds
-// (tiny-pi's whole-program tests, the tools' property and hostile tests, the course machinery's). Part "prove": each checkpoint's integrity checks alone (`--prove`, what npm
-// run test:course runs along the chain). Together they show the cost of the next chapter.
+// (tiny-pi's whole-program tests, the tools' property and hostile tests, the course machinery's).
+// Part "prove": each checkpoint's integrity checks alone (`--prove`, what npm run test:course runs
+// along the chain). Together they show the cost of the next chapter.
 import { spawnSync } from "node:child_process";
 import { courseProblems } from "../lib/course/check-course.js";
 import { loadManifest, repoRoot } from "../lib/course/manifest.js";
 import { compiledTestsOf, isCourseSuiteTest, suiteFiles } from "../lib/course/test-files.js";
 import { integrityChecks } from "../lib/prove/integrity-checks.js";
 import { ProveContext } from "../lib/prove/prove-context.js";
-import { hasTestForceExit } from "../lib/run/focused-run.js";
 import { suiteEnv, suiteRunnerArgs } from "../lib/run/suite-runner.js";
 import { childrenCpuMs } from "./child-cpu.js";
 import { type Summary, summarize } from "./stats.js";
@@ -41,8 +41,7 @@ function ownTests(files: readonly string[]): OwnTests {
   if (files.length === 0) return { files: 0, ms: 0, cpuMs: 0, passed: true };
   const cpuBefore = childrenCpuMs();
   const started = performance.now();
-  const forceExit = hasTestForceExit(process.versions.node) ? ["--test-force-exit"] : [];
-  const run = spawnSync(process.execPath, [...suiteRunnerArgs(repoRoot), ...forceExit, ...files], {
+  const run = spawnSync(process.execPath, [...suiteRunnerArgs(repoRoot), ...files], {
     cwd: repoRoot,
     env: suiteEnv(process.env),
     stdio: "ignore",

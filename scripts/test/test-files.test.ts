@@ -17,9 +17,9 @@ import { focusedFiles } from "../lib/run/focused-run.js";
 const root = await mkdtemp(path.join(os.tmpdir(), "pi-course-test-files-"));
 after(() => rm(root, { recursive: true, force: true }));
 
-async function touch(relative: string): Promise<void> {
-  await mkdir(path.join(root, path.dirname(relative)), { recursive: true });
-  await writeFile(path.join(root, relative), "");
+async function touch(relative: string, tree = root): Promise<void> {
+  await mkdir(path.join(tree, path.dirname(relative)), { recursive: true });
+  await writeFile(path.join(tree, relative), "");
 }
 
 test("测试源文件到编译产物的路径：packages/x/test/…test.ts → packages/x/dist/test/…test.js", () => {
@@ -84,8 +84,7 @@ test("两个套件的文件：npm test 是 scripts/test 与包里 test/course/ �
       "packages/pi-coding-agent/dist/test/course/cli-from.test.js",
       "practice/07/packages/pi-course/dist/test/07-agent-loop.test.js",
     ]) {
-      await mkdir(path.join(tree, path.dirname(file)), { recursive: true });
-      await writeFile(path.join(tree, file), "");
+      await touch(file, tree);
     }
     assert.deepEqual(await suiteFiles(tree, "npm test"), [
       "scripts/test/verify.test.ts",

@@ -3,13 +3,16 @@
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { hasTestForceExit } from "./focused-run.js";
 
 /**
  * `node` arguments before the suite's own flags and files: tsx only in the processes of TypeScript
  * test files (scripts/test, scripts/test-course; see the loader), and Node's test runner with one
  * file more than there are cores. Node's default is one file at a time on 2 cores
  * (availableParallelism − 1); most tests wait on child processes (npm, tsc, node --test), so one
- * file more keeps both cores busy. The flag exists from Node 20.10.
+ * file more keeps both cores busy. The flag exists from Node 20.10. Where Node has --test-force-exit
+ * a test file's process ends when its tests do, so a handle a failed test left open (a watcher, a
+ * timer) cannot keep the run waiting.
  */
 export function suiteRunnerArgs(root: string, version = process.versions.node): string[] {
   const tsxForTsTests = pathToFileURL(path.join(root, "scripts/lib/run/tsx-for-ts-tests.mjs")).href;
@@ -18,7 +21,8 @@ export function suiteRunnerArgs(root: string, version = process.versions.node): 
     major > 20 || (major === 20 && minor >= 10)
       ? [`--test-concurrency=${Math.max(2, os.availableParallelism()) + 1}`]
       : [];
-  return ["--import", tsxForTsTests, "--test", ...concurrency];
+  const forceExit = hasTestForceExit(version) ? ["--test-force-exit"] : [];
+  return ["--import", tsxForTsTests, "--test", ...concurrency, ...forceExit];
 }
 
 /**
