@@ -3,8 +3,8 @@
 //                         machinery's (scripts/test), with the static checks of every checkpoint;
 //   npm run test:course   every checkpoint's integrity checks along the chain and the chapters'
 //                         mutation checks (scripts/test-course), and the package tests that run whole
-//                         programs (packages/*/test/course: tiny-pi on practice trees, upstream Pi):
-//                         the part that grows with the course;
+//                         programs (packages/*/test/course: tiny-pi end to end, tiny-pi on practice
+//                         trees, upstream Pi): the part that grows with the course;
 //                         with --node-sensitive only the checks a Node major can change (lib/run/node-sensitive.ts).
 // Files are named here because Node 20 does not expand globs and a bare `node --test` at the root
 // would also pick up the learners' red practice directories.

@@ -1,6 +1,6 @@
 // tiny-pi's session files on chapter 10's session tree, in process: when a new session's file
 // appears, what a bad --resume or --fork file gives (one line naming the file, the file untouched),
-// and the workspace check. cli-session-tree.test.ts runs the same through the real CLI.
+// and the workspace check. course/cli-session-tree.test.ts runs the same through the real CLI.
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";

@@ -33,8 +33,10 @@ export async function compiledTestFiles(root: string): Promise<string[]> {
 
 /**
  * Package tests that belong to `npm run test:course`, not `npm test`: those under `test/course/`,
- * checks that run whole programs built along the chain (tiny-pi --from practice/NN) or upstream
- * (Pi 0.73.1 reading and continuing our sessions); chapters add them as the course grows.
+ * checks that run whole programs: tiny-pi end to end as a child process (each chapter adds one),
+ * on practice trees built along the chain (--from practice/NN), and upstream Pi 0.73.1 reading and
+ * continuing our sessions. Each tiny-pi start costs about half a CPU-second, so they grow with the
+ * course; npm test keeps tiny-pi's argument parsing and one real round trip (test/cli-*).
  */
 export function isCourseSuiteTest(compiledTest: string): boolean {
   return /^packages\/[^/]+\/dist\/test\/course\//.test(compiledTest);

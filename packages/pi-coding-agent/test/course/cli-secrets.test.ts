@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { closedPort, errorReply, startChatServer, toolCallReply } from "./cli-support/chat-server.js";
-import { cliEnv, isOneLine, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { closedPort, errorReply, startChatServer, toolCallReply } from "../cli-support/chat-server.js";
+import { cliEnv, isOneLine, runCli, sessionFiles, withWorkspace } from "../cli-support/run-cli.js";
 
 const KEY = "sk-proj-7Hq2Lm9Xv4Tz8Kc1";
 

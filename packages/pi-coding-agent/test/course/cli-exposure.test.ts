@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { put, withProject } from "./cli-support/project.js";
-import { runCli, sessionFiles } from "./cli-support/run-cli.js";
+import { startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { put, withProject } from "../cli-support/project.js";
+import { runCli, sessionFiles } from "../cli-support/run-cli.js";
 
 const EXTENSION = `export default (api) => {
   for (let index = 0; index < 100; index += 1) {

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { runCli, sessionFiles, withWorkspace } from "../cli-support/run-cli.js";
 
 const git = (cwd: string, ...args: string[]) => spawnSync("git", args, { cwd, encoding: "utf8" });
 const noGit = git(".", "--version").status === 0 ? undefined : "需要 git";

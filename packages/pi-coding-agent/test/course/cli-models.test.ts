@@ -6,9 +6,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { type ChatServer, errorReply, startChatServer, textReply } from "./cli-support/chat-server.js";
-import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
-import { cliEnv, isOneLine, runCli, sessionEntries, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { type ChatServer, errorReply, startChatServer, textReply } from "../cli-support/chat-server.js";
+import { PROMPT, ptyUnavailable, startOnPty } from "../cli-support/pty.js";
+import { cliEnv, isOneLine, runCli, sessionEntries, sessionFiles, withWorkspace } from "../cli-support/run-cli.js";
 
 /** A models.json in Pi's format naming `servers` (provider → server), with tiny-pi's virtual models. */
 function modelsJson(servers: Record<string, ChatServer>, virtualModels?: object): string {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
 import { test } from "node:test";
-import { isOneLine, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { isOneLine, runCli, sessionFiles, withWorkspace } from "../cli-support/run-cli.js";
 
 test("锁的位置是一个文件夹：一行说明删掉它，退出码 2，会话文件不变", async () => {
   await withWorkspace(async (workspace) => {

@@ -8,11 +8,11 @@ import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { put, withProject } from "./cli-support/project.js";
-import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
-import { runCli } from "./cli-support/run-cli.js";
-import { HANG_GUARD_MS } from "./hang-guard.js";
+import { startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { put, withProject } from "../cli-support/project.js";
+import { PROMPT, ptyUnavailable, startOnPty } from "../cli-support/pty.js";
+import { runCli } from "../cli-support/run-cli.js";
+import { HANG_GUARD_MS } from "../hang-guard.js";
 
 const skip = ptyUnavailable();
 const model = (baseURL: string) => ["--base-url", baseURL, "--model", "m", "--no-session"];

@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, rename } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { heldReply, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { finished, runCli, sessionFiles, sessionMessages, startCli, withWorkspace } from "./cli-support/run-cli.js";
-import { HANG_GUARD_MS } from "./hang-guard.js";
+import { heldReply, startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { finished, runCli, sessionFiles, sessionMessages, startCli, withWorkspace } from "../cli-support/run-cli.js";
+import { HANG_GUARD_MS } from "../hang-guard.js";
 
 /** Resolves once `file` holds `lines` complete lines (the store's writer has written that far). */
 async function linesWritten(file: string, lines: number): Promise<void> {

@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
-import { heldReply, stallingReply, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
-import { cliEnv, sessionFiles, sessionMessages, withWorkspace, writeSession } from "./cli-support/run-cli.js";
+import { heldReply, stallingReply, startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { PROMPT, ptyUnavailable, startOnPty } from "../cli-support/pty.js";
+import { cliEnv, sessionFiles, sessionMessages, withWorkspace, writeSession } from "../cli-support/run-cli.js";
 
 const skip = ptyUnavailable();
 /** Select Graphic Rendition codes (colour), as opposed to readline's cursor movements. */

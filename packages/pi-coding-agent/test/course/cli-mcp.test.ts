@@ -9,13 +9,13 @@ import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
-import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { PI_CLI, piUnavailable } from "./cli-support/pi-upstream.js";
-import { processesIn, waitFor } from "./cli-support/processes.js";
-import { put, withProject } from "./cli-support/project.js";
-import { isOneLine, runCli, sessionFiles, sessionMessages } from "./cli-support/run-cli.js";
-import { HANG_GUARD_MS } from "./hang-guard.js";
-import { FIXTURE_SERVER } from "./mcp-fixture/start.js";
+import { startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { PI_CLI, piUnavailable } from "../cli-support/pi-upstream.js";
+import { processesIn, waitFor } from "../cli-support/processes.js";
+import { put, withProject } from "../cli-support/project.js";
+import { isOneLine, runCli, sessionFiles, sessionMessages } from "../cli-support/run-cli.js";
+import { HANG_GUARD_MS } from "../hang-guard.js";
+import { FIXTURE_SERVER } from "../mcp-fixture/start.js";
 
 const require = createRequire(import.meta.url);
 const memoryServer = path.join(

@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { visible } from "../src/host/visible-text.js";
-import { errorReply, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { runCli, withWorkspace, writeSession } from "./cli-support/run-cli.js";
+import { visible } from "../../src/host/visible-text.js";
+import { errorReply, startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { runCli, withWorkspace, writeSession } from "../cli-support/run-cli.js";
 
 const CLIPBOARD = "\u001b]52;c;cm0gLXJmIH4=\u0007";
 const CLEAR = "\u001b[2J\u001b[H";

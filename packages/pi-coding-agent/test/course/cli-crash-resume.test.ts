@@ -8,10 +8,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { startChatServer, textReply, toolCallsReply } from "./cli-support/chat-server.js";
-import { killAllIn, processesIn, waitFor } from "./cli-support/processes.js";
-import { finished, runCli, sessionFiles, startCli, withWorkspace } from "./cli-support/run-cli.js";
-import { HANG_GUARD_MS } from "./hang-guard.js";
+import { startChatServer, textReply, toolCallsReply } from "../cli-support/chat-server.js";
+import { killAllIn, processesIn, waitFor } from "../cli-support/processes.js";
+import { finished, runCli, sessionFiles, startCli, withWorkspace } from "../cli-support/run-cli.js";
+import { HANG_GUARD_MS } from "../hang-guard.js";
 
 const linuxOnly = process.platform === "linux" ? undefined : "进程表从 Linux 的 /proc 读取";
 /** Chapter 19: the bash's intent was committed before it ran, so recovery cannot know whether it did. */

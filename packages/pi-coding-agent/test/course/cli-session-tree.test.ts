@@ -9,11 +9,11 @@ import { copyFile, readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { stallingReply, startChatServer, textReply } from "./cli-support/chat-server.js";
-import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
-import { cliEnv, finished, isOneLine, runCli, sessionFiles, startCli, withWorkspace } from "./cli-support/run-cli.js";
+import { stallingReply, startChatServer, textReply } from "../cli-support/chat-server.js";
+import { PROMPT, ptyUnavailable, startOnPty } from "../cli-support/pty.js";
+import { cliEnv, finished, isOneLine, runCli, sessionFiles, startCli, withWorkspace } from "../cli-support/run-cli.js";
 
-const PI_FIXTURE = fileURLToPath(new URL("../../test/fixtures/pi-v3-session.jsonl", import.meta.url));
+const PI_FIXTURE = fileURLToPath(new URL("../../../test/fixtures/pi-v3-session.jsonl", import.meta.url));
 
 interface Line {
   type: string;

@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { test } from "node:test";
-import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { cliEnv, runCli, sessionFiles, sessionMessages, withWorkspace, writeSession } from "./cli-support/run-cli.js";
+import { startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { cliEnv, runCli, sessionFiles, sessionMessages, withWorkspace, writeSession } from "../cli-support/run-cli.js";
 
 test("tiny-pi --json：标准输出每行一个 Runtime 事件，顺序与章节的 README 往返一致：agent_start，loop 的事件，turn_end(stop)，最后 agent_end", async () => {
   const server = await startChatServer([

@@ -5,12 +5,12 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { startChatServer, textReply } from "./cli-support/chat-server.js";
-import { put, withProject } from "./cli-support/project.js";
-import { ptyUnavailable, startOnPty } from "./cli-support/pty.js";
-import { runCli } from "./cli-support/run-cli.js";
-import { HANG_GUARD_MS } from "./hang-guard.js";
-import { FIXTURE_SERVER } from "./mcp-fixture/start.js";
+import { startChatServer, textReply } from "../cli-support/chat-server.js";
+import { put, withProject } from "../cli-support/project.js";
+import { ptyUnavailable, startOnPty } from "../cli-support/pty.js";
+import { runCli } from "../cli-support/run-cli.js";
+import { HANG_GUARD_MS } from "../hang-guard.js";
+import { FIXTURE_SERVER } from "../mcp-fixture/start.js";
 
 const skip = ptyUnavailable();
 const model = (baseURL: string) => ["--base-url", baseURL, "--model", "m", "--no-session"];

@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { SUMMARY_PREFIX } from "../src/index.js";
-import { errorReply, heldReply, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { PROMPT, ptyUnavailable, startOnPty } from "./cli-support/pty.js";
+import { SUMMARY_PREFIX } from "../../src/index.js";
+import { errorReply, heldReply, startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { PROMPT, ptyUnavailable, startOnPty } from "../cli-support/pty.js";
 import {
   cliEnv,
   finished,
@@ -20,7 +20,7 @@ import {
   startCli,
   withWorkspace,
   writeSession,
-} from "./cli-support/run-cli.js";
+} from "../cli-support/run-cli.js";
 
 const summary = {
   goal: "Learn what the project is",

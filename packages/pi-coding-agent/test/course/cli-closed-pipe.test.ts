@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { constants } from "node:os";
 import { test } from "node:test";
-import { finished, runCli, sessionFiles, startCli, withWorkspace } from "./cli-support/run-cli.js";
+import { finished, runCli, sessionFiles, startCli, withWorkspace } from "../cli-support/run-cli.js";
 
 const CLOSED_PIPE_EXIT = 128 + (constants.signals.SIGPIPE ?? 13);
 

@@ -7,11 +7,11 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { type CliResult, cliEnv, finished } from "./cli-support/run-cli.js";
-import { HANG_GUARD_MS } from "./hang-guard.js";
+import { startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { type CliResult, cliEnv, finished } from "../cli-support/run-cli.js";
+import { HANG_GUARD_MS } from "../hang-guard.js";
 
-const evalPath = fileURLToPath(new URL("../src/eval-cli/main.js", import.meta.url));
+const evalPath = fileURLToPath(new URL("../../src/eval-cli/main.js", import.meta.url));
 
 /** Runs the eval with its own temp folder (TMPDIR), so a test sees what the run left there. */
 async function withTemp<T>(use: (tmp: string) => Promise<T>): Promise<T> {

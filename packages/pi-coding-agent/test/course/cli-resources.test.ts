@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { put, withProject } from "./cli-support/project.js";
-import { isOneLine, runCli, sessionFiles } from "./cli-support/run-cli.js";
+import { startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { put, withProject } from "../cli-support/project.js";
+import { isOneLine, runCli, sessionFiles } from "../cli-support/run-cli.js";
 
 const skill = (name: string, description: string, body: string) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;

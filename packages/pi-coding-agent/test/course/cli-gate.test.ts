@@ -9,9 +9,9 @@ import { existsSync } from "node:fs";
 import { symlink } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { put, withProject } from "./cli-support/project.js";
-import { runCli } from "./cli-support/run-cli.js";
+import { startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { put, withProject } from "../cli-support/project.js";
+import { runCli } from "../cli-support/run-cli.js";
 
 const model = (baseURL: string) => ["--base-url", baseURL, "--model", "m", "--no-session"];
 

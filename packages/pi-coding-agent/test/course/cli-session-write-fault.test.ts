@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
-import { cliEnv, cliPath, finished, isOneLine, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { cliEnv, cliPath, finished, isOneLine, runCli, sessionFiles, withWorkspace } from "../cli-support/run-cli.js";
 
 test("创建会话文件时磁盘写不进（ulimit -f 0）：一行写出文件与错误，不留下空的会话文件", {
   skip: process.platform === "win32" ? "ulimit 只在 POSIX shell 里有" : false,

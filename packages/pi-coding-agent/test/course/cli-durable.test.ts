@@ -7,10 +7,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { committedPart } from "../src/durable/committed-part.js";
-import { startChatServer, textReply, toolCallsReply } from "./cli-support/chat-server.js";
-import { MODEL, piEnvironment, piUnavailable, runPi, startPiRpc } from "./cli-support/pi-upstream.js";
-import { cliEnv, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { committedPart } from "../../src/durable/committed-part.js";
+import { startChatServer, textReply, toolCallsReply } from "../cli-support/chat-server.js";
+import { MODEL, piEnvironment, piUnavailable, runPi, startPiRpc } from "../cli-support/pi-upstream.js";
+import { cliEnv, runCli, sessionFiles, withWorkspace } from "../cli-support/run-cli.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: session lines are read field by field
 type Line = any;

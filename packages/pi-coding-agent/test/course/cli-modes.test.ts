@@ -3,8 +3,8 @@
 // unknown --mode is refused in one line before anything runs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { errorReply, startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { isOneLine, runCli, sessionFiles, sessionMessages, withWorkspace } from "./cli-support/run-cli.js";
+import { errorReply, startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { isOneLine, runCli, sessionFiles, sessionMessages, withWorkspace } from "../cli-support/run-cli.js";
 
 test("tiny-pi -p / --print：标准输出只有最后一条回答的文字（不显示工具行和中间的话），会话照常记录", async () => {
   for (const flag of ["-p", "--print"]) {

@@ -5,11 +5,11 @@
 // handled signal as a descendant of tiny-pi even without the token.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { startChatServer, toolCallReply } from "./cli-support/chat-server.js";
-import { killAllIn, processesIn, waitFor } from "./cli-support/processes.js";
-import { ptyUnavailable, startOnPty } from "./cli-support/pty.js";
-import { cliEnv, finished, startCli, withWorkspace } from "./cli-support/run-cli.js";
-import { HANG_GUARD_MS } from "./hang-guard.js";
+import { startChatServer, toolCallReply } from "../cli-support/chat-server.js";
+import { killAllIn, processesIn, waitFor } from "../cli-support/processes.js";
+import { ptyUnavailable, startOnPty } from "../cli-support/pty.js";
+import { cliEnv, finished, startCli, withWorkspace } from "../cli-support/run-cli.js";
+import { HANG_GUARD_MS } from "../hang-guard.js";
 
 const linuxOnly = process.platform === "linux" ? undefined : "进程表从 Linux 的 /proc 读取";
 const COMMAND = `setsid sleep 300 & (trap "" TERM; exec sleep 301) & echo started; wait`;

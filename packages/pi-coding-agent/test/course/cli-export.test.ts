@@ -7,9 +7,9 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { sessionTimeline } from "../src/cli/run-view/session-timeline.js";
-import { readSessionFile } from "../src/host/session-file.js";
-import { isOneLine, runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { sessionTimeline } from "../../src/cli/run-view/session-timeline.js";
+import { readSessionFile } from "../../src/host/session-file.js";
+import { isOneLine, runCli, sessionFiles, withWorkspace } from "../cli-support/run-cli.js";
 
 /** The JSON a page embeds, parsed back. */
 function embedded(page: string): { entries: { id: string }[]; leafId: string | null } {

@@ -7,10 +7,10 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { sessionTimeline } from "../src/cli/run-view/session-timeline.js";
-import { readSessionFile } from "../src/host/session-file.js";
-import { startChatServer, textReply, toolCallReply } from "./cli-support/chat-server.js";
-import { runCli, sessionFiles, withWorkspace } from "./cli-support/run-cli.js";
+import { sessionTimeline } from "../../src/cli/run-view/session-timeline.js";
+import { readSessionFile } from "../../src/host/session-file.js";
+import { startChatServer, textReply, toolCallReply } from "../cli-support/chat-server.js";
+import { runCli, sessionFiles, withWorkspace } from "../cli-support/run-cli.js";
 
 const model = (baseURL: string) => ["--base-url", baseURL, "--model", "m"];
 
