@@ -9,10 +9,11 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { waitFor } from "../../packages/pi-coding-agent/test/cli-support/processes.js";
 import { parseTap } from "../../packages/pi-course-kit/src/tap-report.js";
 import { findCheckpoint, focusedTestCount } from "../lib/course/manifest.js";
 import { mutatedFiles } from "../lib/mutation/mutants.js";
-import { buildTree, runFocused, suspectFiles, teachingNames } from "../lib/run/focused-run.js";
+import { buildTree, RunCancelledError, runFocused, suspectFiles, teachingNames } from "../lib/run/focused-run.js";
 import { withTempDir } from "../lib/trees/temp-dir.js";
 import { withTempTree } from "../lib/trees/temp-tree.js";
 import { LearnerError, RunTimeoutError, UsageError } from "../lib/usage-error.js";
@@ -178,13 +179,14 @@ test("聚焦运行被终止时，测试在系统临时目录里建的目录也�
   // A focused test that makes a temp folder, says where, and never ends.
   const leaving = {
     "packages/pi-course/test/07-zz-leaves-temp.test.ts": [
-      'import { mkdtempSync, writeFileSync } from "node:fs";',
+      'import { mkdtempSync, renameSync, writeFileSync } from "node:fs";',
       'import os from "node:os";',
       'import path from "node:path";',
       'import { test } from "node:test";',
       'test("makes a temp folder, then spins", () => {',
       '  const made = mkdtempSync(path.join(os.tmpdir(), "left-by-a-stopped-test-"));',
-      '  writeFileSync("made-by-test.txt", made);',
+      '  writeFileSync("made-by-test.tmp", made);',
+      '  renameSync("made-by-test.tmp", "made-by-test.txt");',
       "  for (;;) {}",
       "});",
       "",
@@ -193,8 +195,18 @@ test("聚焦运行被终止时，测试在系统临时目录里建的目录也�
   await withTempTree(checkpoint, "target", leaving, async (dir) => {
     const build = await buildTree(dir, checkpoint);
     assert.ok(build.ok, build.output);
-    await assert.rejects(runFocused(dir, checkpoint, undefined, undefined, { runMs: 2_000 }), RunTimeoutError);
-    const made = readFileSync(path.join(dir, "made-by-test.txt"), "utf8");
+    // Stopped once the test has made its folder (its note appears whole, by a rename), however long
+    // a loaded machine takes to get there: a stop after a fixed time could come before it.
+    const note = path.join(dir, "made-by-test.txt");
+    const stop = new AbortController();
+    let settled = false;
+    const running = runFocused(dir, checkpoint, undefined, stop.signal).finally(() => {
+      settled = true;
+    });
+    await waitFor("the focused test to make its temp folder", () => existsSync(note) || settled, HANG_GUARD_MS);
+    stop.abort();
+    await assert.rejects(running, RunCancelledError);
+    const made = readFileSync(note, "utf8");
     assert.ok(path.isAbsolute(made), `the test wrote where it made its folder: ${made}`);
     assert.equal(existsSync(made), false, `被终止的运行的临时目录已删除：${made}`);
 
