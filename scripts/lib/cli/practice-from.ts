@@ -87,7 +87,11 @@ async function practiceCheckpointOf(dir: string, shown: string, example: string)
     (stats) => stats.isDirectory(),
     () => false,
   );
-  if (!isDir) throw new UsageError(`--from 的目录不存在：${shown}。请给出上一章的练习目录，例如 ${example}。`);
+  if (!isDir) {
+    throw new UsageError(
+      `--from 的目录不存在：${shown}。请给出上一章的练习目录，例如 ${example}；还没有做上一章时去掉 --from，之前的章用课程的参考实现。`,
+    );
+  }
   const name = await readFile(path.join(dir, "package.json"), "utf8")
     .then((text) => (JSON.parse(text) as { name?: unknown }).name)
     .catch(() => undefined);
